@@ -1,0 +1,1 @@
+"""Umbra: dark cooperative board games, played together in the browser."""

@@ -1,0 +1,38 @@
+"""Settings, read from the environment once at start-up."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+DEFAULT_DATABASE_URL = "sqlite:///data/umbra.db"
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = DEFAULT_DATABASE_URL
+    test_mode: bool = False
+    """Accept a ``seed`` when creating a table (reproducible games for tests only)."""
+    public_url: str = ""
+    """Base of invite links (``https://umbra.example``); empty: taken from each request."""
+    snapshot_every: int = 100
+    max_body_bytes: int = 1 << 20
+    extra_games: tuple[str, ...] = field(default_factory=tuple)
+    """Modules to import for their games (tests register a test-only game this way)."""
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        return cls(
+            database_url=os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL),
+            test_mode=_flag("UMBRA_TEST_MODE"),
+            public_url=os.environ.get("UMBRA_PUBLIC_URL", "").rstrip("/"),
+            snapshot_every=int(os.environ.get("UMBRA_SNAPSHOT_EVERY", "100")),
+            max_body_bytes=int(os.environ.get("UMBRA_MAX_BODY_BYTES", str(1 << 20))),
+            extra_games=tuple(
+                m for m in os.environ.get("UMBRA_EXTRA_GAMES", "").split(",") if m.strip()
+            ),
+        )

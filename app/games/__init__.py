@@ -1,0 +1,1 @@
+"""The games Umbra runs; each subpackage registers one game with ``app.kernel.registry``."""

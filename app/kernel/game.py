@@ -1,0 +1,120 @@
+"""The kernel contract every game satisfies (DESIGN.md, "decide / evolve").
+
+A game is one object. ``decide`` checks a command and returns the events it causes, with
+every random outcome resolved inside them; ``evolve`` folds an event into the state and is
+never random and never fails. ``prompts`` lists who may act and every legal command;
+``view`` is what one viewer may see; ``outcome`` says whether and how the game ended.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from app.kernel.types import (
+    Command,
+    Event,
+    OptionSpec,
+    Outcome,
+    Prompt,
+    RuleError,
+    SeatInfo,
+    Secret,
+    Viewer,
+)
+
+
+@runtime_checkable
+class Game(Protocol):
+    """The protocol. ``GameBase`` gives the optional parts sensible defaults."""
+
+    name: str
+    title: str
+    engine_version: str
+    min_seats: int
+    max_seats: int
+    options: tuple[OptionSpec, ...]
+
+    def initial_state(self) -> Any: ...
+
+    def setup(self, options: dict[str, Any], seats: Sequence[SeatInfo], rng: random.Random) -> list[Event]: ...
+
+    def evolve(self, state: Any, event: Event) -> Any: ...
+
+    def decide(self, state: Any, command: Command, actor: Viewer, rng: random.Random) -> list[Event]: ...
+
+    def prompts(self, state: Any) -> list[Prompt]: ...
+
+    def view(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    def event_view(self, event: Event, viewer: Viewer) -> Event | None: ...
+
+    def describe(self, event: Event) -> str: ...
+
+    def secrets(self, state: Any) -> list[Secret]: ...
+
+    def upcast(self, event: Event) -> Event: ...
+
+
+class GameBase:
+    """Defaults for the optional parts of the contract. Subclass and override."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    engine_version: ClassVar[str] = "1"
+    min_seats: ClassVar[int] = 1
+    max_seats: ClassVar[int] = 1
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+    summary: ClassVar[str] = ""
+    template_dir: ClassVar[str | None] = None
+    """Folder under ``templates/games/`` with this game's board fragments, if any."""
+
+    def event_view(self, event: Event, viewer: Viewer) -> Event | None:
+        """The event as ``viewer`` may see it (hidden parts removed), or None to omit it.
+
+        Decided from the event alone, so any stored event can be served to any viewer.
+        The default shows every event whole: right only for games whose events hide nothing.
+        """
+        return event
+
+    def describe(self, event: Event) -> str:
+        """One line of the game log, in plain language, for an (already redacted) event."""
+        return event.type
+
+    def secrets(self, state: Any) -> list[Secret]:
+        return []
+
+    def upcast(self, event: Event) -> Event:
+        """Bring an event stored by an older engine up to the current schema."""
+        return event
+
+
+def validate_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Fill defaults and check every option against the game's schema."""
+    options = dict(options or {})
+    known = {spec.name: spec for spec in game.options}
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise RuleError("unknown_option", f"{game.title} has no option {', '.join(unknown)}")
+    result: dict[str, Any] = {}
+    for spec in game.options:
+        value = options.get(spec.name, spec.default)
+        if spec.kind == "bool":
+            if not isinstance(value, bool):
+                raise RuleError("bad_option", f"option {spec.name} must be true or false")
+        elif spec.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RuleError("bad_option", f"option {spec.name} must be a whole number")
+            if spec.minimum is not None and value < spec.minimum:
+                raise RuleError("bad_option", f"option {spec.name} must be at least {spec.minimum}")
+            if spec.maximum is not None and value > spec.maximum:
+                raise RuleError("bad_option", f"option {spec.name} must be at most {spec.maximum}")
+        elif value not in spec.choices:
+            raise RuleError(
+                "bad_option", f"option {spec.name} must be one of {', '.join(map(str, spec.choices))}"
+            )
+        result[spec.name] = value
+    return result

@@ -1,0 +1,80 @@
+"""Running a table on top of a game: platform events, command handling and replay.
+
+Platform events (``table.*``, e.g. chat) live in the same log as the game's events but
+never reach the game's ``evolve``; the game knows nothing of them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from app.kernel.game import Game
+from app.kernel.types import GM_SEAT, Command, Event, RuleError, Viewer
+
+PLATFORM_PREFIX = "table."
+CHAT = "chat"
+MAX_CHAT_LENGTH = 500
+
+
+def is_platform_event(event: Event) -> bool:
+    return event.type.startswith(PLATFORM_PREFIX)
+
+
+def fold(game: Game, state: Any, event: Event) -> Any:
+    """Evolve ``state`` by one stored event (upcast first; platform events pass by)."""
+    if is_platform_event(event):
+        return state
+    return game.evolve(state, game.upcast(event))
+
+
+def replay(game: Game, events: Iterable[Event], state: Any = None) -> Any:
+    """Rebuild the state from the log (optionally continuing from a snapshot)."""
+    if state is None:
+        state = game.initial_state()
+    for event in events:
+        state = fold(game, state, event)
+    return state
+
+
+def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
+    """Check the actor's right to the seat, handle platform commands, else ask the game."""
+    if not actor.holds(command.seat):
+        who = "the game master" if command.seat == GM_SEAT else f"seat {command.seat}"
+        raise RuleError("seat_not_held", f"you do not hold {who}", status=403)
+    if command.type == CHAT:
+        return [chat_event(command)]
+    outcome = game.outcome(state)
+    if outcome is not None:
+        raise RuleError("game_over", f"the game is over: {outcome.reason}", status=409)
+    events = game.decide(state, command, actor, rng)
+    for event in events:
+        if is_platform_event(event):
+            raise ValueError(f"{game.name} may not emit platform event {event.type}")
+    return events
+
+
+def chat_event(command: Command) -> Event:
+    text = command.args.get("text")
+    if set(command.args) != {"text"} or not isinstance(text, str):
+        raise RuleError("bad_chat", "a chat message is {\"text\": \"...\"}")
+    text = text.strip()
+    if not text:
+        raise RuleError("bad_chat", "a chat message cannot be empty")
+    if len(text) > MAX_CHAT_LENGTH:
+        raise RuleError("bad_chat", f"a chat message is at most {MAX_CHAT_LENGTH} characters")
+    return Event(PLATFORM_PREFIX + CHAT, {"seat": command.seat, "text": text})
+
+
+def event_for_viewer(game: Game, event: Event, viewer: Viewer) -> Event | None:
+    """The event as ``viewer`` may see it; platform events are public."""
+    if is_platform_event(event):
+        return event
+    return game.event_view(game.upcast(event), viewer)
+
+
+def describe(game: Game, event: Event) -> str:
+    if event.type == PLATFORM_PREFIX + CHAT:
+        return str(event.data.get("text", ""))
+    return game.describe(event)

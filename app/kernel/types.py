@@ -1,0 +1,189 @@
+"""Value objects shared by every game: events, commands, viewers, prompts and outcomes.
+
+The kernel contract is in ``app.kernel.game``; these are the values that cross it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+GM_SEAT = "gm"
+"""The seat name a game master's commands are sent as (``seat: "gm"``)."""
+
+Seat = int | str
+"""A player seat is its 0-based index; the game master acts as ``GM_SEAT``."""
+
+
+class RuleError(Exception):
+    """A command the rules (or the actor's rights) forbid. Nothing changes.
+
+    ``code`` is a short machine-readable reason; ``message`` says, for a person,
+    which rule was broken (``"search — the Monastery cannot be searched, DN 19.2"``).
+    ``status`` lets a game say the command is stale rather than forbidden (409).
+    """
+
+    def __init__(self, code: str, message: str, *, status: int = 422) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def __repr__(self) -> str:
+        return f"RuleError({self.code!r}, {self.message!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A fact that happened, in the past tense (``DiceRolled``). JSON-serialisable.
+
+    ``v`` is the schema version of ``data`` for this ``type``; games upcast old versions.
+    """
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    v: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "data": self.data, "v": self.v}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """An imperative request from a seat (``Travel``, ``Attack``) with its arguments."""
+
+    seat: Seat
+    type: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: some seats, the game master, or a spectator.
+
+    One browser may hold several seats (a person playing all four heroes), so a seat
+    viewer carries a set of seats. The game master sees everything.
+    """
+
+    role: Literal["seat", "gm", "spectator"]
+    seats: frozenset[Seat] = frozenset()
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == "gm"
+
+    def sees_seat(self, seat: Seat) -> bool:
+        """May this viewer see what only ``seat`` may see?"""
+        return self.is_gm or seat in self.seats
+
+    def holds(self, seat: Seat) -> bool:
+        """May this viewer send commands as ``seat``?"""
+        if seat == GM_SEAT:
+            return self.is_gm
+        return seat in self.seats
+
+    def key(self) -> str:
+        if self.role == "seat":
+            return "seat:" + ",".join(str(s) for s in sorted(self.seats, key=str))
+        return self.role
+
+
+SPECTATOR = Viewer("spectator")
+GAME_MASTER = Viewer("gm", frozenset({GM_SEAT}))
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal command, ready to send, with a one-line explanation for people."""
+
+    type: str
+    args: dict[str, Any]
+    label: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Unavailable:
+    """A standard action that is not allowed right now, with the reason and the rule."""
+
+    type: str
+    label: str
+    reason: str
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What ``seat`` must or may do now: the complete list of legal choices."""
+
+    seat: Seat
+    title: str
+    choices: tuple[Choice, ...]
+    unavailable: tuple[Unavailable, ...] = ()
+    required: bool = True
+    """False for optional "any time" offers; the table waits only on required prompts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: ``result`` is ``"win"``, ``"loss"`` or ``"draw"``."""
+
+    result: str
+    reason: str
+    winners: tuple[Seat, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"result": self.result, "reason": self.reason, "winners": list(self.winners)}
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """A value only some seats (and the game master) may see, e.g. a deck's order.
+
+    The conformance test checks that no other viewer's view or event feed contains it.
+    """
+
+    value: Any
+    seats: frozenset[Seat] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as the game sees it at setup: its index and the player's chosen name."""
+
+    index: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One table option a game accepts when a table is created.
+
+    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``; ``choices`` lists the values of a
+    ``"choice"``; ``minimum``/``maximum`` bound an ``"int"``.
+    """
+
+    name: str
+    kind: Literal["bool", "int", "choice"]
+    default: Any
+    label: str
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "label": self.label,
+            "help": self.help,
+        }
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out

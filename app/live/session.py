@@ -1,0 +1,199 @@
+"""One in-memory session per active table per process (DESIGN.md, "Live").
+
+Command path: authorise → decide → append (commit) → evolve → publish. Nothing is
+published before it is committed. Subscribers never get a queue of their own: each waits
+for the session's seq to pass the last seq it sent, then reads what it missed, so every
+event reaches every subscriber exactly once and in order, however slow it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import pickle
+from collections import deque
+from collections.abc import Sequence
+from itertools import islice
+from dataclasses import dataclass
+from typing import Any
+
+from app.kernel import table as kernel
+from app.kernel.game import Game
+from app.kernel.rng import rng_for
+from app.kernel.types import Command, Outcome, RuleError, Viewer
+from app.store import EventStore, SeatRecord, SeqConflict, StoredEvent, TableRecord
+
+log = logging.getLogger(__name__)
+
+RECENT_EVENTS = 2000
+MAX_ATTEMPTS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class CommandResult:
+    seq: int
+    events: list[StoredEvent]
+    replayed: bool = False
+    """True when this command_id had already committed: nothing new was appended."""
+
+
+def actor_label(viewer: Viewer, command: Command) -> str:
+    return "gm" if viewer.is_gm and command.seat == kernel.GM_SEAT else f"seat:{command.seat}"
+
+
+class TableSession:
+    def __init__(
+        self,
+        store: EventStore,
+        game: Game,
+        record: TableRecord,
+        seats: Sequence[SeatRecord],
+        state: Any,
+        seq: int,
+        *,
+        snapshot_every: int,
+    ) -> None:
+        self.store = store
+        self.game = game
+        self.record = record
+        self.seats = list(seats)
+        self.state = state
+        self.seq = seq
+        self.snapshot_every = snapshot_every
+        self.outcome: Outcome | None = game.outcome(state)
+        self.recent: deque[StoredEvent] = deque(maxlen=RECENT_EVENTS)
+        self.lock = asyncio.Lock()
+        self._changed = asyncio.Event()
+        self.seat_epoch = 0
+        """Bumped when a seat changes hands, so live connections re-check their seats."""
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @classmethod
+    async def load(
+        cls, store: EventStore, game: Game, record: TableRecord, *, snapshot_every: int
+    ) -> TableSession:
+        """Rebuild a table from its newest usable snapshot and the events after it."""
+        state, seq = None, 0
+        snap = await store.latest_snapshot(record.id, game.engine_version)
+        if snap is not None:
+            try:
+                seq, state = snap[0], pickle.loads(snap[1])
+            except Exception:  # an unreadable snapshot is only a cache: replay instead
+                log.warning("snapshot of %s at %s unreadable; replaying", record.id, snap[0])
+                state, seq = None, 0
+        events = await store.events_after(record.id, seq)
+        state = kernel.replay(game, (e.event for e in events), state)
+        if events:
+            seq = events[-1].seq
+        session = cls(
+            store, game, record, await store.seats(record.id), state, seq,
+            snapshot_every=snapshot_every,
+        )
+        session.recent.extend(events[-RECENT_EVENTS:])
+        return session
+
+    # -- commands ---------------------------------------------------------------------
+
+    async def submit(
+        self,
+        command: Command,
+        actor: Viewer,
+        *,
+        command_id: str,
+        client_seq: int | None = None,
+    ) -> CommandResult:
+        """Decide, commit and publish one command; a retried ``command_id`` is answered
+        with its first result and appends nothing."""
+        async with self.lock:
+            done = await self.store.command_result(self.id, command_id)
+            if done:
+                return CommandResult(done[-1].seq, done, replayed=True)
+            for _ in range(MAX_ATTEMPTS):
+                rng = rng_for(self.record.seed, self.seq + 1)
+                try:
+                    events = kernel.decide(self.game, self.state, command, actor, rng)
+                except RuleError as err:
+                    if client_seq is not None and client_seq < self.seq and err.status == 422:
+                        raise RuleError(
+                            "stale",
+                            f"the table has moved on (you saw seq {client_seq}, it is now at "
+                            f"{self.seq}) and this command no longer fits: {err.message}",
+                            status=409,
+                        ) from err
+                    raise
+                if not events:
+                    raise RuleError("no_effect", "that command changes nothing")
+                try:
+                    stored = await self.store.append(
+                        self.id, self.seq, events,
+                        actor=actor_label(actor, command), command_id=command_id,
+                    )
+                except SeqConflict:
+                    # Another process committed first: catch up and decide again.
+                    await self._catch_up_locked()
+                    done = await self.store.command_result(self.id, command_id)
+                    if done:
+                        return CommandResult(done[-1].seq, done, replayed=True)
+                    continue
+                await self._apply(stored)
+                return CommandResult(stored[-1].seq, stored)
+        raise RuleError("busy", "the table is busy; try again", status=409)
+
+    async def catch_up(self) -> None:
+        """Read what other processes committed (after a NOTIFY) and publish it."""
+        async with self.lock:
+            await self._catch_up_locked()
+
+    async def _catch_up_locked(self) -> None:
+        events = await self.store.events_after(self.id, self.seq)
+        if events:
+            await self._apply(events)
+
+    async def _apply(self, stored: list[StoredEvent]) -> None:
+        """Evolve the state by committed events, then publish them."""
+        before = self.seq
+        for s in stored:
+            self.state = kernel.fold(self.game, self.state, s.event)
+            self.seq = s.seq
+            self.recent.append(s)
+        self._publish()
+        outcome = self.game.outcome(self.state)
+        if outcome != self.outcome:
+            self.outcome = outcome
+            await self.store.set_status(
+                self.id, "finished" if outcome else "running", outcome.to_json() if outcome else None
+            )
+        if self.snapshot_every and self.seq // self.snapshot_every > before // self.snapshot_every:
+            try:
+                blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
+                await self.store.save_snapshot(self.id, self.seq, self.game.engine_version, blob)
+            except Exception:  # a snapshot is an optimisation; the log is the truth
+                log.exception("snapshot of %s at %s failed", self.id, self.seq)
+
+    # -- subscribers ------------------------------------------------------------------
+
+    def _publish(self) -> None:
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    async def wait_beyond(self, seq: int, epoch: int | None = None) -> None:
+        """Return once the table is past ``seq`` (or its seats changed hands)."""
+        while self.seq <= seq and (epoch is None or epoch == self.seat_epoch):
+            await self._changed.wait()
+
+    def seats_changed(self, seats: Sequence[SeatRecord]) -> None:
+        self.seats = list(seats)
+        self.seat_epoch += 1
+        self._publish()
+
+    async def events_between(self, after: int, upto: int) -> list[StoredEvent]:
+        """Committed events with ``after < seq <= upto``, from memory when it has them."""
+        if upto <= after:
+            return []
+        if self.recent and self.recent[0].seq <= after + 1:
+            first = self.recent[0].seq  # seqs in ``recent`` are contiguous
+            return list(islice(self.recent, after + 1 - first, upto + 1 - first))
+        return await self.store.events_after(self.id, after, upto=upto)
