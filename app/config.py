@@ -32,7 +32,5 @@ class Settings:
             public_url=os.environ.get("UMBRA_PUBLIC_URL", "").rstrip("/"),
             snapshot_every=int(os.environ.get("UMBRA_SNAPSHOT_EVERY", "100")),
             max_body_bytes=int(os.environ.get("UMBRA_MAX_BODY_BYTES", str(1 << 20))),
-            extra_games=tuple(
-                m for m in os.environ.get("UMBRA_EXTRA_GAMES", "").split(",") if m.strip()
-            ),
+            extra_games=tuple(m for m in os.environ.get("UMBRA_EXTRA_GAMES", "").split(",") if m.strip()),
         )

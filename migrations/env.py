@@ -26,6 +26,12 @@ def run_migrations_offline() -> None:
 
 
 def run_migrations_online() -> None:
+    given = config.attributes.get("connection")
+    if given is not None:
+        context.configure(connection=given, target_metadata=metadata)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
     engine = create_engine(sync_url(database_url()), poolclass=pool.NullPool)
     with engine.connect() as connection:
         context.configure(

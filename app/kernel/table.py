@@ -58,7 +58,7 @@ def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.
 def chat_event(command: Command) -> Event:
     text = command.args.get("text")
     if set(command.args) != {"text"} or not isinstance(text, str):
-        raise RuleError("bad_chat", "a chat message is {\"text\": \"...\"}")
+        raise RuleError("bad_chat", 'a chat message is {"text": "..."}')
     text = text.strip()
     if not text:
         raise RuleError("bad_chat", "a chat message cannot be empty")

@@ -63,9 +63,7 @@ class Hub:
         if self.store.is_postgres:
             from app.live.notify import PgListener
 
-            self.listener = PgListener(
-                self.store.database_url, self._on_notify, on_reconnect=self.resync_all
-            )
+            self.listener = PgListener(self.store.database_url, self._on_notify, on_reconnect=self.resync_all)
             await self.listener.start()
 
     async def stop(self) -> None:
@@ -148,22 +146,36 @@ class Hub:
         table_id, gm_token = new_table_id(), new_token()
         tokens = [new_token() for _ in names]
         record = TableRecord(
-            id=table_id, game=game.name, name=name, options=options, seed=seed,
-            gm_token_hash=token_hash(gm_token), engine_version=game.engine_version,
-            status="running", outcome=None, created_at=datetime.now(UTC),
+            id=table_id,
+            game=game.name,
+            name=name,
+            options=options,
+            seed=seed,
+            gm_token_hash=token_hash(gm_token),
+            engine_version=game.engine_version,
+            status="running",
+            outcome=None,
+            created_at=datetime.now(UTC),
         )
-        seat_rows = [SeatRecord(i, n, token_hash(t), None) for i, (n, t) in enumerate(zip(names, tokens, strict=True))]
+        seat_rows = [
+            SeatRecord(i, n, token_hash(t), None) for i, (n, t) in enumerate(zip(names, tokens, strict=True))
+        ]
         await self.store.create_table(record, seat_rows, stored)
         session = await self.session(table_id)
         if session.outcome is not None:
             await self.store.set_status(table_id, "finished", session.outcome.to_json())
-        return CreatedTable(table_id, [(i, n, t) for i, (n, t) in enumerate(zip(names, tokens, strict=True))], gm_token)
+        return CreatedTable(
+            table_id, [(i, n, t) for i, (n, t) in enumerate(zip(names, tokens, strict=True))], gm_token
+        )
 
     # -- who is asking ----------------------------------------------------------------
 
-    async def viewer(self, table_id: str, tokens: list[str], *, required: bool = False) -> Viewer:
+    async def viewer(
+        self, table_id: str, tokens: list[str], *, required: bool = False, lenient: bool = False
+    ) -> Viewer:
         """Resolve the tokens a request carries into one viewer (the union of the seats
-        they hold). No token is a spectator; an unrecognised token is an error."""
+        they hold). No token is a spectator; an unrecognised token is an error, unless
+        ``lenient`` (a browser's cookie may keep tokens of seats since taken over)."""
         session = await self.session(table_id)
         if not tokens:
             if required:
@@ -176,10 +188,10 @@ class Hub:
             if digest == session.record.gm_token_hash:
                 gm = True
                 continue
-            seat = next(
-                (s.seat for s in session.seats if digest in (s.token_hash, s.session_hash)), None
-            )
+            seat = next((s.seat for s in session.seats if digest in (s.token_hash, s.session_hash)), None)
             if seat is None:
+                if lenient:
+                    continue
                 raise AuthError(
                     401,
                     "token_invalid",
@@ -189,6 +201,10 @@ class Hub:
             seats.add(seat)
         if gm:
             return Viewer("gm", frozenset({GM_SEAT, *seats}))
+        if not seats:
+            if required:
+                raise AuthError(401, "token_invalid", "none of your tokens opens this table")
+            return SPECTATOR
         return Viewer("seat", frozenset(seats))
 
     async def claim_seat(self, table_id: str, invite_token: str) -> tuple[int, str]:
@@ -239,8 +255,16 @@ class Hub:
         for stored in events:
             visible = kernel.event_for_viewer(session.game, stored.event, viewer)
             if visible is None:
-                out.append({"seq": stored.seq, "type": "hidden", "v": 1, "data": {},
-                            "actor": stored.actor, "at": stored.at.isoformat()})
+                out.append(
+                    {
+                        "seq": stored.seq,
+                        "type": "hidden",
+                        "v": 1,
+                        "data": {},
+                        "actor": stored.actor,
+                        "at": stored.at.isoformat(),
+                    }
+                )
                 continue
             out.append(
                 {
@@ -322,6 +346,7 @@ def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
 
     The ``command_id`` is derived from the table, the seq and the command itself, so
     sending the same choice twice from the same state is one command, not two."""
+
     def command(choice_type: str, args: dict[str, Any]) -> dict[str, Any]:
         body = json.dumps([session.id, session.seq, prompt.seat, choice_type, args], sort_keys=True)
         digest = hashlib.sha256(body.encode()).hexdigest()[:20]
@@ -338,12 +363,10 @@ def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
         "title": prompt.title,
         "required": prompt.required,
         "choices": [
-            {"label": c.label, "detail": c.detail, "command": command(c.type, c.args)}
-            for c in prompt.choices
+            {"label": c.label, "detail": c.detail, "command": command(c.type, c.args)} for c in prompt.choices
         ],
         "unavailable": [
-            {"type": u.type, "label": u.label, "reason": u.reason, "rule": u.rule}
-            for u in prompt.unavailable
+            {"type": u.type, "label": u.label, "reason": u.reason, "rule": u.rule} for u in prompt.unavailable
         ],
     }
 
@@ -359,7 +382,9 @@ def _imported_event(raw: Any, expected_seq: int) -> StoredEvent:
     if not isinstance(raw, dict):
         raise RuleError("bad_export", f"event {expected_seq} is not an object")
     if raw.get("seq") != expected_seq:
-        raise RuleError("bad_export", f"events must run 1, 2, 3… without gaps; found {raw.get('seq')!r} at {expected_seq}")
+        raise RuleError(
+            "bad_export", f"events must run 1, 2, 3… without gaps; found {raw.get('seq')!r} at {expected_seq}"
+        )
     if not isinstance(raw.get("type"), str) or not isinstance(raw.get("data"), dict):
         raise RuleError("bad_export", f"event {expected_seq} needs a type and a data object")
     try:

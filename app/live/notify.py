@@ -4,6 +4,7 @@ process then catches up from the store (DESIGN.md, "Live")."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -35,10 +36,8 @@ class PgListener:
     async def stop(self) -> None:
         if self._task:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
 
     async def _run(self) -> None:
         first = True

@@ -13,8 +13,8 @@ import logging
 import pickle
 from collections import deque
 from collections.abc import Sequence
-from itertools import islice
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from app.kernel import table as kernel
@@ -89,7 +89,12 @@ class TableSession:
         if events:
             seq = events[-1].seq
         session = cls(
-            store, game, record, await store.seats(record.id), state, seq,
+            store,
+            game,
+            record,
+            await store.seats(record.id),
+            state,
+            seq,
             snapshot_every=snapshot_every,
         )
         session.recent.extend(events[-RECENT_EVENTS:])
@@ -128,8 +133,11 @@ class TableSession:
                     raise RuleError("no_effect", "that command changes nothing")
                 try:
                     stored = await self.store.append(
-                        self.id, self.seq, events,
-                        actor=actor_label(actor, command), command_id=command_id,
+                        self.id,
+                        self.seq,
+                        events,
+                        actor=actor_label(actor, command),
+                        command_id=command_id,
                     )
                 except SeqConflict:
                     # Another process committed first: catch up and decide again.

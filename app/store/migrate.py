@@ -6,7 +6,11 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import create_engine, pool, text
 
+from app.store.urls import is_postgres, sync_url
+
+MIGRATION_LOCK = 7_262_021
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -23,4 +27,22 @@ def upgrade(database_url: str) -> None:
         path = database_url.removeprefix("sqlite:///")
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-    command.upgrade(alembic_config(database_url), "head")
+    config = alembic_config(database_url)
+    if not is_postgres(database_url):
+        command.upgrade(config, "head")
+        return
+    # Several replicas may start at once: one migrates while the others wait.
+    engine = create_engine(sync_url(database_url), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()
+            try:
+                config.attributes["connection"] = conn
+                command.upgrade(config, "head")
+                conn.commit()
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                conn.commit()
+    finally:
+        engine.dispose()

@@ -17,7 +17,6 @@ from app.kernel.types import Event
 from app.store import schema
 from app.store.urls import async_url, is_postgres
 
-
 NOTIFY_CHANNEL = "umbra_events"
 """Payloads are ``<table_id>:<seq>`` after a commit, ``<table_id>:seats`` after a seat
 changes hands: never any content, so the other processes read it from the store."""
@@ -143,9 +142,7 @@ class EventStore:
 
     async def table(self, table_id: str) -> TableRecord | None:
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(select(schema.tables).where(schema.tables.c.id == table_id))
-            ).first()
+            row = (await conn.execute(select(schema.tables).where(schema.tables.c.id == table_id))).first()
         if row is None:
             return None
         return TableRecord(
@@ -164,9 +161,7 @@ class EventStore:
     async def seats(self, table_id: str) -> list[SeatRecord]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                select(schema.seats)
-                .where(schema.seats.c.table_id == table_id)
-                .order_by(schema.seats.c.seat)
+                select(schema.seats).where(schema.seats.c.table_id == table_id).order_by(schema.seats.c.seat)
             )
             return [SeatRecord(r.seat, r.name, r.token_hash, r.session_hash) for r in rows]
 
@@ -213,9 +208,7 @@ class EventStore:
         nothing of this append is stored.
         """
         at = _now()
-        stored = [
-            StoredEvent(expected_seq + 1 + i, e, actor, command_id, at) for i, e in enumerate(events)
-        ]
+        stored = [StoredEvent(expected_seq + 1 + i, e, actor, command_id, at) for i, e in enumerate(events)]
         if not stored:
             return []
         try:
@@ -246,9 +239,7 @@ class EventStore:
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(schema.events)
-                .where(
-                    schema.events.c.table_id == table_id, schema.events.c.command_id == command_id
-                )
+                .where(schema.events.c.table_id == table_id, schema.events.c.command_id == command_id)
                 .order_by(schema.events.c.seq)
             )
             return [_stored(r) for r in rows]

@@ -1,0 +1,53 @@
+# Umbra developer tasks.  `make test` on a clean clone creates .venv and installs first.
+
+PYTHON  ?= python3
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+HOST    ?= 127.0.0.1
+PORT    ?= 8000
+PYTEST_ARGS ?=
+CHROMIUM ?= /usr/bin/chromium
+
+.DEFAULT_GOAL := help
+.PHONY: help install run test lint bench clean distclean
+
+help:
+	@echo "make install   create $(VENV) and install umbra with dev extras (only when needed)"
+	@echo "make run       serve on http://$(HOST):$(PORT) (applies migrations first)"
+	@echo "make test      run the test suite (PYTEST_ARGS='-k foo' to narrow it)"
+	@echo "make lint      ruff check app tests"
+	@echo "make bench     store and live benchmarks"
+	@echo "make clean     remove caches and build output (distclean: also $(VENV))"
+
+install: $(STAMP)
+
+# Reinstall only when pyproject.toml changes (or the venv is new).
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -e '.[dev]'
+	@touch $@
+
+run: install
+	$(BIN)/umbra serve --host $(HOST) --port $(PORT)
+
+test: install
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		echo ""; \
+		echo "*** chromium not found: browser tests will be SKIPPED (apt-get install chromium chromium-driver) ***"; \
+		echo ""; \
+	fi
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check app tests
+
+bench: install
+	$(BIN)/umbra bench store && $(BIN)/umbra bench live
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .ruff_cache test-artifacts
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""JSON routes: REST and the websocket."""

@@ -1,0 +1,157 @@
+"""REST routes for games and tables (the paths clients and tests rely on)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Request
+
+from app.api.deps import HubDep, base_url, request_tokens
+from app.api.models import (
+    CommandIn,
+    CommandOut,
+    GameOut,
+    TableCreate,
+    TableCreated,
+    TableSummary,
+    ViewOut,
+)
+from app.kernel.registry import all_games
+from app.kernel.types import Command
+from app.live.hub import AuthError, CreatedTable, Hub
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "Missing or unrecognised token"},
+    403: {"description": "The token does not hold that seat"},
+    404: {"description": "Unknown table"},
+    409: {"description": "The command no longer fits the current state"},
+    422: {"description": "Malformed body, or a command the rules forbid (the message names the rule)"},
+}
+
+
+def created_payload(request: Request, created: CreatedTable) -> TableCreated:
+    base = base_url(request)
+    tid = created.table_id
+    return TableCreated(
+        table_id=tid,
+        seats=[
+            {"seat": seat, "name": name, "token": token, "url": f"{base}/t/{tid}/join/{token}"}
+            for seat, name, token in created.seat_tokens
+        ],
+        gm_token=created.gm_token,
+        gm_url=f"{base}/t/{tid}/gm/join/{created.gm_token}",
+        watch_url=f"{base}/t/{tid}/watch",
+        replay_url=f"{base}/t/{tid}/replay",
+    )
+
+
+@router.get("/games", response_model=list[GameOut])
+async def list_games() -> list[dict[str, Any]]:
+    """The registered games, with their options schema and seat limits."""
+    return [
+        {
+            "name": g.name,
+            "title": g.title,
+            "summary": getattr(g, "summary", ""),
+            "min_seats": g.min_seats,
+            "max_seats": g.max_seats,
+            "engine_version": g.engine_version,
+            "options": [o.to_json() for o in g.options],
+        }
+        for g in all_games().values()
+    ]
+
+
+@router.post("/tables", response_model=TableCreated, status_code=201, responses=ERRORS)
+async def create_table(body: TableCreate, request: Request, hub: HubDep) -> TableCreated:
+    """Create a table: one secret invite link per seat, a game-master link, a public
+    watch link. A ``seed`` is accepted only when the server runs in test mode."""
+    created = await hub.create_table(
+        body.game, body.options, [s.name for s in body.seats], seed=body.seed, name=body.name
+    )
+    return created_payload(request, created)
+
+
+@router.post("/tables/import", response_model=TableCreated, status_code=201, responses=ERRORS)
+async def import_table(
+    request: Request,
+    hub: HubDep,
+    body: dict[str, Any] = Body(...),  # noqa: B008
+) -> TableCreated:
+    """A new table from an exported log, verified by replaying it. New links are made."""
+    return created_payload(request, await hub.import_log(body))
+
+
+@router.get("/tables/{table_id}", response_model=TableSummary, responses=ERRORS)
+async def table_summary(table_id: str, hub: HubDep) -> dict[str, Any]:
+    session = await hub.session(table_id)
+    return {
+        "table_id": table_id,
+        "game": session.game.name,
+        "name": session.record.name,
+        "status": "finished" if session.outcome else "running",
+        "seq": session.seq,
+        "seats": [
+            {"seat": s.seat, "name": s.name, "joined": s.session_hash is not None} for s in session.seats
+        ],
+        "waiting_for": hub.waiting_for(session),
+        "outcome": session.outcome.to_json() if session.outcome else None,
+    }
+
+
+@router.get("/tables/{table_id}/view", response_model=ViewOut, responses=ERRORS)
+async def table_view(table_id: str, request: Request, hub: HubDep) -> dict[str, Any]:
+    """What this viewer may see now, and what it may do: each legal command ready to send.
+    No token: the spectator's view."""
+    session = await hub.session(table_id)
+    viewer = await hub.viewer(table_id, request_tokens(request, table_id))
+    return hub.view_payload(session, viewer)
+
+
+@router.post("/tables/{table_id}/commands", response_model=CommandOut, responses=ERRORS)
+async def post_command(table_id: str, body: CommandIn, request: Request, hub: HubDep) -> dict[str, Any]:
+    """Send one command as a seat the bearer token holds. A retried ``command_id`` returns
+    the first result and appends nothing."""
+    session = await hub.session(table_id)
+    viewer = await hub.viewer(table_id, request_tokens(request, table_id), required=True)
+    if not viewer.holds(body.seat):
+        raise AuthError(403, "seat_not_held", f"your token does not hold seat {body.seat}")
+    result = await session.submit(
+        Command(body.seat, body.type, body.args),
+        viewer,
+        command_id=body.command_id,
+        client_seq=body.seq,
+    )
+    return {
+        "seq": result.seq,
+        "events": hub.events_payload(session, result.events, viewer),
+        "replayed": result.replayed,
+    }
+
+
+@router.get("/tables/{table_id}/events", responses=ERRORS)
+async def table_events(
+    table_id: str, request: Request, hub: HubDep, after: int = 0, limit: int = 1000
+) -> dict[str, Any]:
+    """The events after ``after`` as this viewer may see them (hidden parts redacted)."""
+    session = await hub.session(table_id)
+    viewer = await hub.viewer(table_id, request_tokens(request, table_id))
+    limit = max(1, min(limit, 5000))
+    upto = min(session.seq, max(after, 0) + limit)
+    events = await session.events_between(max(after, 0), upto)
+    return {"seq": session.seq, "events": hub.events_payload(session, events, viewer)}
+
+
+@router.get("/tables/{table_id}/export", responses=ERRORS)
+async def export_table(table_id: str, request: Request, hub: HubDep) -> dict[str, Any]:
+    """The whole log as JSON (game-master token). The secret seed is not included."""
+    await require_gm(hub, table_id, request)
+    return await hub.export(table_id)
+
+
+async def require_gm(hub: Hub, table_id: str, request: Request) -> None:
+    viewer = await hub.viewer(table_id, request_tokens(request, table_id), required=True)
+    if not viewer.is_gm:
+        raise AuthError(403, "gm_only", "only the game master's token may do this")

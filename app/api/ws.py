@@ -1,0 +1,139 @@
+"""``WS /ws/tables/{id}?after=N``: first everything after N, then each commit as it
+happens, each event exactly once and in order. JSON frames for API clients; HTML
+fragments (hx-swap-oob) when the page asks with ``format=html``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any, Protocol
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.api.deps import bearer_token, cookie_tokens
+from app.kernel.types import Viewer
+from app.live.hub import AuthError, Hub, NotFound
+from app.live.session import TableSession
+from app.store import StoredEvent
+
+router = APIRouter()
+
+CLOSE_UNKNOWN_TABLE = 4404
+CLOSE_BAD_TOKEN = 4401
+CLOSE_SEAT_MOVED = 4409
+
+
+class Stream(Protocol):
+    """Turns committed events into frames for one viewer."""
+
+    def opening(self, events: list[StoredEvent]) -> list[str]: ...
+
+    def update(self, events: list[StoredEvent]) -> list[str]: ...
+
+    def seat_lost(self) -> str: ...
+
+
+class JsonStream:
+    def __init__(self, hub: Hub, session: TableSession, viewer: Viewer) -> None:
+        self.hub, self.session, self.viewer = hub, session, viewer
+
+    def opening(self, events: list[StoredEvent]) -> list[str]:
+        hello = {
+            "type": "hello",
+            "table_id": self.session.id,
+            "seq": self.session.seq,
+            "viewer": {"role": self.viewer.role, "seats": sorted(self.viewer.seats, key=str)},
+        }
+        return [json.dumps(hello), *self.update(events)]
+
+    def update(self, events: list[StoredEvent]) -> list[str]:
+        if not events:
+            return []
+        payload = self.hub.events_payload(self.session, events, self.viewer)
+        return [json.dumps({"type": "events", "seq": events[-1].seq, "events": payload})]
+
+    def seat_lost(self) -> str:
+        return json.dumps(
+            {
+                "type": "error",
+                "error": {"code": "seat_moved", "message": "this seat was opened on another device"},
+            }
+        )
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    hub: Hub = websocket.app.state.hub
+    await websocket.accept()
+    query = websocket.query_params
+    query_token = bearer_token(websocket) or query.get("token")
+    tokens = [query_token] if query_token else cookie_tokens(websocket, table_id)
+    try:
+        session = await hub.session(table_id)
+        viewer = await hub.viewer(table_id, tokens, lenient=not query_token)
+    except NotFound as exc:
+        await _close_with(websocket, CLOSE_UNKNOWN_TABLE, "not_found", str(exc))
+        return
+    except AuthError as exc:
+        await _close_with(websocket, CLOSE_BAD_TOKEN, exc.code, exc.message)
+        return
+    try:
+        after = max(0, min(int(query.get("after", "0")), session.seq))
+    except ValueError:
+        await _close_with(websocket, 4422, "invalid_request", "after must be a whole number")
+        return
+    stream = make_stream(websocket, hub, session, viewer)
+    receiver = asyncio.create_task(_drain(websocket))
+    try:
+        last = session.seq
+        for frame in stream.opening(await session.events_between(after, last)):
+            await websocket.send_text(frame)
+        while True:
+            epoch = session.seat_epoch
+            waiter = asyncio.create_task(session.wait_beyond(last, epoch))
+            done, _ = await asyncio.wait({receiver, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            if receiver in done:
+                waiter.cancel()
+                return
+            if session.seat_epoch != epoch and viewer.role == "seat":
+                try:
+                    still = await hub.viewer(table_id, tokens, lenient=not query_token)
+                except AuthError:
+                    still = None
+                if still is None or still.seats != viewer.seats:
+                    await websocket.send_text(stream.seat_lost())
+                    await websocket.close(CLOSE_SEAT_MOVED)
+                    return
+            upto = session.seq
+            events = await session.events_between(last, upto)
+            last = upto
+            for frame in stream.update(events):
+                await websocket.send_text(frame)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    finally:
+        receiver.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await receiver
+
+
+def make_stream(websocket: WebSocket, hub: Hub, session: TableSession, viewer: Viewer) -> Stream:
+    if websocket.query_params.get("format") == "html":
+        from app.web.stream import HtmlStream
+
+        return HtmlStream(websocket.app, hub, session, viewer)
+    return JsonStream(hub, session, viewer)
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and ignore) what the client sends, so a disconnect is noticed at once."""
+    while True:
+        message: Any = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+
+
+async def _close_with(websocket: WebSocket, code: int, error: str, message: str) -> None:
+    await websocket.send_text(json.dumps({"type": "error", "error": {"code": error, "message": message}}))
+    await websocket.close(code)

@@ -1,0 +1,87 @@
+"""The ``umbra`` command: serve, migrate, bench."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from app.config import Settings
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.store.migrate import upgrade
+
+    settings = Settings.from_env()
+    upgrade(settings.database_url)
+    print(f"umbra: serving on http://{args.host}:{args.port} (database {settings.database_url})", flush=True)
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        proxy_headers=True,
+        forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+    )
+    return 0
+
+
+def cmd_migrate(_: argparse.Namespace) -> int:
+    from app.store.migrate import upgrade
+
+    settings = Settings.from_env()
+    upgrade(settings.database_url)
+    print(f"umbra: {settings.database_url} is at the newest schema")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from app.bench import run
+
+    return run(args.what, args.game, args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="umbra",
+        description="Umbra: dark cooperative board games, played together in the browser.",
+        epilog="Settings come from the environment: DATABASE_URL (default sqlite:///data/umbra.db), "
+        "UMBRA_PUBLIC_URL, UMBRA_TEST_MODE.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="apply migrations, then serve the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    serve.add_argument("--log-level", default="info")
+    serve.set_defaults(func=cmd_serve)
+
+    migrate = sub.add_parser("migrate", help="bring the database to the newest schema")
+    migrate.set_defaults(func=cmd_migrate)
+
+    bench = sub.add_parser("bench", help="measure the store, the live layer or an engine")
+    bench.add_argument("what", choices=["store", "live", "engine"])
+    bench.add_argument("game", nargs="?", default=None, help="a game, for 'engine' and 'live'")
+    bench.add_argument(
+        "--postgres-url",
+        default=os.environ.get("UMBRA_BENCH_PG_URL"),
+        help="an existing PostgreSQL to use (default: start a throwaway cluster)",
+    )
+    bench.add_argument("--quick", action="store_true", help="a smaller run, for a smoke test")
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

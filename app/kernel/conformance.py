@@ -1,0 +1,132 @@
+"""The conformance check every registered game must pass (STYLE.md: one random-simulation
+test over every game). Pure and deterministic; the tests run it over many seeds.
+
+A seeded random player picks among the legal commands the game offers. It fails if a
+legal command raises, if a running game offers no legal command or waits on nobody, if
+an event is not JSON, if replaying the log does not rebuild an equal state, if a game
+does not end within ``max_commands``, or if a viewer's view or event feed contains a
+secret that viewer may not see.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.kernel import table as kernel
+from app.kernel.game import Game, validate_options
+from app.kernel.rng import rng_for
+from app.kernel.types import (
+    GAME_MASTER,
+    GM_SEAT,
+    SPECTATOR,
+    Command,
+    Event,
+    RuleError,
+    SeatInfo,
+    Viewer,
+)
+
+
+class ConformanceError(AssertionError):
+    pass
+
+
+@dataclass
+class Playout:
+    seed: int
+    events: list[Event] = field(default_factory=list)
+    commands: int = 0
+    outcome: Any = None
+    state: Any = None
+
+
+def viewers_for(seats: int) -> list[Viewer]:
+    return [SPECTATOR, GAME_MASTER, *(Viewer("seat", frozenset({i})) for i in range(seats))]
+
+
+def check_views(game: Game, state: Any, new_events: list[Event], viewers: list[Viewer], where: str) -> None:
+    """No viewer's view, or feed of the new events, contains a secret it may not see."""
+    secrets = game.secrets(state)
+    for viewer in viewers:
+        view = json.dumps(game.view(state, viewer), sort_keys=True)
+        feed = []
+        for event in new_events:
+            visible = kernel.event_for_viewer(game, event, viewer)
+            if visible is not None:
+                feed.append(json.dumps(visible.to_json(), sort_keys=True))
+                kernel.describe(game, visible)
+        for secret in secrets:
+            if viewer.is_gm or any(viewer.sees_seat(s) for s in secret.seats):
+                continue
+            needle = json.dumps(secret.value, sort_keys=True)
+            if needle in view:
+                raise ConformanceError(f"{where}: {viewer.key()} view leaks {needle}")
+            for text in feed:
+                if needle in text:
+                    raise ConformanceError(f"{where}: {viewer.key()} event feed leaks {needle}: {text}")
+
+
+def random_playout(
+    game: Game,
+    seed: int,
+    *,
+    seats: int | None = None,
+    options: dict[str, Any] | None = None,
+    max_commands: int = 10_000,
+    check_every: int = 1,
+    optional_share: float = 0.1,
+) -> Playout:
+    """Play one seeded game of random legal commands, checking every invariant."""
+    picker = random.Random(seed)
+    n = seats if seats is not None else picker.randint(game.min_seats, game.max_seats)
+    opts = validate_options(game, options or {})
+    table_seed = f"conformance-{seed}"
+    infos = [SeatInfo(i, f"Player {i + 1}") for i in range(n)]
+    viewers = viewers_for(n)
+    out = Playout(seed)
+    opening = game.setup(opts, infos, rng_for(table_seed, 1))
+    state = kernel.replay(game, opening)
+    out.events.extend(opening)
+    check_views(game, state, opening, viewers, f"seed {seed} setup")
+    for step in range(max_commands):
+        if game.outcome(state) is not None:
+            break
+        prompts = [p for p in game.prompts(state) if p.choices]
+        required = [p for p in prompts if p.required]
+        if not required:
+            raise ConformanceError(f"seed {seed} step {step}: the game runs but waits on nobody")
+        optional = [p for p in prompts if not p.required]
+        pool = optional if optional and picker.random() < optional_share else required
+        prompt = picker.choice(pool)
+        choice = picker.choice(prompt.choices)
+        actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
+        command = Command(prompt.seat, choice.type, choice.args)
+        try:
+            events = kernel.decide(game, state, command, actor, rng_for(table_seed, len(out.events) + 1))
+        except RuleError as err:
+            raise ConformanceError(
+                f"seed {seed} step {step}: offered command {choice.type} {choice.args} "
+                f"for seat {prompt.seat} was refused: {err.message}"
+            ) from err
+        if not events:
+            raise ConformanceError(f"seed {seed} step {step}: {choice.type} produced no events")
+        for event in events:
+            json.dumps(event.to_json())
+            state = kernel.fold(game, state, event)
+        out.events.extend(events)
+        out.commands += 1
+        if check_every and step % check_every == 0:
+            check_views(game, state, events, viewers, f"seed {seed} step {step}")
+    else:
+        if game.outcome(state) is None:
+            raise ConformanceError(f"seed {seed}: no end after {max_commands} commands")
+    stored = [Event(**json.loads(json.dumps(e.to_json()))) for e in out.events]
+    rebuilt = kernel.replay(game, stored)
+    if rebuilt != state:
+        raise ConformanceError(f"seed {seed}: replaying the log does not rebuild the same state")
+    out.outcome = game.outcome(state)
+    out.state = state
+    return out

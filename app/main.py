@@ -1,0 +1,53 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from app.api import errors, tables, ws
+from app.api.limits import BodyLimit
+from app.config import Settings
+from app.live.hub import Hub
+from app.store import EventStore
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app. The database must already be migrated (``umbra serve`` does it)."""
+    settings = settings or Settings.from_env()
+    for module in settings.extra_games:
+        importlib.import_module(module)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(settings, EventStore(settings.database_url))
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = FastAPI(
+        title="Umbra",
+        summary="Dark cooperative board games, played together in the browser.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    errors.install(app)
+    app.include_router(tables.router)
+    app.include_router(ws.router)
+    from app.web import routes as web_routes
+
+    web_routes.install(app)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    return app

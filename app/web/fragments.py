@@ -1,0 +1,115 @@
+"""A viewer's page as named fragments, each one root element with a stable id.
+
+The shell supplies status, prompts, seats and the seq marker; the game supplies its board
+fragments as blocks named ``fragment_<id>`` in ``templates/games/<game>/board.html``. A
+game without templates gets one generic fragment per top-level key of its view. After
+each commit only fragments whose HTML changed are sent (see ``stream``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, Template, TemplateNotFound
+
+from app.kernel import table as kernel
+from app.kernel.types import GM_SEAT, Viewer
+from app.live.hub import Hub, prompt_json
+from app.live.session import TableSession
+from app.store import StoredEvent
+from app.web.templating import render_block
+
+SHELL_FRAGMENTS = ("status", "prompts", "seats", "seq")
+GAME_BLOCK_PREFIX = "fragment_"
+LOG_PAGE = 200
+
+
+def seat_names(session: TableSession) -> dict[Any, str]:
+    names: dict[Any, str] = {s.seat: s.name for s in session.seats}
+    names[GM_SEAT] = "Game master"
+    return names
+
+
+def actor_name(session: TableSession, actor: str) -> str:
+    kind, _, rest = actor.partition(":")
+    if kind == "seat" and rest.isdigit():
+        return seat_names(session).get(int(rest), f"seat {rest}")
+    return {"gm": "Game master", "system": ""}.get(actor, actor)
+
+
+def context(
+    hub: Hub, session: TableSession, viewer: Viewer, view: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    prompts = [prompt_json(session, p) for p in hub.prompts_for(session, viewer)]
+    names = seat_names(session)
+    held = sorted(s for s in viewer.seats if isinstance(s, int))
+    return {
+        "my_names": [names[s] for s in held if s in names],
+        "chat_seat": held[0] if held else (GM_SEAT if viewer.is_gm else None),
+        "table": session.record,
+        "table_id": session.id,
+        "game": session.game,
+        "seats": session.seats,
+        "names": names,
+        "viewer": viewer,
+        "view": session.game.view(session.state, viewer) if view is None else view,
+        "prompts": prompts,
+        "waiting_for": hub.waiting_for(session),
+        "outcome": session.outcome,
+        "seq": session.seq,
+    }
+
+
+@lru_cache(maxsize=64)
+def _game_template(env: Environment, game_name: str) -> Template | None:
+    try:
+        return env.get_template(f"games/{game_name}/board.html")
+    except TemplateNotFound:
+        return None
+
+
+def board_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
+    template = _game_template(env, ctx["game"].name)
+    if template is None:
+        generic = env.get_template("games/_generic.html")
+        return {
+            f"view-{key}": render_block(generic, "entry", ctx | {"key": key, "value": value})
+            for key, value in ctx["view"].items()
+        }
+    return {
+        name.removeprefix(GAME_BLOCK_PREFIX): render_block(template, name, ctx)
+        for name in template.blocks
+        if name.startswith(GAME_BLOCK_PREFIX)
+    }
+
+
+def shell_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
+    shell = env.get_template("table.html")
+    return {name: render_block(shell, f"frag_{name}", ctx) for name in SHELL_FRAGMENTS}
+
+
+def all_fragments(env: Environment, ctx: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+    """(shell fragments, board fragments), each in page order."""
+    return shell_fragments(env, ctx), board_fragments(env, ctx)
+
+
+def log_entries(
+    env: Environment, hub: Hub, session: TableSession, events: list[StoredEvent], viewer: Viewer
+) -> list[str]:
+    """One ``<li>`` per event this viewer may see, oldest first."""
+    template = env.get_template("table.html")
+    out = []
+    for stored in events:
+        visible = kernel.event_for_viewer(session.game, stored.event, viewer)
+        if visible is None:
+            continue
+        entry = {
+            "seq": stored.seq,
+            "type": visible.type,
+            "is_chat": kernel.is_platform_event(visible),
+            "actor": actor_name(session, stored.actor),
+            "text": kernel.describe(session.game, visible),
+            "at": stored.at,
+        }
+        out.append(render_block(template, "log_entry", {"entry": entry}))
+    return out

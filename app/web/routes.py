@@ -1,0 +1,326 @@
+"""HTML pages: lobby, seat, watch, game master and replay. Every button on a table page is
+a legal command taken from ``prompts``; the page stays live over the websocket."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import secrets
+from typing import Any
+from urllib.parse import parse_qs
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
+
+from app.api.deps import cookie_name, cookie_tokens
+from app.api.errors import describe_validation
+from app.api.models import CommandIn
+from app.api.tables import created_payload
+from app.kernel import table as kernel
+from app.kernel.game import Game
+from app.kernel.registry import all_games, get_game
+from app.kernel.types import SPECTATOR, Command, RuleError, Viewer
+from app.live.auth import token_hash
+from app.live.hub import AuthError, Hub, NotFound
+from app.live.session import TableSession
+from app.web import fragments
+from app.web.templating import make_environment
+
+router = APIRouter(include_in_schema=False)
+COOKIE_MAX_AGE = 60 * 60 * 24 * 365
+
+
+def install(app: FastAPI) -> None:
+    app.state.templates = make_environment()
+    app.include_router(router)
+
+
+def hub_of(request: Request) -> Hub:
+    return request.app.state.hub
+
+
+def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    template = request.app.state.templates.get_template(name)
+    return HTMLResponse(template.render(request=request, **ctx), status_code=status)
+
+
+def message_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
+    return page(request, "message.html", status, title=title, message=message)
+
+
+def flash(request: Request, message: str = "", status: int = 200, kind: str = "error") -> HTMLResponse:
+    template = request.app.state.templates.get_template("table.html")
+    html = "".join(template.blocks["flash"](template.new_context({"message": message, "kind": kind})))
+    return HTMLResponse(html, status_code=status)
+
+
+async def form_data(request: Request) -> dict[str, list[str]]:
+    body = await request.body()
+    try:
+        return parse_qs(body.decode(), keep_blank_values=True)
+    except UnicodeDecodeError:
+        return {}
+
+
+# -- lobby ------------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request, game: str | None = None) -> HTMLResponse:
+    games = all_games()
+    chosen = games.get(game or "") or next(iter(games.values()), None)
+    return page(request, "lobby.html", games=games, chosen=chosen, form={})
+
+
+@router.get("/lobby/form", response_class=HTMLResponse)
+async def lobby_form(request: Request, game: str = "") -> HTMLResponse:
+    chosen = get_game(game)
+    if chosen is None:
+        return flash(request, f"there is no game {game!r}", 404)
+    template = request.app.state.templates.get_template("lobby.html")
+    html = "".join(template.blocks["game_form"](template.new_context({"chosen": chosen, "form": {}})))
+    return HTMLResponse(html)
+
+
+def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for spec in game.options:
+        raw = form.get(f"opt_{spec.name}")
+        if spec.kind == "bool":
+            options[spec.name] = bool(raw) and raw[-1] in ("on", "true", "1")
+        elif raw is None or raw[-1] == "":
+            continue
+        elif spec.kind == "int":
+            try:
+                options[spec.name] = int(raw[-1])
+            except ValueError as exc:
+                raise RuleError("bad_option", f"{spec.label} must be a whole number") from exc
+        else:
+            options[spec.name] = raw[-1]
+    return options
+
+
+@router.post("/lobby", response_class=HTMLResponse)
+async def lobby_create(request: Request) -> HTMLResponse:
+    form = await form_data(request)
+    games = all_games()
+    game = games.get((form.get("game") or [""])[-1])
+    if game is None:
+        return message_page(request, 422, "Unknown game", "Pick a game from the list.")
+    names = [n.strip() for n in form.get("seat", []) if n.strip()]
+    try:
+        created = await hub_of(request).create_table(
+            game.name,
+            options_from_form(game, form),
+            names,
+            name=(form.get("name") or [""])[-1],
+        )
+    except RuleError as err:
+        return page(request, "lobby.html", 422, games=games, chosen=game, error=err.message, form=form)
+    return page(request, "created.html", game=game, created=created_payload(request, created))
+
+
+# -- joining ----------------------------------------------------------------------------
+
+
+def with_token(request: Request, response: Response, table_id: str, token: str, drop: set[str]) -> Response:
+    tokens = [t for t in cookie_tokens(request, table_id) if t not in drop and t != token]
+    tokens.append(token)
+    response.set_cookie(
+        cookie_name(table_id),
+        ".".join(tokens[-16:]),
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+@router.get("/t/{table_id}/join/{token}")
+async def join_seat(request: Request, table_id: str, token: str) -> Response:
+    """An invite link: this device takes the seat over (the device before loses it)."""
+    hub = hub_of(request)
+    try:
+        await hub.session(table_id)
+        seat, device_token = await hub.claim_seat(table_id, token)
+    except NotFound as exc:
+        return message_page(request, 404, "No such table", str(exc))
+    except AuthError as exc:
+        return message_page(request, exc.status, "This link does not open a seat", exc.message)
+    # Forget tokens this browser held for tables' seats it no longer holds.
+    session = await hub.session(table_id)
+    stale = {t for t in cookie_tokens(request, table_id) if not _opens(session, t)}
+    response = RedirectResponse(f"/t/{table_id}?seat={seat}", status_code=303)
+    return with_token(request, response, table_id, device_token, stale)
+
+
+@router.get("/t/{table_id}/gm/join/{token}")
+async def join_gm(request: Request, table_id: str, token: str) -> Response:
+    hub = hub_of(request)
+    try:
+        viewer = await hub.viewer(table_id, [token])
+    except NotFound as exc:
+        return message_page(request, 404, "No such table", str(exc))
+    except AuthError as exc:
+        return message_page(request, exc.status, "This link does not open the table", exc.message)
+    if not viewer.is_gm:
+        return message_page(request, 403, "Not a game-master link", "Use the game-master link.")
+    response = RedirectResponse(f"/t/{table_id}/gm", status_code=303)
+    return with_token(request, response, table_id, token, set())
+
+
+def _opens(session: TableSession, token: str) -> bool:
+    digest = token_hash(token)
+    return digest == session.record.gm_token_hash or any(
+        digest in (s.token_hash, s.session_hash) for s in session.seats
+    )
+
+
+# -- table pages ------------------------------------------------------------------------
+
+
+async def table_page(request: Request, table_id: str, mode: str) -> HTMLResponse:
+    hub = hub_of(request)
+    try:
+        session = await hub.session(table_id)
+    except NotFound as exc:
+        return message_page(request, 404, "No such table", str(exc))
+    viewer: Viewer = SPECTATOR
+    if mode != "watch":
+        viewer = await hub.viewer(table_id, cookie_tokens(request, table_id), lenient=True)
+    if mode == "seat" and viewer.role != "seat" and not viewer.is_gm:
+        return page(request, "noseat.html", 403, table_id=table_id)
+    if mode == "gm" and not viewer.is_gm:
+        return message_page(request, 403, "Game master only", "Open the game-master link first.")
+    if mode == "seat" and viewer.is_gm:
+        mode = "gm"
+    env = request.app.state.templates
+    ctx = fragments.context(hub, session, viewer)
+    shell, board = fragments.all_fragments(env, ctx)
+    recent = await session.events_between(max(0, session.seq - fragments.LOG_PAGE), session.seq)
+    log = list(reversed(fragments.log_entries(env, hub, session, recent, viewer)))
+    return page(request, "table.html", mode=mode, shell=shell, board=board, log=log, **ctx)
+
+
+@router.get("/t/{table_id}", response_class=HTMLResponse)
+async def seat_page(request: Request, table_id: str) -> HTMLResponse:
+    return await table_page(request, table_id, "seat")
+
+
+@router.get("/t/{table_id}/watch", response_class=HTMLResponse)
+async def watch_page(request: Request, table_id: str) -> HTMLResponse:
+    return await table_page(request, table_id, "watch")
+
+
+@router.get("/t/{table_id}/gm", response_class=HTMLResponse)
+async def gm_page(request: Request, table_id: str) -> HTMLResponse:
+    return await table_page(request, table_id, "gm")
+
+
+# -- acting -----------------------------------------------------------------------------
+
+
+@router.post("/t/{table_id}/act", response_class=HTMLResponse)
+async def act(request: Request, table_id: str) -> HTMLResponse:
+    """A button press: one command from this viewer's prompts, sent as JSON in ``command``."""
+    form = await form_data(request)
+    raw = (form.get("command") or [""])[-1]
+    try:
+        body = CommandIn.model_validate(json.loads(raw))
+    except (ValueError, ValidationError) as exc:
+        detail = describe_validation(exc.errors()) if isinstance(exc, ValidationError) else str(exc)
+        return flash(request, f"That command is malformed: {detail}", 422)
+    return await submit(
+        request, table_id, Command(body.seat, body.type, body.args), body.command_id, body.seq
+    )
+
+
+@router.post("/t/{table_id}/chat", response_class=HTMLResponse)
+async def chat(request: Request, table_id: str) -> HTMLResponse:
+    form = await form_data(request)
+    text = (form.get("text") or [""])[-1]
+    seat_raw = (form.get("seat") or [""])[-1]
+    seat: Any = int(seat_raw) if seat_raw.isdigit() else seat_raw
+    return await submit(
+        request, table_id, Command(seat, kernel.CHAT, {"text": text}), "chat-" + secrets.token_hex(8), None
+    )
+
+
+async def submit(
+    request: Request, table_id: str, command: Command, command_id: str, client_seq: int | None
+) -> HTMLResponse:
+    hub = hub_of(request)
+    try:
+        session = await hub.session(table_id)
+        viewer = await hub.viewer(table_id, cookie_tokens(request, table_id), lenient=True)
+        if not viewer.holds(command.seat):
+            raise AuthError(
+                403, "seat_not_held", "this page does not hold that seat (was it opened on another device?)"
+            )
+        await session.submit(command, viewer, command_id=command_id, client_seq=client_seq)
+    except NotFound as exc:
+        return flash(request, str(exc), 404)
+    except AuthError as exc:
+        return flash(request, exc.message, exc.status)
+    except RuleError as exc:
+        return flash(request, exc.message, exc.status)
+    return flash(request, "")
+
+
+# -- replay -----------------------------------------------------------------------------
+
+
+async def state_at(session: TableSession, seq: int) -> Any:
+    """The table's state as of ``seq`` (from the nearest snapshot at or before it)."""
+    store, game = session.store, session.game
+    snap = await store.latest_snapshot(session.id, game.engine_version, upto=seq)
+    state, start = None, 0
+    if snap is not None:
+        start, state = snap[0], pickle.loads(snap[1])
+    events = await store.events_after(session.id, start, upto=seq)
+    return kernel.replay(game, (e.event for e in events), state)
+
+
+async def replay_context(request: Request, session: TableSession, seq: int) -> dict[str, Any]:
+    hub = hub_of(request)
+    env = request.app.state.templates
+    seq = max(0, min(seq, session.seq))
+    state = await state_at(session, seq)
+    view = session.game.view(state, SPECTATOR)
+    ctx = fragments.context(hub, session, SPECTATOR, view=view) | {"seq": seq, "prompts": []}
+    ctx["outcome"] = session.game.outcome(state)
+    board = fragments.board_fragments(env, ctx)
+    events = await session.events_between(max(0, seq - fragments.LOG_PAGE), seq)
+    log = list(reversed(fragments.log_entries(env, hub, session, events, SPECTATOR)))
+    current = events[-1] if events else None
+    return ctx | {
+        "board": board,
+        "log": log,
+        "last_seq": session.seq,
+        "current": current,
+        "current_text": log[0] if log else "",
+    }
+
+
+@router.get("/t/{table_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, table_id: str, seq: int | None = None) -> HTMLResponse:
+    try:
+        session = await hub_of(request).session(table_id)
+    except NotFound as exc:
+        return message_page(request, 404, "No such table", str(exc))
+    ctx = await replay_context(request, session, session.seq if seq is None else seq)
+    return page(request, "replay.html", **ctx)
+
+
+@router.get("/t/{table_id}/replay/frame", response_class=HTMLResponse)
+async def replay_frame(request: Request, table_id: str, seq: int = 0) -> HTMLResponse:
+    try:
+        session = await hub_of(request).session(table_id)
+    except NotFound as exc:
+        return flash(request, str(exc), 404)
+    ctx = await replay_context(request, session, seq)
+    template = request.app.state.templates.get_template("replay.html")
+    html = "".join(template.blocks["frame"](template.new_context(ctx | {"request": request})))
+    return HTMLResponse(html)

@@ -1,0 +1,73 @@
+// Umbra's small client: live-connection status, resuming from the last seq, copy buttons,
+// and the replay scrubber. Everything else is htmx.
+(function () {
+  "use strict";
+
+  // Swap error responses too: the server answers a refused command with the reason.
+  htmx.config.responseHandling = [
+    { code: "204", swap: false },
+    { code: "[23]..", swap: true },
+    { code: "[45]..", swap: true, error: true },
+  ];
+
+  // On every (re)connect ask only for what this page has not seen yet.
+  htmx.createWebSocket = function (url) {
+    var marker = document.getElementById("seq");
+    if (marker) {
+      var u = new URL(url, window.location.href);
+      u.searchParams.set("after", marker.dataset.seq || "0");
+      url = u.toString();
+    }
+    return new WebSocket(url);
+  };
+
+  function setConn(state, text) {
+    var el = document.getElementById("conn");
+    if (el) { el.dataset.state = state; el.textContent = text; }
+  }
+  document.addEventListener("htmx:wsConnecting", function () { setConn("connecting", "connecting…"); });
+  document.addEventListener("htmx:wsOpen", function () { setConn("live", "live"); });
+  document.addEventListener("htmx:wsClose", function (e) {
+    var code = e.detail && e.detail.event ? e.detail.event.code : 0;
+    if (code >= 4000) { setConn("closed", "disconnected"); }
+    else { setConn("reconnecting", "reconnecting…"); }
+  });
+
+  document.addEventListener("click", function (e) {
+    var copy = e.target.closest("[data-copy]");
+    if (copy) {
+      var input = document.querySelector(copy.dataset.copy);
+      if (!input) return;
+      input.select();
+      var done = function () { copy.textContent = "Copied"; setTimeout(function () { copy.textContent = "Copy"; }, 1500); };
+      if (navigator.clipboard) { navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand("copy"); done(); }); }
+      else { document.execCommand("copy"); done(); }
+      return;
+    }
+    var step = e.target.closest("[data-step]");
+    if (step) {
+      var range = document.getElementById("replay-seq");
+      if (!range) return;
+      var next = Math.max(0, Math.min(Number(range.max), Number(range.value) + Number(step.dataset.step)));
+      range.value = String(next);
+      range.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+  });
+
+  document.addEventListener("input", function (e) {
+    if (e.target.id === "replay-seq") {
+      var out = document.getElementById("replay-pos");
+      if (out) out.textContent = e.target.value + " / " + e.target.max;
+    }
+  });
+
+  document.addEventListener("keydown", function (e) {
+    var range = document.getElementById("replay-seq");
+    if (!range || e.target.tagName === "INPUT" && e.target !== range) return;
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      if (e.target === range) return; // the slider handles its own arrows
+      var btn = document.querySelector('[data-step="' + (e.key === "ArrowLeft" ? "-1" : "1") + '"]');
+      if (btn) { btn.click(); e.preventDefault(); }
+    }
+  });
+})();

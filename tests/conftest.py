@@ -1,0 +1,201 @@
+"""Shared pytest fixtures."""
+
+from __future__ import annotations
+
+# =====================================================================================
+# PostgreSQL fixtures  (BEGIN)
+#
+#   pg_cluster  (session) -> tests/pg_cluster.PgCluster, started once per run
+#   pg_url      (function) -> str: "postgresql://postgres@127.0.0.1:PORT/<fresh db>"
+#
+# A test that uses them should be marked so it can be selected / deselected:
+#
+#     pytestmark = pytest.mark.postgres          # module-wide, or
+#     @pytest.mark.postgres                      # per test
+#     def test_something(pg_url): ...
+#
+# (the `postgres` marker is declared in pyproject.toml; run `pytest -m "not postgres"`
+# to leave them out). Without usable PostgreSQL binaries the fixtures skip the test with
+# the reason, unless CI=true or UMBRA_REQUIRE_PG=1, where they fail it instead.
+# UMBRA_TEST_PG_URL=postgresql://user:pw@host:5432/postgres uses an existing server.
+# =====================================================================================
+import contextlib as _contextlib
+import os as _os
+import socket as _socket
+import subprocess as _subprocess
+import sys as _sys
+import time as _time
+import uuid as _uuid
+from collections.abc import Iterator as _Iterator
+from pathlib import Path as _Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+from app.store.migrate import upgrade
+
+try:  # tests/ as a package (tests/__init__.py) or as a plain rootdir on sys.path
+    from tests.pg_cluster import PgCluster, available
+except ImportError:  # pragma: no cover - depends on the rootdir layout
+    from pg_cluster import PgCluster, available  # type: ignore[no-redef]
+
+
+def _pg_required() -> bool:
+    truthy = ("1", "true", "yes", "on")
+    return (
+        _os.environ.get("CI", "").strip().lower() in truthy
+        or _os.environ.get("UMBRA_REQUIRE_PG", "").strip().lower() in truthy
+    )
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> _Iterator[PgCluster]:
+    """One throwaway PostgreSQL cluster for the whole run (or $UMBRA_TEST_PG_URL)."""
+    ok, reason = available()
+    if not ok:
+        if _pg_required():
+            pytest.fail(f"PostgreSQL is required (CI / UMBRA_REQUIRE_PG) but: {reason}")
+        pytest.skip(f"PostgreSQL not available: {reason}")
+    cluster = PgCluster()
+    cluster.start()  # a failure here is a real error, never a skip
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: PgCluster) -> _Iterator[str]:
+    """A fresh, empty database for this test; dropped afterwards."""
+    name = f"umbra_t_{_os.getpid()}_{_uuid.uuid4().hex[:12]}"
+    url = pg_cluster.create_database(name)
+    try:
+        yield url
+    finally:
+        # best effort: the throwaway cluster is deleted at the end anyway
+        with _contextlib.suppress(Exception):
+            pg_cluster.drop_database(name)
+
+
+# =====================================================================================
+# PostgreSQL fixtures  (END)
+# =====================================================================================
+
+
+# =====================================================================================
+# The app, over SQLite and PostgreSQL
+# =====================================================================================
+
+ROOT = _Path(__file__).resolve().parents[1]
+TEST_GAMES = ("tests.support.lanterns",)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: _Path) -> str:
+    return f"sqlite:///{tmp_path / 'umbra.db'}"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: _Path) -> str:
+    """Each test using this runs twice: on a SQLite file and on a real PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'umbra.db'}"
+    return request.getfixturevalue("pg_url")
+
+
+def make_settings(database_url: str, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "database_url": database_url,
+        "test_mode": True,
+        "extra_games": TEST_GAMES,
+        "snapshot_every": 10,
+    }
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def client(db_url: str) -> _Iterator[TestClient]:
+    upgrade(db_url)
+    with TestClient(create_app(make_settings(db_url))) as test_client:
+        yield test_client
+
+
+def free_port() -> int:
+    with _socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """A real ``umbra serve`` process (uvicorn) on a free loopback port."""
+
+    def __init__(self, database_url: str, port: int | None = None, log_path: _Path | None = None) -> None:
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.proc: _subprocess.Popen[bytes] | None = None
+        self.log_path = log_path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        env = dict(_os.environ)
+        env.update(
+            {
+                "DATABASE_URL": self.database_url,
+                "UMBRA_TEST_MODE": "1",
+                "UMBRA_EXTRA_GAMES": ",".join(TEST_GAMES),
+                "UMBRA_SNAPSHOT_EVERY": "10",
+                "PYTHONPATH": str(ROOT),
+            }
+        )
+        out = open(self.log_path, "ab") if self.log_path else _subprocess.DEVNULL  # noqa: SIM115
+        self.proc = _subprocess.Popen(
+            [_sys.executable, "-m", "app.cli", "serve", "--port", str(self.port), "--log-level", "warning"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=_subprocess.STDOUT,
+        )
+        deadline = _time.monotonic() + 30
+        while _time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"umbra serve exited with {self.proc.returncode}")
+            try:
+                with _socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                _time.sleep(0.05)
+        raise RuntimeError("umbra serve did not start in 30 s")
+
+    def kill(self) -> None:
+        """Stop the process hard, as a crash would."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except _subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@pytest.fixture
+def live_server(db_url: str, tmp_path: _Path) -> _Iterator[LiveServer]:
+    server = LiveServer(db_url, log_path=tmp_path / "server.log").start()
+    try:
+        yield server
+    finally:
+        server.stop()
