@@ -35,7 +35,7 @@ USER umbra
 EXPOSE 8000
 
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-    CMD python -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:8000/', timeout=2); sys.exit(0)"
+    CMD python -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2); sys.exit(0)"
 
 # `serve` applies the migrations before it listens.
 CMD ["umbra", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -10,7 +10,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, tables, ws
+from app.api import errors, health, tables, ws
 from app.api.limits import BodyLimit
 from app.config import Settings
 from app.live.hub import Hub
@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     errors.install(app)
+    app.include_router(health.router)
     app.include_router(tables.router)
     app.include_router(ws.router)
     from app.web import routes as web_routes

@@ -389,3 +389,8 @@ def test_snapshots_load_the_same_state(db_url: str) -> None:
     with TestClient(create_app(make_settings(db_url))) as client:  # a restarted process
         after = client.get(f"/api/tables/{table['table_id']}/view", headers=auth(table["gm_token"])).json()
         assert before == after
+
+
+def test_health(client: TestClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json()["status"] == "ok"
