@@ -84,10 +84,17 @@ def random_playout(
     n = seats if seats is not None else picker.randint(game.min_seats, game.max_seats)
     opts = validate_options(game, options or {})
     table_seed = f"conformance-{seed}"
-    infos = [SeatInfo(i, f"Player {i + 1}") for i in range(n)]
+    while True:  # options may allow fewer seats than the game's maximum: take the most they allow
+        infos = [SeatInfo(i, f"Player {i + 1}") for i in range(n)]
+        try:
+            opening = game.setup(opts, infos, rng_for(table_seed, 1))
+            break
+        except RuleError:
+            if n <= game.min_seats:
+                raise
+            n -= 1
     viewers = viewers_for(n)
     out = Playout(seed)
-    opening = game.setup(opts, infos, rng_for(table_seed, 1))
     state = kernel.replay(game, opening)
     out.events.extend(opening)
     check_views(game, state, opening, viewers, f"seed {seed} setup")

@@ -1,0 +1,186 @@
+"""Darkest Night (2nd edition) behind the kernel contract (DESIGN.md, "decide / evolve")."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
+from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
+from app.games.darkest_night.describe import describe_event
+from app.games.darkest_night.engine import DECISIONS, Ctx, apply
+from app.games.darkest_night.options import OPTIONS, check_seats
+from app.games.darkest_night.rules.items import ANY_TIME_COMMANDS, anytime_choices, resolve_anytime
+from app.games.darkest_night.rules.round import check_victory, schedule
+from app.games.darkest_night.rules.setup import build_decks, hero_slots, initial_steps
+from app.games.darkest_night.state import State
+from app.games.darkest_night.view import TITLES, event_view, secrets, view
+from app.kernel.game import GameBase
+from app.kernel.types import (
+    Choice,
+    Command,
+    Event,
+    Outcome,
+    Prompt,
+    RuleError,
+    SeatInfo,
+    Secret,
+    Viewer,
+)
+
+ENGINE_VERSION = "1"
+
+
+class DarkestNight(GameBase):
+    name = "darkest_night"
+    title = "Darkest Night"
+    summary = (
+        "Four heroes fight a guerrilla war against the Necromancer: search, pray, hide and "
+        "strike, find the Holy Relics, and slay him — before the Monastery falls."
+    )
+    engine_version = ENGINE_VERSION
+    min_seats = 1
+    max_seats = 6
+    options = OPTIONS
+
+    def initial_state(self) -> State:
+        return State()
+
+    # -- the fold -----------------------------------------------------------------------
+
+    def evolve(self, state: State, event: Event) -> State:
+        new = state.clone()
+        apply(new, event)
+        return new
+
+    # -- setting up -------------------------------------------------------------------------
+
+    def setup(self, options: dict[str, Any], seats: Sequence[SeatInfo], rng: random.Random) -> list[Event]:
+        """DN 3.0: decks, relics, the Necromancer in the Ruins, starting blights, heroes."""
+        check_seats(options, len(seats))
+        content = load()
+        ctx = Ctx(State(), rng, content)
+        necro_seat = len(seats) - 1 if options.get("necromancer_player") else None
+        roster = sorted(content.heroes)
+        ctx.emit(
+            "GameStarted",
+            options=options,
+            seats=[s.name for s in seats],
+            necromancer_seat=necro_seat,
+            roster=roster,
+            locations=list(LOCATIONS),
+            item_stock={k: v.tokens for k, v in content.items.items() if k not in ("holy_relic", "artifact")},
+            darkness=int(options.get("starting_darkness", 0)),
+            necromancer="Ruins",
+        )
+        build_decks(ctx, options)
+        if not options.get("hidden_relics"):
+            for location in LOCATIONS:
+                if content.locations[location].relic:
+                    ctx.emit("RelicPlaced", location=location)
+        ctx.s.agenda = initial_steps(options, hero_slots(options, len(seats)))
+        ctx.run(schedule, check_victory)
+        return ctx.finish()
+
+    # -- deciding ---------------------------------------------------------------------------
+
+    def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
+        if not state.started:
+            raise RuleError("not_started", "the game has not been set up")
+        ctx = Ctx(state.clone(), rng, load())
+        if command.type in ANY_TIME_COMMANDS:
+            if not isinstance(command.seat, int):
+                raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
+            saved, agenda = ctx.s.decision, ctx.s.agenda
+            ctx.s.decision, ctx.s.agenda = None, []
+            resolve_anytime(ctx, command.seat, command.type, command.args)
+            ctx.s.agenda = [*ctx.s.agenda, {"op": "resume_decision", "decision": saved}, *agenda]
+        else:
+            d = state.decision
+            if d is None:
+                raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
+            self._check_choice(state, d, command)
+            ctx.s.decision = None
+            DECISIONS[d["kind"]].resolve(ctx, d, command.type, dict(command.args))
+        ctx.run(schedule, check_victory)
+        return ctx.finish()
+
+    def _check_choice(self, state: State, d: dict[str, Any], command: Command) -> None:
+        seats = d.get("seats") or [d["seat"]]
+        if command.seat not in seats:
+            who = " or ".join(state.seat_names[s] if isinstance(s, int) else "the game master" for s in seats)
+            raise RuleError(
+                "not_your_decision",
+                f"the table is waiting for {who} to {TITLES.get(d['kind'], d['kind']).lower()}",
+            )
+        choices = self._choices_for(state, d, command.seat)
+        if any(c.type == command.type and c.args == command.args for c in choices):
+            return
+        rule = DECISIONS[d["kind"]]
+        for missing in rule.unavailable(state, d) if rule.unavailable else []:
+            if missing.type == command.type:
+                raise RuleError("not_allowed", f"{missing.label.lower()} — {missing.reason}, {missing.rule}")
+        offered = sorted({c.type for c in choices})
+        raise RuleError(
+            "not_a_choice",
+            f"{command.type} {command.args or ''} is not a legal choice now "
+            f"({TITLES.get(d['kind'], d['kind'])}: {', '.join(offered)})".replace(" {}", ""),
+        )
+
+    def _choices_for(self, state: State, d: dict[str, Any], seat: Any) -> list[Choice]:
+        choices = DECISIONS[d["kind"]].choices(state, d)
+        if d.get("seats") and len(d["seats"]) > 1:
+            choices = [
+                c for c in choices if "hero" not in c.args or state.heroes[c.args["hero"]].seat == seat
+            ]
+        return choices
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def prompts(self, state: State) -> list[Prompt]:
+        if not state.started or state.result is not None:
+            return []
+        out: list[Prompt] = []
+        d = state.decision
+        if d is not None:
+            rule = DECISIONS[d["kind"]]
+            unavailable = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
+            for seat in d.get("seats") or [d["seat"]]:
+                choices = self._choices_for(state, d, seat)
+                if choices:
+                    out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
+        for seat in sorted({h.seat for h in state.living()}):
+            extra = anytime_choices(state, seat)
+            if extra:
+                out.append(Prompt(seat, "At any time", tuple(extra), required=False))
+        return out
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.result is None:
+            return None
+        return Outcome(state.result["result"], state.result["reason"])
+
+    def event_view(self, event: Event, viewer: Viewer) -> Event | None:
+        return event_view(event, viewer)
+
+    def describe(self, event: Event) -> str:
+        return describe_event(event)
+
+    def secrets(self, state: State) -> list[Secret]:
+        return secrets(state)
+
+
+def prompt_title(state: State, d: dict[str, Any]) -> str:
+    from app.games.darkest_night.rules.common import hero_name
+
+    title = TITLES.get(d["kind"], d["kind"])
+    hero = d.get("hero")
+    return f"{hero_name(state, hero)}: {title}" if hero else title
+
+
+def monastery() -> str:
+    return MONASTERY

@@ -1,0 +1,116 @@
+"""Table options (DN 20.0) and the combined difficulty modifier (DN 20.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.darkest_night.content import SUBDECKS
+from app.kernel.types import OptionSpec, RuleError
+
+OPTIONS = (
+    OptionSpec(
+        "subdeck",
+        "choice",
+        "simplicity",
+        "Map subdeck",
+        "which blights and search results you face; Simplicity for a first game (DN 3.3)",
+        choices=SUBDECKS,
+    ),
+    OptionSpec(
+        "heroes",
+        "int",
+        4,
+        "Heroes",
+        "4 is the standard game; 5, 3 or 2 dual-class (DN 20.2)",
+        minimum=2,
+        maximum=5,
+    ),
+    OptionSpec(
+        "necromancer_player",
+        "bool",
+        False,
+        "A player runs the Necromancer",
+        "the last seat plays the Necromancer with a hidden hand of map cards (DN 20.3)",
+    ),
+    OptionSpec(
+        "darkness_cards",
+        "int",
+        2,
+        "Darkness cards",
+        "2 is normal; each more +1 dm, one fewer −1 dm (DN 20.1.1)",
+        minimum=1,
+        maximum=8,
+    ),
+    OptionSpec(
+        "starting_blights",
+        "int",
+        1,
+        "Starting blights per location",
+        "1 is normal; 0 is −3 dm, 2 is +3 dm (DN 20.1.2)",
+        minimum=0,
+        maximum=2,
+    ),
+    OptionSpec(
+        "starting_darkness",
+        "int",
+        0,
+        "Starting darkness",
+        "−5 is −1 dm, 5 is +1 dm (DN 20.1.3)",
+        minimum=-5,
+        maximum=20,
+    ),
+    OptionSpec("extra_grace", "bool", False, "Heroes start with 2 extra grace", "−1 dm (DN 20.1.4)"),
+    OptionSpec("starting_sparks", "bool", False, "Heroes start with 3 sparks", "−1 dm (DN 20.1.4)"),
+    OptionSpec(
+        "starting_powers",
+        "int",
+        3,
+        "Starting powers",
+        "4 is −1 dm, all 5 is −2 dm (DN 20.1.4)",
+        minimum=3,
+        maximum=5,
+    ),
+    OptionSpec("random_heroes", "bool", False, "Random heroes", "no modifier (DN 20.1.4)"),
+    OptionSpec("random_powers", "bool", False, "Random starting powers", "no modifier (DN 20.1.4)"),
+    OptionSpec("pall_of_suffering", "bool", False, "The Pall of Suffering", "+1 dm (DN 20.1.5)"),
+    OptionSpec("increased_quests", "bool", False, "Increased Quests", "+1 dm (DN 20.1.6)"),
+    OptionSpec("hidden_relics", "bool", False, "Hidden Relics", "relics appear as clues allow (DN 20.4)"),
+    OptionSpec("no_mysteries", "bool", False, "Play without mysteries", "keys instead of clues (DN 20.5)"),
+    OptionSpec("no_quests", "bool", False, "Play without quests", "(DN 20.6)"),
+    OptionSpec(
+        "no_darkness_deck",
+        "bool",
+        False,
+        "Play without the darkness deck",
+        "Dying Land at 10 and Creeping Shadows at 20 (DN 20.7)",
+    ),
+)
+
+
+def difficulty(options: dict[str, Any]) -> int:
+    """The combined difficulty modifier of the chosen optional rules (DN 20.1)."""
+    dm = int(options.get("darkness_cards", 2)) - 2
+    dm += {0: -3, 1: 0, 2: 3}[int(options.get("starting_blights", 1))]
+    start = int(options.get("starting_darkness", 0))
+    dm += 1 if start >= 5 else (-1 if start <= -5 else 0)
+    dm -= 1 if options.get("extra_grace") else 0
+    dm -= 1 if options.get("starting_sparks") else 0
+    dm -= {3: 0, 4: 1, 5: 2}[int(options.get("starting_powers", 3))]
+    dm += 1 if options.get("pall_of_suffering") else 0
+    dm += 1 if options.get("increased_quests") else 0
+    dm += 4 if int(options.get("heroes", 4)) == 3 else 0
+    return dm
+
+
+def check_seats(options: dict[str, Any], seats: int) -> None:
+    players = seats - (1 if options.get("necromancer_player") else 0)
+    if options.get("necromancer_player") and seats < 2:
+        raise RuleError("seat_count", "playing the Necromancer needs at least 2 players (DN 20.3)")
+    if players > options["heroes"]:
+        raise RuleError(
+            "seat_count",
+            f"{players} hero players for {options['heroes']} heroes: each player "
+            "controls at least one hero (DN 3.2)",
+        )
+    if options.get("no_darkness_deck") and options.get("darkness_cards", 2) != 2:
+        raise RuleError("bad_option", "without the darkness deck exactly 2 cards are used (DN 20.7)")

@@ -1,0 +1,417 @@
+"""The action step (DN 8.0): one action, free actions before or after it, none required.
+
+Every standard action is offered when the rules allow it, and listed with the reason and
+the rule when they do not ("search — the Monastery cannot be searched, DN 19.2")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.blights import blight_might, is_protected, move_hero
+from app.games.darkest_night.rules.combat import chance, roll_dice_count
+from app.games.darkest_night.rules.common import (
+    TRAVEL_SECRECY_CAP,
+    blight_param_total,
+    default_grace,
+    gain,
+    hero_name,
+)
+from app.games.darkest_night.rules.powers import bonus_mods, refresh_all, set_power, spec
+from app.games.darkest_night.state import Hero, State
+from app.kernel.types import Choice, Unavailable
+
+PRAY_TARGET = 3
+PRAY_DICE = 2
+
+
+@step("action_step")
+def action_step(ctx: Ctx, st: Step) -> None:
+    hero = ctx.s.heroes[st["hero"]]
+    if hero.dead:
+        return
+    ctx.ask("action", hero.seat, hero=hero.id, taken=bool(st.get("taken")))
+
+
+def search_difficulty(ctx: Ctx, hero: Hero) -> int:
+    """The location's difficulty, +2 per Dark Fog there, +1 per Enigma anywhere (DN 11.2)."""
+    base = ctx.c.locations[hero.location].search
+    return (
+        base
+        + blight_param_total(ctx, "search_difficulty", hero.location, hero=hero)
+        + blight_param_total(ctx, "search_difficulty_everywhere", hero.location, hero=hero)
+    )
+
+
+def relic_cost(s: State) -> tuple[str, int]:
+    """10 clues; the first relic with 5 heroes 17 (DN 20.2.1); 3 keys without mysteries (DN 20.5)."""
+    if s.options.get("no_mysteries"):
+        return "keys", 3
+    if s.options["heroes"] == 5 and s.relics_retrieved == 0:
+        return "clues", 17
+    return "clues", 10
+
+
+def relic_limit(hero: Hero) -> int:
+    return 2 if hero.turns_per_round == 2 else 1
+
+
+def attackable(ctx: Ctx, hero: Hero) -> tuple[list[tuple[str, str, int]], list[str]]:
+    """(blight id, type, might) that may be attacked here, and why others may not."""
+    ok, blocked = [], []
+    for blight in ctx.s.blights.get(hero.location, []):
+        why = is_protected(ctx, hero.location, blight.id)
+        if why:
+            blocked.append(f"{blight.type}: {why}")
+        else:
+            ok.append((blight.id, blight.type, blight_might(ctx, blight.type)))
+    return ok, blocked
+
+
+def action_options(s: State, d: dict[str, Any]) -> tuple[list[Choice], list[Unavailable]]:
+    ctx = Ctx.reader(s)
+    hero = s.heroes[d["hero"]]
+    here = hero.location
+    choices: list[Choice] = []
+    unavailable: list[Unavailable] = []
+    main_ok = not d.get("taken")
+    if main_ok:
+        for dest in ctx.c.locations[here].adjacent:
+            choices.append(
+                Choice(
+                    "travel",
+                    {"to": dest},
+                    f"Travel to the {dest}",
+                    f"+1 secrecy (up to {TRAVEL_SECRECY_CAP}, DN 8.0)",
+                )
+            )
+        choices.append(Choice("hide", {}, "Hide", "refresh your powers, +1 secrecy (up to 5)"))
+        can_pray = here == MONASTERY or any(m["op"] == "can_pray" for m in bonus_mods(ctx, hero))
+        if can_pray:
+            odds = chance(roll_dice_count(ctx, hero, "pray", PRAY_DICE, {}), PRAY_TARGET)
+            choices.append(
+                Choice(
+                    "pray",
+                    {},
+                    "Pray",
+                    f"2 dice vs {PRAY_TARGET}: +1 grace per success up to "
+                    f"{default_grace(ctx, hero)}, then refresh your powers — {odds:.0%}",
+                )
+            )
+        if here == MONASTERY:
+            unavailable.append(Unavailable("search", "Search", "the Monastery cannot be searched", "DN 19.2"))
+        else:
+            difficulty = search_difficulty(ctx, hero)
+            dice = roll_dice_count(ctx, hero, "search", 1, {})
+            choices.append(
+                Choice(
+                    "search",
+                    {},
+                    "Search",
+                    f"{dice} {'die' if dice == 1 else 'dice'} vs {difficulty} — "
+                    f"{chance(dice, difficulty):.0%}; a map card per success",
+                )
+            )
+            if not can_pray:
+                unavailable.append(Unavailable("pray", "Pray", "only in the Monastery", "DN 8.0"))
+        choices.append(
+            Choice(
+                "meditate",
+                {},
+                "Meditate",
+                f"gain a spark ({hero.sparks}/3)" if hero.sparks < 3 else "you already have 3 sparks",
+            )
+        )
+        targets, blocked = attackable(ctx, hero)
+        for blight_id, blight_type, might in targets:
+            dice = roll_dice_count(ctx, hero, "fight", 1, {"kind": "attack"})
+            choices.append(
+                Choice(
+                    "attack",
+                    {"blight": blight_id},
+                    f"Attack the {blight_type}",
+                    f"fight vs might {might}; you lose 1 secrecy either way (DN 12.1)",
+                )
+            )
+        for why in blocked:
+            unavailable.append(Unavailable("attack", "Attack", why, "DN 11.2"))
+        if not s.blights.get(here):
+            unavailable.append(Unavailable("attack", "Attack a blight", "there is no blight here", "DN 8.0"))
+        if s.necromancer == here and here != MONASTERY:
+            choices.append(
+                Choice(
+                    "attack_necromancer",
+                    {},
+                    "Attack the Necromancer",
+                    "fight vs 7; losing is a wound (DN 12.2)",
+                )
+            )
+        resource, cost = relic_cost(s)
+        have = s.keys if resource == "keys" else s.clues
+        if s.relics.get(here) == "undiscovered":
+            if have < cost:
+                unavailable.append(
+                    Unavailable(
+                        "retrieve_relic",
+                        "Retrieve the Holy Relic",
+                        f"it costs {cost} {resource}; you have {have}",
+                        "DN 8.0",
+                    )
+                )
+            elif hero.relics() >= relic_limit(hero):
+                unavailable.append(
+                    Unavailable(
+                        "retrieve_relic",
+                        "Retrieve the Holy Relic",
+                        "you already carry as many relics as you may",
+                        "DN 15.2",
+                    )
+                )
+            else:
+                choices.append(
+                    Choice(
+                        "retrieve_relic", {}, "Retrieve the Holy Relic", f"spend {cost} {resource} (DN 8.0)"
+                    )
+                )
+        choices.extend(card_actions(ctx, hero, free=False))
+    choices.extend(card_actions(ctx, hero, free=True))
+    label = "End your action step" if not main_ok else "Take no action"
+    choices.append(Choice("end_action", {}, label, "you need not act (DN 8.0)" if main_ok else ""))
+    return choices, unavailable
+
+
+def card_actions(ctx: Ctx, hero: Hero, *, free: bool) -> list[Choice]:
+    """Action effects of powers (DN 14.0), quests here (DN 16.2) and mysteries here (DN 17.3)."""
+    from app.games.darkest_night.rules.cards import placed_actions
+    from app.games.darkest_night.rules.powers import carried_powers
+
+    out = []
+    for power in carried_powers(hero):
+        action = spec(ctx, power.id).action
+        if not action or bool(action.get("free")) != free or power.exhausted:
+            continue
+        if hero.turns_per_round == 2 and hero.last_action_power == power.id:
+            continue  # the dual-class action limit (DN 20.2.3)
+        if free and power.id in hero.free_actions:
+            continue
+        cost = action.get("cost", {})
+        if any(getattr(hero, res) < n for res, n in cost.items()):
+            continue
+        if not action_condition(ctx, hero, action):
+            continue
+        for args, label in action_targets(ctx, hero, power.id, action):
+            out.append(Choice("power_action", {"power": power.id, **args}, label, spec(ctx, power.id).text))
+    if not free:
+        out.extend(placed_actions(ctx, hero))
+    return out
+
+
+def action_condition(ctx: Ctx, hero: Hero, action: dict[str, Any]) -> bool:
+    where = action.get("where")
+    if where == "monastery" and hero.location != MONASTERY:
+        return False
+    if where == "not_monastery" and hero.location == MONASTERY:
+        return False
+    if where == "necromancer" and ctx.s.necromancer != hero.location:
+        return False
+    return not (action.get("needs_blight") and not ctx.s.blights.get(hero.location))
+
+
+def action_targets(
+    ctx: Ctx, hero: Hero, power_id: str, action: dict[str, Any]
+) -> list[tuple[dict[str, Any], str]]:
+    name = spec(ctx, power_id).name
+    target = action.get("target")
+    if target == "hero_here":
+        return [
+            ({"target": f"hero:{h.id}"}, f"{name} on {hero_name(ctx, h.id)}")
+            for h in ctx.s.heroes_at(hero.location)
+        ]
+    if target == "any_hero":
+        return [({"target": f"hero:{h.id}"}, f"{name} on {hero_name(ctx, h.id)}") for h in ctx.s.living()]
+    if target == "location_here":
+        return [({"target": f"loc:{hero.location}"}, f"{name} in the {hero.location}")]
+    if target == "adjacent":
+        return [({"to": x}, f"{name} to the {x}") for x in ctx.c.locations[hero.location].adjacent]
+    if target == "blight_here":
+        return [
+            ({"target": f"blight:{b.id}"}, f"{name} on the {b.type}")
+            for b in ctx.s.blights.get(hero.location, [])
+        ]
+    power = hero.power(power_id)
+    if action.get("toggle") and power is not None and power.active:
+        return [({}, f"{name} (deactivate)")]
+    return [({}, name)]
+
+
+def action_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    return action_options(s, d)[0]
+
+
+def action_unavailable(s: State, d: dict[str, Any]) -> list[Unavailable]:
+    return action_options(s, d)[1]
+
+
+@decision("action", action_choices, unavailable=action_unavailable)
+def resolve_action(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d["hero"]]
+    if type_ == "end_action":
+        ctx.emit("ActionStepEnded", hero=hero.id)
+        return
+    free = type_ == "power_action" and bool(spec(ctx, args["power"]).action.get("free"))
+    ctx.emit("ActionTaken", hero=hero.id, action=type_, args=args, free=free)
+    if free:
+        ctx.emit(
+            "HeroChanged",
+            hero=hero.id,
+            field="free_actions",
+            to=[*hero.free_actions, args["power"]],
+            by=0,
+            why="a free action (DN 8.0)",
+        )
+    elif hero.turns_per_round == 2:
+        last = args["power"] if type_ == "power_action" else None
+        ctx.emit(
+            "HeroChanged",
+            hero=hero.id,
+            field="last_action_power",
+            to=last,
+            by=0,
+            why="dual-class action limit (DN 20.2.3)",
+        )
+    ACTIONS[type_](ctx, hero, args)
+    # Afterwards the step stays open for free actions (DN 8.0).
+    ctx.then([{"op": "action_step", "hero": hero.id, "taken": d.get("taken") or not free}])
+
+
+def travel(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
+    """Travel: move to an adjacent location, +1 secrecy up to 5 (DN 8.0)."""
+    move_hero(ctx, hero, args["to"], "travel")
+    gain(ctx, hero, "secrecy", 1, "travelling (DN 8.0)", cap=TRAVEL_SECRECY_CAP)
+
+
+def hide(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
+    """Hide: refresh all powers, then +1 secrecy up to 5 (DN 8.0)."""
+    refresh_all(ctx, hero, "hiding (DN 8.0)")
+    gain(ctx, hero, "secrecy", 1, "hiding (DN 8.0)", cap=TRAVEL_SECRECY_CAP)
+
+
+def meditate(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
+    gain(ctx, hero, "sparks", 1, "meditating (DN 8.0)")
+
+
+def pray(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
+    """Pray: 2 dice vs 3, +1 grace per success up to default, then refresh (DN 8.0)."""
+    ctx.then(
+        [
+            {
+                "op": "roll",
+                "hero": hero.id,
+                "purpose": "pray",
+                "target": PRAY_TARGET,
+                "base": PRAY_DICE,
+                "then": {"op": "prayed"},
+            }
+        ]
+    )
+
+
+@step("prayed")
+def prayed(ctx: Ctx, st: Step) -> None:
+    hero = ctx.s.heroes[st["hero"]]
+    gain(ctx, hero, "grace", st["successes"], "praying (DN 8.0)", cap=default_grace(ctx, hero))
+    refresh_all(ctx, hero, "praying (DN 8.0)")
+
+
+def search(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
+    """Search: dice vs the difficulty; a map card per success (DN 8.0)."""
+    ctx.then(
+        [
+            {
+                "op": "roll",
+                "hero": hero.id,
+                "purpose": "search",
+                "target": search_difficulty(ctx, hero),
+                "base": 1,
+                "then": {"op": "search_result"},
+            }
+        ]
+    )
+
+
+def attack(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
+    """Attack a blight here: fight vs its might; win destroys it, failing suffers its
+    defense; lose 1 secrecy either way (DN 8.0, 12.1)."""
+    from app.games.darkest_night.rules.ops import attack_step
+
+    step_ = attack_step(ctx, hero, args["blight"], {"dice": 1})
+    del step_["dice"], step_["power"]
+    ctx.then([step_])
+
+
+def attack_necromancer(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
+    ctx.then([{"op": "battle_necromancer", "hero": hero.id, "attack": True}])
+
+
+def retrieve_relic(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
+    """Spend 10 clues for the undiscovered Holy Relic here (DN 8.0, 20.2.1, 20.5)."""
+    resource, cost = relic_cost(ctx.s)
+    if resource == "keys":
+        ctx.emit("KeysChanged", to=ctx.s.keys - cost, by=-cost, why="retrieving a Holy Relic")
+    else:
+        ctx.emit("CluesChanged", to=ctx.s.clues - cost, by=-cost, why="retrieving a Holy Relic")
+    ctx.emit("RelicRetrieved", hero=hero.id, location=hero.location, item=f"i{ctx.s.next_item}")
+    if ctx.s.options.get("hidden_relics"):
+        ctx.then([{"op": "place_hidden_relic"}])
+
+
+def power_action(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
+    """A power's action (DN 14.0): pay, maybe exhaust or (de)activate, then its effects."""
+    power_id = args["power"]
+    action = spec(ctx, power_id).action or {}
+    name = spec(ctx, power_id).name
+    for resource, n in action.get("cost", {}).items():
+        from app.games.darkest_night.rules.common import spend
+
+        spend(ctx, hero, resource, n, name)
+    if action.get("exhaust"):
+        set_power(ctx, hero, power_id, exhausted=True, why=f"used {name}")
+    power = hero.power(power_id)
+    if action.get("toggle") and power is not None and power.active:
+        set_power(ctx, hero, power_id, active=False, target=None, why=f"{name} ended")
+        return
+    if action.get("activate"):
+        for other in action.get("deactivates", ()):
+            if hero.power(other) is not None and hero.power(other).active:
+                set_power(ctx, hero, other, active=False, target=None, why=f"{name} replaces it")
+        set_power(ctx, hero, power_id, active=True, target=args.get("target"), why=f"activated {name}")
+    steps = [
+        dict(e) | {"hero": hero.id, "power": power_id} | pick_args(args) for e in action.get("effects", ())
+    ]
+    ctx.then(steps)
+
+
+def pick_args(args: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in args.items() if k in ("to", "target")}
+
+
+def placed_action(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
+    from app.games.darkest_night.rules.cards import run_placed_action
+
+    run_placed_action(ctx, hero, args)
+
+
+ACTIONS = {
+    "travel": travel,
+    "hide": hide,
+    "meditate": meditate,
+    "pray": pray,
+    "search": search,
+    "attack": attack,
+    "attack_necromancer": attack_necromancer,
+    "retrieve_relic": retrieve_relic,
+    "power_action": power_action,
+    "quest_action": placed_action,
+    "mystery_action": placed_action,
+}

@@ -1,0 +1,250 @@
+"""Blights (DN 11.0): creating them from the map deck or the Necromancer player's hand,
+and their effects at the start and end of turns and on entering and leaving."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.common import (
+    blight_effect_active,
+    blight_param_total,
+    discard,
+    draw,
+    lose,
+    place_blight,
+    stock_of,
+)
+from app.games.darkest_night.state import Hero, State
+from app.kernel.types import Choice
+
+MAX_MAP_TRIES = 3
+
+
+@step("create_blight_from_map")
+def create_blight_from_map(ctx: Ctx, st: Step) -> None:
+    """Draw map cards until one names a blight still in the stock; after 3 misses, any
+    blight of the players' choice (DN 11.1). A Necromancer player plays from his hand
+    instead (DN 20.3.3)."""
+    location = st["location"]
+    if ctx.s.necromancer_seat is not None:
+        ctx.then([{"op": "necromancer_plays_blight", "location": location, "why": st["why"]}])
+        return
+    for _ in range(MAX_MAP_TRIES):
+        card = draw(ctx, "map", reason=f"a blight for the {location}")
+        if card is None:
+            break
+        maybe_increased_quest(ctx, card)
+        blight_type = ctx.c.map_cards[card].blights[location]
+        discard(ctx, "map", card)
+        if stock_of(ctx, blight_type) > 0:
+            place_blight(ctx, location, blight_type, st["why"])
+            return
+        ctx.emit("BlightUnavailable", type=blight_type, card=card)
+    options = [b for b in ctx.c.blights if stock_of(ctx, b) > 0]
+    if options:
+        seats = sorted({h.seat for h in ctx.s.living()})
+        ctx.ask(
+            "choose_blight_type",
+            seats[0] if len(seats) == 1 else "any",
+            seats=seats,
+            location=location,
+            why=st["why"],
+            options=options,
+        )
+
+
+def maybe_increased_quest(ctx: Ctx, card: str) -> None:
+    """Increased Quests: the first map card of each Necromancer turn with a quest symbol
+    brings a quest there (DN 20.1.6)."""
+    s = ctx.s
+    if not s.options.get("increased_quests") or s.options.get("no_quests") or s.phase != "necromancer":
+        return
+    if s.log_context.get("necromancer_map_draws", 0):
+        return
+    s.log_context["necromancer_map_draws"] = 1
+    quest_location = ctx.c.map_cards[card].quest
+    if quest_location:
+        ctx.later([{"op": "place_quest", "location": quest_location, "why": "Increased Quests (DN 20.1.6)"}])
+
+
+def blight_type_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    return [
+        Choice(
+            "choose_blight_type",
+            {"type": t},
+            f"Create {t} in the {d['location']}",
+            "three map cards in a row named blights out of stock (DN 11.1)",
+        )
+        for t in d["options"]
+    ]
+
+
+@decision("choose_blight_type", blight_type_choices)
+def resolve_blight_type(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+    place_blight(ctx, d["location"], args["type"], d["why"])
+
+
+@step("necromancer_plays_blight")
+def necromancer_plays_blight(ctx: Ctx, st: Step) -> None:
+    s = ctx.s
+    if not s.hand:
+        ctx.then([{"op": "draw_necromancer_hand"}, dict(st)])
+        return
+    legal = [c for c in s.hand if stock_of(ctx, ctx.c.map_cards[c].blights[st["location"]]) > 0]
+    if not legal:
+        if st.get("redrawn"):
+            options = [b for b in ctx.c.blights if stock_of(ctx, b) > 0]
+            seats = sorted({h.seat for h in s.living()})
+            ctx.ask(
+                "choose_blight_type",
+                seats[0] if len(seats) == 1 else "any",
+                seats=seats,
+                location=st["location"],
+                why=st["why"],
+                options=options,
+            )
+            return
+        ctx.emit("HandDiscarded", cards=list(s.hand))
+        ctx.then([{"op": "draw_necromancer_hand"}, dict(st) | {"redrawn": True}])
+        return
+    ctx.ask("play_map_card", s.necromancer_seat, location=st["location"], why=st["why"])
+
+
+def play_card_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    from app.games.darkest_night.content import load
+
+    content = load()
+    out = []
+    for card in s.hand:
+        blight_type = content.map_cards[card].blights[d["location"]]
+        in_play = sum(1 for bs in s.blights.values() for b in bs if b.type == blight_type)
+        if content.blights[blight_type].tokens - in_play > 0:
+            out.append(
+                Choice(
+                    "play_map_card",
+                    {"card": card},
+                    f"Play {blight_type} in the {d['location']}",
+                    content.blights[blight_type].text,
+                )
+            )
+    return out
+
+
+@decision("play_map_card", play_card_choices)
+def resolve_play_card(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+    card = args["card"]
+    ctx.emit("HandCardPlayed", card=card, location=d["location"])
+    maybe_increased_quest(ctx, card)
+    discard(ctx, "map", card)
+    place_blight(ctx, d["location"], ctx.c.map_cards[card].blights[d["location"]], d["why"])
+
+
+# -- effects on heroes (DN 11.2) --------------------------------------------------------
+
+
+@step("start_of_turn_effects")
+def start_of_turn_effects(ctx: Ctx, st: Step) -> None:
+    """Oblivion here: exhaust a power (DN 11.2); power and darkness-card hooks."""
+    hero = ctx.s.heroes[st["hero"]]
+    steps: list[Step] = [
+        {"op": "exhaust_power", "hero": hero.id, "n": 1, "why": "Oblivion"}
+        for _ in range(blight_effect_active(ctx, "start_turn_exhaust_power", hero.location, hero=hero))
+    ]
+    steps.append({"op": "power_hook", "hook": "turn_start", "hero": hero.id})
+    ctx.then(steps)
+
+
+@step("end_of_turn_effects")
+def end_of_turn_effects(ctx: Ctx, st: Step) -> None:
+    """Spies: lose 1 secrecy; each monster blight here: a monster to face (DN 11.2); then
+    a whole turn in the Monastery rests (DN 19.2)."""
+    hero = ctx.s.heroes[st["hero"]]
+    if hero.dead:
+        return
+    spies = blight_param_total(ctx, "end_turn_lose_secrecy", hero.location, hero=hero)
+    if spies:
+        lose(ctx, hero, "secrecy", spies, "Spies")
+    steps: list[Step] = []
+    if not hero.flags.get("ignore_blights"):
+        for blight in ctx.s.blights.get(hero.location, []):
+            spec = ctx.c.blights[blight.type]
+            if spec.monster is not None:
+                steps.append(
+                    {
+                        "op": "combat",
+                        "hero": hero.id,
+                        "vs": "monster",
+                        "foe": {
+                            "name": spec.monster.name,
+                            "strength": spec.monster.strength,
+                            "awareness": spec.monster.awareness,
+                        },
+                        "fail": list(spec.monster_fail),
+                        "win": [],
+                        "why": f"a monster of the {blight.type}",
+                    }
+                )
+    steps.append({"op": "power_hook", "hook": "turn_end", "hero": hero.id})
+    steps.append({"op": "monastery_rest", "hero": hero.id})
+    ctx.then(steps)
+
+
+def on_leave(ctx: Ctx, hero: Hero, origin: str) -> None:
+    """Webs: leaving loses a turn; Flux Cage: leaving loses 1 secrecy (DN 11.2)."""
+    if blight_effect_active(ctx, "leave_lose_turn", origin, hero=hero):
+        ctx.then([{"op": "lose_turn", "hero": hero.id, "why": "leaving Webs"}])
+    flux = blight_param_total(ctx, "enter_leave_lose_secrecy", origin, hero=hero)
+    if flux:
+        lose(ctx, hero, "secrecy", flux, "leaving a Flux Cage")
+
+
+def on_enter(ctx: Ctx, hero: Hero, destination: str) -> None:
+    """Curse and Flux Cage: entering loses 1 secrecy (DN 4.1 example); items left by a
+    fallen hero go to the next hero to arrive (DN 15.1)."""
+    loss = blight_param_total(ctx, "enter_lose_secrecy", destination, hero=hero)
+    loss += blight_param_total(ctx, "enter_leave_lose_secrecy", destination, hero=hero)
+    if loss:
+        lose(ctx, hero, "secrecy", loss, "entering a cursed place")
+    for item in list(ctx.s.orphaned.get(destination, [])):
+        ctx.emit(
+            "ItemGiven",
+            item=item.id,
+            **{"from": f"orphaned:{destination}"},
+            to=hero.id,
+            why="left by a fallen hero (DN 15.1)",
+        )
+
+
+def move_hero(ctx: Ctx, hero: Hero, destination: str, why: str) -> None:
+    origin = hero.location
+    if origin == destination:
+        return
+    on_leave(ctx, hero, origin)
+    ctx.emit("HeroMoved", hero=hero.id, **{"from": origin}, to=destination, why=why)
+    on_enter(ctx, hero, destination)
+
+
+def is_protected(ctx: Ctx, location: str, blight_id: str) -> str | None:
+    """Why a blight cannot be attacked: a Shroud protects the other blights at its location,
+    a Nexus those everywhere else (DN 11.2)."""
+    for loc, blights in ctx.s.blights.items():
+        for other in blights:
+            if other.id == blight_id:
+                continue
+            effect = ctx.c.blights[other.type].effect
+            if effect == "protects_here" and loc == location:
+                return "a Shroud here protects the other blights (Shroud)"
+            if effect == "protects_elsewhere" and loc != location:
+                return f"the Nexus in the {loc} protects blights elsewhere (Nexus)"
+    return None
+
+
+def blight_might(ctx: Ctx, blight_type: str) -> int:
+    """Might, +1 with darkness 25 or more (DN 9.0)."""
+    return ctx.c.blights[blight_type].might + (1 if ctx.s.darkness >= 25 else 0)
+
+
+def is_monastery(location: str) -> bool:
+    return location == MONASTERY

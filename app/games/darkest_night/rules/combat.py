@@ -1,0 +1,503 @@
+"""Dice rolls (DN 5.0) and combat (DN 12.0): fight or elude, one tactic, sparks before the
+roll (DN 4.2), a Holy Relic's +1 to the highest fight die (DN 15.2), items after it,
+pulling punches (DN 12.3), wounds and death (DN 13.1, 13.5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.common import (
+    blight_effect_active,
+    can_spend,
+    hero_name,
+    roll_dice,
+    spend,
+)
+from app.games.darkest_night.rules.powers import boosts, dice_bonus, set_power, spec, tactics
+from app.games.darkest_night.state import Hero, State
+from app.kernel.types import Choice
+
+ROLL_NAMES = {"fight": "fight", "elude": "elude", "search": "search", "pray": "pray"}
+
+
+def foe_label(foe: dict[str, Any]) -> str:
+    s = foe.get("strength")
+    a = foe.get("awareness")
+    return f"{foe['name']} ({s if s else '–'} strength, {a if a else '–'} awareness)"
+
+
+def chance(dice: int, target: int, *, relic: bool = False, terror: bool = False, need: int = 1) -> float:
+    """The chance that a roll succeeds: at least ``need`` dice reach ``target`` (DN 5.0).
+    A relic adds 1 to the highest die (DN 15.2); Terror adds a die and drops the highest."""
+    if relic:
+        target -= 1  # only the highest die matters for the first success
+    p = min(1.0, max(0.0, (7 - target) / 6))
+    n = max(1, dice)
+    if terror:
+        n += 1
+        need += 1
+    from math import comb
+
+    miss = sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(need))
+    return 1 - miss
+
+
+# -- combat -----------------------------------------------------------------------------
+
+
+@step("combat")
+def combat(ctx: Ctx, st: Step) -> None:
+    """A combat: the hero chooses fight or elude, and at most one tactic (DN 12.0)."""
+    hero = ctx.s.heroes[st["hero"]]
+    if hero.dead:
+        return
+    ctx.emit("CombatStarted", hero=hero.id, foe=st["foe"], vs=st["vs"], why=st.get("why", ""))
+    ctx.ask("combat", hero.seat, **{k: v for k, v in st.items() if k != "op"})
+
+
+def combat_options(s: State, d: dict[str, Any]) -> list[tuple[str, str | None, dict[str, Any]]]:
+    """(approach, tactic power or None, tactic option) for every legal way to resolve it."""
+    ctx = Ctx.reader(s)
+    hero = s.heroes[d["hero"]]
+    foe = d["foe"]
+    allowed = d.get("allow", ["fight", "elude"])
+    vs = d["vs"]
+    out: list[tuple[str, str | None, dict[str, Any]]] = []
+    if d.get("dice"):  # a power that is itself the way to fight (e.g. Consecration)
+        return [("fight", None, {"dice": int(d["dice"])})]
+    for approach in ("fight", "elude"):
+        stat = foe.get("strength") if approach == "fight" else foe.get("awareness")
+        if approach not in allowed or not stat:
+            continue
+        out.append((approach, None, {"dice": 1}))
+        for power, option in tactics(ctx, hero, approach, vs):
+            out.append((approach, power.id, option))
+    return out
+
+
+def combat_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    ctx = Ctx.reader(s)
+    hero = s.heroes[d["hero"]]
+    foe = d["foe"]
+    out = []
+    for approach, power_id, option in combat_options(s, d):
+        target = foe["strength"] if approach == "fight" else foe["awareness"]
+        dice = roll_dice_count(ctx, hero, approach, int(option.get("dice", 1)), d)
+        relic = approach == "fight" and hero.relics() > 0
+        odds = chance(dice, target, relic=relic, terror=terror_here(ctx, hero))
+        how = (
+            f"with {spec(ctx, power_id).name}"
+            if power_id
+            else (
+                f"with {spec(ctx, d['power']).name}" if d.get("dice") and d.get("power") else "with no tactic"
+            )
+        )
+        cost = option.get("cost", {})
+        costs = "".join(f", spend {n} {res}" for res, n in cost.items())
+        args = {"approach": approach, "tactic": power_id, "option": option_index(ctx, power_id, option)}
+        out.append(
+            Choice(
+                "resolve_combat",
+                args,
+                f"{approach.capitalize()} {how}",
+                f"{dice} {'die' if dice == 1 else 'dice'} vs {target}{costs} — {odds:.0%} to win",
+            )
+        )
+    out.append(Choice("yield", {}, "Yield without rolling", "accept the loss (pulling punches, DN 12.3)"))
+    return out
+
+
+def option_index(ctx: Ctx, power_id: str | None, option: dict[str, Any]) -> int:
+    if power_id is None:
+        return 0
+    return list(spec(ctx, power_id).tactic).index(option)
+
+
+def roll_dice_count(ctx: Ctx, hero: Hero, roll: str, base: int, d: dict[str, Any]) -> int:
+    total = base + sum(n for _, n in dice_bonus(ctx, hero, roll, {"vs": d.get("vs")}))
+    total += blight_dice(ctx, hero, roll)
+    return max(1, total)
+
+
+def blight_dice(ctx: Ctx, hero: Hero, roll: str) -> int:
+    """Unholy Aura: −1 fight die; Evil Presence: −1 elude die (DN 11.2)."""
+    from app.games.darkest_night.rules.common import blight_param_total
+
+    if roll == "fight":
+        return blight_param_total(ctx, "fight_dice", hero.location, hero=hero)
+    if roll == "elude":
+        return blight_param_total(ctx, "elude_dice", hero.location, hero=hero)
+    return 0
+
+
+def terror_here(ctx: Ctx, hero: Hero) -> bool:
+    return blight_effect_active(ctx, "terror_dice", hero.location, hero=hero) > 0
+
+
+@decision("combat", combat_choices)
+def resolve_combat(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d["hero"]]
+    if type_ == "yield":
+        ctx.emit("CombatYielded", hero=hero.id, foe=d["foe"]["name"])
+        finish_combat(ctx, d, won=False, successes=0, approach="yield")
+        return
+    approach, power_id = args["approach"], args["tactic"]
+    option: dict[str, Any] = {"dice": int(d.get("dice", 1))}
+    if power_id is not None:
+        option = dict(spec(ctx, power_id).tactic[args["option"]])
+        for resource, n in option.get("cost", {}).items():
+            spend(ctx, hero, resource, n, f"{spec(ctx, power_id).name} (tactic)")
+        if option.get("exhaust"):
+            set_power(ctx, hero, power_id, exhausted=True, why="used as a tactic")
+    if hero.turns_per_round == 2 and power_id != hero.last_tactic:
+        ctx.emit(
+            "HeroChanged",
+            hero=hero.id,
+            field="last_tactic",
+            to=power_id,
+            by=0,
+            why="dual-class tactic limit (DN 20.2.3)",
+        )
+    target = d["foe"]["strength"] if approach == "fight" else d["foe"]["awareness"]
+    ctx.then(
+        [
+            {
+                "op": "roll",
+                "hero": hero.id,
+                "purpose": approach,
+                "target": target,
+                "base": int(option.get("dice", 1)),
+                "vs": d["vs"],
+                "tactic": power_id,
+                "tactic_after": list(option.get("after", ())),
+                "then": {
+                    "op": "combat_result",
+                    "combat": {k: v for k, v in d.items() if k not in ("seat", "kind")},
+                    "approach": approach,
+                },
+            }
+        ]
+    )
+
+
+@step("combat_result")
+def combat_result(ctx: Ctx, st: Step) -> None:
+    finish_combat(
+        ctx, st["combat"], won=st["successes"] > 0, successes=st["successes"], approach=st["approach"]
+    )
+
+
+def finish_combat(ctx: Ctx, d: dict[str, Any], *, won: bool, successes: int, approach: str) -> None:
+    hero = ctx.s.heroes[d["hero"]]
+    ctx.emit(
+        "CombatEnded", hero=hero.id, foe=d["foe"]["name"], won=won, approach=approach, successes=successes
+    )
+    steps = [substitute(x, successes, hero.id) for x in (d.get("win", []) if won else d.get("fail", []))]
+    if d.get("vs") == "attack":
+        # Succeed or fail, attacking reveals you: lose 1 secrecy (DN 8.0, 12.1).
+        steps.append({"op": "lose_secrecy", "hero": hero.id, "n": 1, "why": "attacking (DN 12.1)"})
+    ctx.then(steps)
+
+
+def substitute(effect: dict[str, Any], successes: int, hero_id: str) -> dict[str, Any]:
+    out = {k: (successes if v == "$successes" else v) for k, v in effect.items()}
+    out.setdefault("hero", hero_id)
+    return out
+
+
+# -- the roll itself ---------------------------------------------------------------------
+
+
+@step("roll")
+def roll(ctx: Ctx, st: Step) -> None:
+    """Set up a roll: its dice and the optional boosts the hero may add before rolling."""
+    hero = ctx.s.heroes[st["hero"]]
+    purpose = st["purpose"]
+    base = int(st.get("base", 1))
+    sources = [("base", base)]
+    sources += dice_bonus(ctx, hero, purpose, {"vs": st.get("vs")})
+    penalty = blight_dice(ctx, hero, purpose)
+    if penalty:
+        sources.append(("blights here", penalty))
+    pending = {k: v for k, v in st.items() if k != "op"}
+    pending["dice"] = sum(n for _, n in sources)
+    pending["sources"] = [[name, n] for name, n in sources]
+    pending["relic"] = purpose == "fight" and hero.relics() > 0 and relic_acts(hero)
+    pending["terror"] = terror_here(ctx, hero)
+    if not has_boosts(ctx, hero, pending):
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    ctx.ask("roll", hero.seat, **pending)
+
+
+def relic_acts(hero: Hero) -> bool:
+    """In the dual-class variant one relic is inert on the first turn of the round (DN 20.2.3)."""
+    if hero.turns_per_round == 2 and hero.relics() < 2:
+        return hero.turns_left == 1
+    return True
+
+
+def has_boosts(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
+    return (
+        hero.sparks > 0
+        or bool(boosts(ctx, hero, pending["purpose"], {"vs": pending.get("vs")}))
+        or pending["relic"]
+    )
+
+
+def roll_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    ctx = Ctx.reader(s)
+    hero = s.heroes[d["hero"]]
+    dice, target = max(1, d["dice"]), d.get("target")
+    odds = ""
+    if target:
+        odds = f" — {chance(dice, target, relic=d['relic'], terror=d['terror']):.0%}"
+    explained = ", ".join(f"{name} {n:+d}" if name != "base" else f"{n} base" for name, n in d["sources"])
+    out = [
+        Choice(
+            "roll_dice",
+            {},
+            f"Roll {dice} {'die' if dice == 1 else 'dice'}" + (f" needing {target}+" if target else ""),
+            explained + odds,
+        )
+    ]
+    if hero.sparks > 0:
+        out.append(Choice("spend_spark", {}, "Spend a spark: +1 die", f"{hero.sparks} left (DN 4.2)"))
+    for mod in boosts(ctx, hero, d["purpose"], {"vs": d.get("vs")}):
+        out.append(
+            Choice(
+                "use_boost",
+                {"power": mod["power"]},
+                f"Use {spec(ctx, mod['power']).name}: +{mod['n']} dice",
+                "then it is no longer active" if mod.get("deactivate") else "",
+            )
+        )
+    if d["relic"]:
+        out.append(
+            Choice(
+                "refuse_relic",
+                {},
+                "Refuse the Holy Relic's +1",
+                "keep it free to hand on this turn (DN 15.2)",
+            )
+        )
+    return out
+
+
+@decision("roll", roll_choices)
+def resolve_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d["hero"]]
+    pending = {k: v for k, v in d.items() if k not in ("kind", "seat")}
+    if type_ == "roll_dice":
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    if type_ == "spend_spark":
+        spend(ctx, hero, "sparks", 1, "an extra die (DN 4.2)")
+        pending["dice"] += 1
+        pending["sources"] = [*pending["sources"], ["spark", 1]]
+    elif type_ == "use_boost":
+        mod = next(
+            m for m in boosts(ctx, hero, d["purpose"], {"vs": d.get("vs")}) if m["power"] == args["power"]
+        )
+        owner = ctx.s.heroes[mod["owner"]]
+        if mod.get("deactivate"):
+            set_power(ctx, owner, mod["power"], active=False, target=None, why="its boost was used")
+        pending["dice"] += int(mod["n"])
+        pending["sources"] = [*pending["sources"], [spec(ctx, mod["power"]).name, int(mod["n"])]]
+    elif type_ == "refuse_relic":
+        pending["relic"] = False
+    if has_boosts(ctx, hero, pending):
+        ctx.ask("roll", hero.seat, **pending)
+    else:
+        ctx.then([{"op": "roll_now", **pending}])
+
+
+@step("roll_now")
+def roll_now(ctx: Ctx, st: Step) -> None:
+    hero = ctx.s.heroes[st["hero"]]
+    dice = max(1, st["dice"])
+    faces = roll_dice(ctx, dice + (1 if st.get("terror") else 0))
+    record_roll(ctx, hero, st, faces)
+
+
+def evaluate(faces: list[int], target: int | None, *, relic: bool, terror: bool) -> tuple[list[int], int]:
+    """The dice that count (Terror drops the highest) with the relic's +1 on the highest."""
+    kept = sorted(faces, reverse=True)
+    if terror and len(kept) > 1:
+        kept = kept[1:]
+    if relic and kept:
+        kept[0] += 1
+    if target is None:
+        return kept, 0
+    return kept, sum(1 for f in kept if f >= target)
+
+
+def record_roll(ctx: Ctx, hero: Hero, st: dict[str, Any], faces: list[int]) -> None:
+    kept, successes = evaluate(
+        faces, st.get("target"), relic=st.get("relic", False), terror=st.get("terror", False)
+    )
+    ctx.emit(
+        "DiceRolled",
+        hero=hero.id,
+        purpose=st["purpose"],
+        dice=len(faces),
+        target=st.get("target"),
+        faces=faces,
+        kept=kept,
+        successes=successes,
+        relic=st.get("relic", False),
+        terror=st.get("terror", False),
+        sources=st.get("sources", []),
+    )
+    pending = {k: v for k, v in st.items() if k != "op"} | {"faces": faces, "successes": successes}
+    ctx.then([{"op": "after_roll", **pending}])
+
+
+def after_roll_items(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> list[tuple[str, str]]:
+    """(item id, kind) of items the hero could use on this roll now (DN 15.0)."""
+    if blight_effect_active(ctx, "items_disabled", hero.location):
+        return []
+    out = []
+    for item in hero.items:
+        if item.locked:
+            continue
+        if (
+            item.kind == "charm"
+            or (item.kind == "bottled_magic" and st["purpose"] == "fight")
+            or (item.kind == "vanishing_dust" and st["purpose"] == "elude" and st["successes"] == 0)
+        ):
+            out.append((item.id, item.kind))
+    return out
+
+
+@step("after_roll")
+def after_roll(ctx: Ctx, st: Step) -> None:
+    hero = ctx.s.heroes[st["hero"]]
+    if after_roll_items(ctx, hero, st) and not st.get("no_items"):
+        ctx.ask("after_roll", hero.seat, **{k: v for k, v in st.items() if k != "op"})
+        return
+    conclude_roll(ctx, hero, st)
+
+
+def after_roll_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    ctx = Ctx.reader(s)
+    hero = s.heroes[d["hero"]]
+    result = f"{d['successes']} success{'es' if d['successes'] != 1 else ''}" if d.get("target") else ""
+    out = [Choice("accept_roll", {}, "Keep the roll", result)]
+    labels = {
+        "charm": "Charm: reroll all the dice",
+        "bottled_magic": "Bottled Magic: roll 3 more dice",
+        "vanishing_dust": "Vanishing Dust: the elude succeeds",
+    }
+    seen = set()
+    for item_id, kind in after_roll_items(ctx, hero, d):
+        if kind not in seen:
+            seen.add(kind)
+            out.append(Choice("use_roll_item", {"item": item_id}, labels[kind], "the item is discarded"))
+    return out
+
+
+@decision("after_roll", after_roll_choices)
+def resolve_after_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d["hero"]]
+    st = {k: v for k, v in d.items() if k not in ("kind", "seat")}
+    if type_ == "accept_roll":
+        conclude_roll(ctx, hero, st)
+        return
+    item = hero.item(args["item"])
+    assert item is not None
+    ctx.emit("ItemUsed", hero=hero.id, item=item.id, kind=item.kind)
+    if item.kind == "charm":
+        faces = roll_dice(ctx, len(st["faces"]))
+        record_roll(ctx, hero, st, faces)
+    elif item.kind == "bottled_magic":
+        faces = st["faces"] + roll_dice(ctx, 3)
+        record_roll(ctx, hero, st, faces)
+    else:  # vanishing dust
+        conclude_roll(ctx, hero, st | {"successes": max(1, st["successes"])})
+
+
+def conclude_roll(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> None:
+    """Tactic after-effects (exhaust on failure, costs on few successes), then what the
+    roll was for."""
+    successes = st["successes"]
+    steps = []
+    for after in st.get("tactic_after", ()):
+        when = after.get("when", "always")
+        hit = (
+            when == "always"
+            or (when == "fail" and successes == 0)
+            or (when == "win" and successes > 0)
+            or (when == "successes_below" and successes < int(after.get("n", 1)))
+            or (when == "successes_at_least" and successes >= int(after.get("n", 1)))
+        )
+        if hit:
+            steps += [dict(e) | {"hero": hero.id, "power": st.get("tactic")} for e in after.get("do", ())]
+    then = {"hero": hero.id} | dict(st["then"]) | {"successes": successes, "faces": st["faces"]}
+    ctx.then([*steps, then])
+
+
+# -- wounds and death (DN 13.1, 13.5) ----------------------------------------------------
+
+
+@step("wound")
+def wound(ctx: Ctx, st: Step) -> None:
+    """A wound kills unless the hero spends 1 grace (DN 13.1)."""
+    hero = ctx.s.heroes[st["hero"]]
+    if hero.dead:
+        return
+    if hero.flags.get("turn:safe_from_wounds"):
+        ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
+        return
+    if can_spend(hero, "grace", 1):
+        ctx.ask("wound", hero.seat, hero=hero.id, why=st.get("why", ""))
+        return
+    ctx.then([{"op": "die", "hero": hero.id, "why": st.get("why", "a wound with no grace left")}])
+
+
+def wound_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    hero = s.heroes[d["hero"]]
+    return [
+        Choice("spend_grace", {}, "Spend 1 grace to survive", f"{hero.grace} grace now (DN 13.1)"),
+        Choice(
+            "accept_death", {}, f"Let the wound kill {hero_name(s, hero.id)}", "not recommended (DN 13.1)"
+        ),
+    ]
+
+
+@decision("wound", wound_choices)
+def resolve_wound(ctx: Ctx, d: dict[str, Any], type_: str, _a: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d["hero"]]
+    if type_ == "spend_grace":
+        spend(ctx, hero, "grace", 1, "negating a wound (DN 13.1)")
+        return
+    ctx.then([{"op": "die", "hero": hero.id, "why": d.get("why", "a wound")}])
+
+
+@step("die")
+def die(ctx: Ctx, st: Step) -> None:
+    """Death (DN 13.1): the turn ends at once, items go to a hero here (or wait for the
+    next to arrive), darkness +1; the player picks a new hero next round."""
+    from app.games.darkest_night.rules.common import raise_darkness
+    from app.games.darkest_night.rules.round import end_turn_now
+
+    hero = ctx.s.heroes[st["hero"]]
+    if hero.dead:
+        return
+    companions = [h for h in ctx.s.heroes_at(hero.location) if h.id != hero.id]
+    items = [i.id for i in hero.items]
+    ctx.emit("HeroDied", hero=hero.id, location=hero.location, why=st.get("why", ""))
+    for item_id in items:
+        to = companions[0].id if companions else f"orphaned:{hero.location}"
+        ctx.emit("ItemGiven", item=item_id, **{"from": hero.id}, to=to, why="from a fallen hero (DN 15.1)")
+    end_turn_now(ctx, hero)
+    raise_darkness(ctx, 1, f"{hero_name(ctx, hero.id)} died (DN 13.1)")
+
+
+@step("lose_turn")
+def lose_turn(ctx: Ctx, st: Step) -> None:
+    """Lose your next turn; if already lost, nothing more (DN 13.3)."""
+    hero = ctx.s.heroes[st["hero"]]
+    if not hero.dead and not hero.lost_turn:
+        ctx.emit("HeroChanged", hero=hero.id, field="lost_turn", to=True, by=1, why=st.get("why", ""))

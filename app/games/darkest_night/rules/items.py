@@ -1,0 +1,275 @@
+"""Items (DN 15.0): gained from the stock, given to heroes at the same location, stored at
+the Monastery, used; "any time" uses of items and powers (DN 14.3.2, 15.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.darkest_night.content import LOCATIONS, MONASTERY
+from app.games.darkest_night.engine import Ctx, decision
+from app.games.darkest_night.rules.common import (
+    TRAVEL_SECRECY_CAP,
+    blight_effect_active,
+    gain,
+    hero_name,
+    lose,
+    spend,
+)
+from app.games.darkest_night.rules.powers import carried_powers, refresh_all, set_power, spec
+from app.games.darkest_night.state import Hero, Item, State
+from app.kernel.types import Choice, RuleError
+
+ANY_TIME_COMMANDS = ("give_item", "store_item", "take_stored_item", "use_item", "use_power")
+
+
+def give_item_from_stock(ctx: Ctx, hero: Hero, kind: str, why: str) -> None:
+    """Take a token; with none left, any green-backed item instead (DN 16.2)."""
+    if ctx.s.item_stock.get(kind, 0) <= 0:
+        greens = [k for k, v in ctx.c.items.items() if v.back == "green" and ctx.s.item_stock.get(k, 0) > 0]
+        if not greens:
+            ctx.emit("ItemUnavailable", hero=hero.id, kind=kind)
+            return
+        ctx.ask("green_item", hero.seat, hero=hero.id, options=greens, why=why)
+        return
+    ctx.emit("ItemGained", hero=hero.id, item=f"i{ctx.s.next_item}", kind=kind, why=why)
+
+
+def relic_limit(hero: Hero) -> int:
+    return 2 if hero.turns_per_round == 2 else 1
+
+
+def can_receive(hero: Hero, item: Item) -> bool:
+    """One Holy Relic per hero (two for a dual-class hero) (DN 15.2, 20.2.3)."""
+    return item.kind != "holy_relic" or hero.relics() < relic_limit(hero)
+
+
+def item_name(ctx: Ctx, item: Item) -> str:
+    if item.kind == "artifact":
+        return ctx.c.artifacts[item.data["card"]].name
+    return ctx.c.items[item.kind].name
+
+
+def anytime_choices(s: State, seat: int) -> list[Choice]:
+    """What a player may do at any time for their heroes: give, store, take, use."""
+    if s.result is not None or s.phase == "setup":
+        return []
+    ctx = Ctx.reader(s)
+    out: list[Choice] = []
+    decayed = blight_effect_active(ctx, "items_disabled", None) > 0
+    for hero in s.living():
+        if hero.seat != seat:
+            continue
+        name = hero_name(ctx, hero.id)
+        for item in hero.items:
+            label = item_name(ctx, item)
+            if item.locked:
+                continue
+            for other in s.heroes_at(hero.location):
+                if other.id != hero.id and can_receive(other, item):
+                    out.append(
+                        Choice(
+                            "give_item",
+                            {"hero": hero.id, "item": item.id, "to": other.id},
+                            f"{name}: give {label} to {hero_name(ctx, other.id)}",
+                            "free (DN 15.1)",
+                        )
+                    )
+            if hero.location == MONASTERY:
+                out.append(
+                    Choice(
+                        "store_item",
+                        {"hero": hero.id, "item": item.id},
+                        f"{name}: store {label} at the Monastery",
+                        "free (DN 15.1)",
+                    )
+                )
+            if not decayed:
+                out.extend(item_uses(ctx, hero, item))
+        if hero.location == MONASTERY:
+            for item in s.stored:
+                if can_receive(hero, item):
+                    out.append(
+                        Choice(
+                            "take_stored_item",
+                            {"hero": hero.id, "item": item.id},
+                            f"{name}: take {item_name(ctx, item)} from the Monastery",
+                            "free (DN 15.1)",
+                        )
+                    )
+        out.extend(power_uses(ctx, hero))
+    return out
+
+
+def own_turn(s: State, hero: Hero) -> bool:
+    return s.phase == "turn" and s.current == hero.id
+
+
+def item_uses(ctx: Ctx, hero: Hero, item: Item) -> list[Choice]:
+    s = ctx.s
+    name = hero_name(ctx, hero.id)
+    kind = item.kind
+    if kind == "treasure_chest" and hero.deck:
+        return [
+            Choice(
+                "use_item",
+                {"hero": hero.id, "item": item.id},
+                f"{name}: open the Treasure Chest",
+                "draw a power card",
+            )
+        ]
+    if kind == "soothing_lyre":
+        return [
+            Choice(
+                "use_item",
+                {"hero": hero.id, "item": item.id},
+                f"{name}: play the Soothing Lyre",
+                "refresh every power of every hero",
+            )
+        ]
+    if kind == "tome_of_retraining" and len(hero.deck) >= 1:
+        return [
+            Choice(
+                "use_item",
+                {"hero": hero.id, "item": item.id, "power": p.id},
+                f"{name}: Tome of Retraining, retrain {spec(ctx, p.id).name}",
+                "it goes to the bottom of your deck; draw 2 powers and keep both",
+            )
+            for p in hero.powers
+        ]
+    if kind == "waystone" and own_turn(s, hero):
+        return [
+            Choice(
+                "use_item",
+                {"hero": hero.id, "item": item.id, "to": loc},
+                f"{name}: Waystone to the {loc}",
+                "+1 secrecy (up to 5)",
+            )
+            for loc in LOCATIONS
+            if loc != hero.location
+        ]
+    if kind == "cursed_ashes" and own_turn(s, hero) and not hero.flags.get("ignore_blights"):
+        return [
+            Choice(
+                "use_item",
+                {"hero": hero.id, "item": item.id},
+                f"{name}: scatter the Cursed Ashes",
+                "ignore blights' effects for the rest of this turn",
+            )
+        ]
+    if kind == "psion_stone" and own_turn(s, hero):
+        return [
+            Choice(
+                "use_item",
+                {"hero": hero.id, "item": item.id, "power": p.id},
+                f"{name}: attach the Psion Stone to {spec(ctx, p.id).name}",
+                "every hero may then use this tactic",
+            )
+            for p in hero.powers
+            if spec(ctx, p.id).tactic and not p.data.get("psion")
+        ]
+    return []
+
+
+def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
+    """Powers with an "any time" effect (DN 14.3.2)."""
+    out = []
+    for power in carried_powers(hero):
+        definition = spec(ctx, power.id)
+        use = definition.any_time
+        if not use or power.exhausted:
+            continue
+        if any(getattr(hero, r) < n for r, n in use.get("cost", {}).items()):
+            continue
+        out.append(
+            Choice(
+                "use_power",
+                {"hero": hero.id, "power": power.id},
+                f"{hero_name(ctx, hero.id)}: {definition.name}",
+                definition.text,
+            )
+        )
+    return out
+
+
+def resolve_anytime(ctx: Ctx, seat: int, type_: str, args: dict[str, Any]) -> None:
+    offered = anytime_choices(ctx.s, seat)
+    if not any(c.type == type_ and c.args == args for c in offered):
+        raise RuleError(
+            "not_allowed_now",
+            f"{type_} is not possible now: items move only between heroes at "
+            "the same place, a used item is locked until its carrier's next turn (DN 15.1)",
+        )
+    hero = ctx.s.heroes[args["hero"]]
+    if type_ == "give_item":
+        item = hero.item(args["item"])
+        assert item is not None
+        receiver = ctx.s.heroes[args["to"]]
+        ctx.emit("ItemGiven", item=item.id, **{"from": hero.id}, to=receiver.id, why="a trade (DN 15.1)")
+        if item.kind == "holy_relic":
+            lose(ctx, receiver, "secrecy", 1, "receiving a Holy Relic (DN 15.2)")
+    elif type_ == "store_item":
+        ctx.emit("ItemGiven", item=args["item"], **{"from": hero.id}, to="monastery", why="stored (DN 15.1)")
+    elif type_ == "take_stored_item":
+        ctx.emit(
+            "ItemGiven", item=args["item"], **{"from": "monastery"}, to=hero.id, why="retrieved (DN 15.1)"
+        )
+    elif type_ == "use_item":
+        use_item(ctx, hero, args)
+    elif type_ == "use_power":
+        use_power(ctx, hero, args["power"])
+
+
+def use_item(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
+    from app.games.darkest_night.rules.blights import move_hero
+
+    item = hero.item(args["item"])
+    assert item is not None
+    kind = item.kind
+    lasting = kind == "psion_stone"
+    ctx.emit("ItemUsed", hero=hero.id, item=item.id, kind=kind, discard=not lasting)
+    if kind == "treasure_chest":
+        ctx.then([{"op": "draw_power", "hero": hero.id, "why": "a Treasure Chest"}])
+    elif kind == "soothing_lyre":
+        for other in ctx.s.living():
+            refresh_all(ctx, other, "the Soothing Lyre")
+    elif kind == "tome_of_retraining":
+        ctx.emit("PowerReturned", hero=hero.id, power=args["power"], bottom=True)
+        ctx.then(
+            [
+                {"op": "draw_power", "hero": hero.id, "why": "a Tome of Retraining"},
+                {"op": "draw_power", "hero": hero.id, "why": "a Tome of Retraining"},
+            ]
+        )
+    elif kind == "waystone":
+        move_hero(ctx, hero, args["to"], "a Waystone")
+        gain(ctx, hero, "secrecy", 1, "a Waystone", cap=TRAVEL_SECRECY_CAP)
+    elif kind == "cursed_ashes":
+        ctx.emit("HeroFlagged", hero=hero.id, flag="ignore_blights", value=True)
+    elif kind == "psion_stone":
+        power = hero.power(args["power"])
+        assert power is not None
+        ctx.emit("PowerChanged", hero=hero.id, power=power.id, data=dict(power.data) | {"psion": True})
+
+
+def use_power(ctx: Ctx, hero: Hero, power_id: str) -> None:
+    definition = spec(ctx, power_id)
+    use = definition.any_time or {}
+    for resource, n in use.get("cost", {}).items():
+        spend(ctx, hero, resource, n, definition.name)
+    if use.get("exhaust"):
+        set_power(ctx, hero, power_id, exhausted=True, why=f"used {definition.name}")
+    ctx.emit("PowerUsed", hero=hero.id, power=power_id)
+    ctx.then([dict(e) | {"hero": hero.id, "power": power_id} for e in use.get("effects", ())])
+
+
+def green_item_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    from app.games.darkest_night.content import load
+
+    items = load().items
+    return [Choice("take_item", {"kind": k}, f"Take a {items[k].name}", items[k].text) for k in d["options"]]
+
+
+@decision("green_item", green_item_choices)
+def resolve_green_item(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+    """No token of the reward left: any green-backed item instead (DN 16.2)."""
+    ctx.emit("ItemGained", hero=d["hero"], item=f"i{ctx.s.next_item}", kind=args["kind"], why=d["why"])

@@ -1,0 +1,267 @@
+"""Powers (DN 14.0): bonuses, tactics, actions, activation and exhaustion.
+
+A power's data names what it does:
+
+- ``bonus``: lasting modifiers while the power is in play and not exhausted, e.g.
+  ``{op = "dice", roll = "elude", n = 1}`` (Loyalty) or ``{op = "default_grace", n = 1}``;
+- ``active``: modifiers for the power's target while it is active, e.g. Wolf Form's
+  ``{op = "dice", roll = "combat", n = 1}`` or Inspire's one-shot
+  ``{op = "boost", n = 3, deactivate = true}``;
+- ``tactic``: combat options (``{approach = "fight", dice = 2}``; costs, exhaustion and
+  after-effects as data);
+- ``action``: an action (``{effects = [...], cost = {secrecy = 1}, exhaust = true,
+  activate = "hero_here"}``).
+
+Corruption stops bonus powers, Confusion tactic powers, where they lie (DN 11.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.darkest_night.content import PowerDef
+from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.common import blight_effect_active, hero_name
+from app.games.darkest_night.state import Hero, Power, State
+from app.kernel.types import Choice
+
+ROLL_GROUPS = {
+    "fight": {"fight", "combat", "any"},
+    "elude": {"elude", "combat", "any"},
+    "search": {"search", "any"},
+    "pray": {"pray", "any"},
+}
+
+
+def spec(ctx: Ctx, power_id: str) -> PowerDef:
+    return ctx.c.powers()[power_id]
+
+
+def usable(power: Power) -> bool:
+    return not power.exhausted
+
+
+def carried_powers(hero: Hero) -> list[Power]:
+    """The hero's powers and the artifacts they carry (artifacts are powers, DN 14.4)."""
+    artifacts = [
+        Power(
+            i.data["card"],
+            exhausted=i.data.get("exhausted", False),
+            active=i.data.get("active", False),
+            target=i.data.get("target"),
+        )
+        for i in hero.items
+        if i.kind == "artifact"
+    ]
+    return list(hero.powers) + artifacts
+
+
+def bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
+    """Every lasting modifier that applies to ``hero`` now: its own usable powers'
+    bonuses (unless Corruption is here), inactive effects, and active effects of any
+    hero's powers that target it."""
+    mods: list[dict[str, Any]] = []
+    corrupted = blight_effect_active(ctx, "no_bonus_powers", hero.location, hero=hero) > 0
+    for power in carried_powers(hero):
+        if not usable(power):
+            continue
+        definition = spec(ctx, power.id)
+        if not corrupted:
+            mods.extend(m | {"power": power.id, "owner": hero.id} for m in definition.bonus)
+        if not power.active:
+            mods.extend(m | {"power": power.id, "owner": hero.id} for m in definition.inactive)
+    for other in ctx.s.living():
+        for power in carried_powers(other):
+            if power.active and not power.exhausted and applies_to(power, other, hero):
+                definition = spec(ctx, power.id)
+                mods.extend(m | {"power": power.id, "owner": other.id} for m in definition.active)
+    return mods
+
+
+def applies_to(power: Power, owner: Hero, hero: Hero) -> bool:
+    """Whom an active power's effects reach: its target hero, the heroes at its target
+    location, or (with no target) its owner (DN 14.1)."""
+    target = power.target
+    if target is None:
+        return owner.id == hero.id
+    kind, _, value = target.partition(":")
+    if kind == "hero":
+        return value == hero.id
+    if kind == "loc":
+        return hero.location == value
+    return False
+
+
+def bonus_total(ctx: Ctx, hero: Hero, op: str) -> int:
+    return sum(int(m.get("n", 0)) for m in bonus_mods(ctx, hero) if m["op"] == op)
+
+
+def dice_bonus(
+    ctx: Ctx, hero: Hero, roll: str, context: dict[str, Any] | None = None
+) -> list[tuple[str, int]]:
+    """(source, dice) for every always-on dice modifier of this kind of roll."""
+    out = []
+    for mod in bonus_mods(ctx, hero):
+        if mod["op"] != "dice" or mod.get("roll", "any") not in ROLL_GROUPS.get(roll, {roll, "any"}):
+            continue
+        if not condition_met(ctx, hero, mod, context or {}):
+            continue
+        out.append((spec(ctx, mod["power"]).name, int(mod["n"])))
+    return out
+
+
+def boosts(ctx: Ctx, hero: Hero, roll: str, context: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Optional one-shot dice sources (Inspire's +3, DN 14.1 example) for this roll."""
+    out = []
+    for mod in bonus_mods(ctx, hero):
+        if mod["op"] != "boost" or mod.get("roll", "any") not in ROLL_GROUPS.get(roll, {roll, "any"}):
+            continue
+        if condition_met(ctx, hero, mod, context or {}):
+            out.append(mod)
+    return out
+
+
+def condition_met(ctx: Ctx, hero: Hero, mod: dict[str, Any], context: dict[str, Any]) -> bool:
+    """A modifier's optional conditions: ``vs`` (blight, necromancer, monster, event),
+    ``at`` (a location or "target")."""
+    vs = mod.get("vs")
+    if vs and context.get("vs") not in (vs if isinstance(vs, list) else [vs]):
+        return False
+    at = mod.get("at")
+    return not (at and at != hero.location)
+
+
+def tactics(ctx: Ctx, hero: Hero, approach: str, vs: str) -> list[tuple[Power, dict[str, Any]]]:
+    """Tactics the hero may use now (not exhausted, costs payable, no Confusion here,
+    not the same tactic twice running for a dual-class hero, DN 20.2.3); Psion Stones
+    share a tactic with every hero (DN 15.0)."""
+    if blight_effect_active(ctx, "no_tactics", hero.location, hero=hero):
+        return []
+    found: list[tuple[Power, dict[str, Any]]] = []
+    sources: list[tuple[Hero, Power]] = [(hero, p) for p in carried_powers(hero)]
+    for other in ctx.s.living():
+        if other.id != hero.id:
+            sources += [(other, p) for p in other.powers if p.data.get("psion")]
+    for owner, power in sources:
+        if power.exhausted:
+            continue
+        if (
+            owner.id == hero.id
+            and hero.turns_per_round == 2
+            and hero.last_tactic == power.id
+            and not power.data.get("psion")
+        ):
+            continue
+        for option in spec(ctx, power.id).tactic:
+            if option.get("approach") not in (approach, "either"):
+                continue
+            wanted = option.get("vs")
+            if wanted and vs not in (wanted if isinstance(wanted, list) else [wanted]):
+                continue
+            cost = option.get("cost", {})
+            if any(getattr(hero, res) < n for res, n in cost.items()):
+                continue
+            found.append((power, option))
+    return found
+
+
+# -- changing powers -------------------------------------------------------------------
+
+
+def set_power(ctx: Ctx, hero: Hero, power_id: str, **changes: Any) -> None:
+    """Exhaust, refresh, activate or deactivate a power or a carried artifact."""
+    if hero.power(power_id) is not None:
+        ctx.emit("PowerChanged", hero=hero.id, power=power_id, **changes)
+        return
+    for item in hero.items:
+        if item.kind == "artifact" and item.data.get("card") == power_id:
+            data = dict(item.data) | changes
+            ctx.emit("ArtifactChanged", hero=hero.id, item=item.id, data=data)
+            return
+
+
+def refresh_all(ctx: Ctx, hero: Hero, why: str) -> None:
+    """Refresh every exhausted power (DN 14.2); a suppressed one is active again."""
+    for power in carried_powers(hero):
+        if power.exhausted:
+            set_power(ctx, hero, power.id, exhausted=False, why=why)
+
+
+def exhaustible(hero: Hero) -> list[Power]:
+    return [p for p in carried_powers(hero) if not p.exhausted]
+
+
+@step("exhaust_power")
+def exhaust_power(ctx: Ctx, st: Step) -> None:
+    """Exhaust a power of the hero's choice, not one already exhausted (DN 13.4)."""
+    hero = ctx.s.heroes[st["hero"]]
+    left = int(st.get("n", 1))
+    if left <= 0 or hero.dead:
+        return
+    options = exhaustible(hero)
+    if not options:
+        return
+    if len(options) == 1:
+        set_power(ctx, hero, options[0].id, exhausted=True, why=st.get("why", ""))
+        if left > 1:
+            ctx.then([dict(st) | {"n": left - 1}])
+        return
+    ctx.ask("exhaust_power", hero.seat, hero=hero.id, n=left, why=st.get("why", ""))
+
+
+def exhaust_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    ctx = Ctx.reader(s)
+    hero = s.heroes[d["hero"]]
+    return [
+        Choice(
+            "exhaust",
+            {"power": p.id},
+            f"Exhaust {spec(ctx, p.id).name}",
+            ("it is active: it becomes suppressed (DN 14.2)" if p.active else "")
+            + (f" — {d['why']}" if d.get("why") else ""),
+        )
+        for p in exhaustible(hero)
+    ]
+
+
+@decision("exhaust_power", exhaust_choices)
+def resolve_exhaust(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d["hero"]]
+    set_power(ctx, hero, args["power"], exhausted=True, why=d.get("why", ""))
+    if d["n"] > 1:
+        ctx.then([{"op": "exhaust_power", "hero": hero.id, "n": d["n"] - 1, "why": d.get("why", "")}])
+
+
+@step("exhaust_all_powers")
+def exhaust_all_powers(ctx: Ctx, st: Step) -> None:
+    hero = ctx.s.heroes[st["hero"]]
+    for power in exhaustible(hero):
+        set_power(ctx, hero, power.id, exhausted=True, why=st.get("why", ""))
+
+
+@step("refresh_powers")
+def refresh_powers(ctx: Ctx, st: Step) -> None:
+    refresh_all(ctx, ctx.s.heroes[st["hero"]], st.get("why", ""))
+
+
+@step("power_hook")
+def power_hook(ctx: Ctx, st: Step) -> None:
+    """Powers with start- or end-of-turn effects (``{op = "on", hook = "turn_start",
+    effects = [...]}`` among their bonus or active modifiers)."""
+    hero = ctx.s.heroes.get(st.get("hero", ""))
+    if hero is None or hero.dead:
+        return
+    steps: list[Step] = []
+    for mod in bonus_mods(ctx, hero):
+        if mod["op"] == "on" and mod.get("hook") == st["hook"]:
+            steps.extend(dict(e) | {"hero": hero.id, "power": mod["power"]} for e in mod.get("effects", ()))
+    ctx.then(steps)
+
+
+def power_label(s: State, power_id: str) -> str:
+    ctx = Ctx.reader(s)
+    return spec(ctx, power_id).name
+
+
+def owner_name(s: State, hero_id: str) -> str:
+    return hero_name(s, hero_id)

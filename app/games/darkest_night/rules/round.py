@@ -1,0 +1,208 @@
+"""The round (DN 6.0): heroes take turns in any order the players choose, each turn in four
+steps (start, event, action, end), then the Necromancer takes a turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.common import (
+    default_secrecy,
+    end_game,
+    gain,
+    hero_name,
+    lose,
+)
+from app.games.darkest_night.state import Hero, State
+from app.kernel.types import Choice
+
+TURN_STEPS = ("turn_start", "turn_event", "turn_action", "turn_end", "turn_close")
+
+
+def schedule(ctx: Ctx) -> None:
+    """The agenda ran dry: decide what the round does next."""
+    s = ctx.s
+    if s.phase == "turn" and s.current is not None:
+        ctx.then([{"op": "turn_close", "hero": s.current}])
+        return
+    if s.phase == "heroes":
+        waiting = [h for h in s.living() if h.turns_left > 0]
+        if waiting:
+            seats = sorted({h.seat for h in waiting})
+            ctx.ask("next_hero", seats[0] if len(seats) == 1 else "any", seats=seats)
+            return
+        ctx.emit("NecromancerTurnStarted", round=s.round)
+        ctx.then([{"op": name} for name in NECROMANCER_STEPS])
+        return
+    if s.phase == "necromancer":
+        ctx.then([{"op": "start_round"}])
+        return
+    raise RuntimeError(f"nothing scheduled in phase {s.phase}")
+
+
+NECROMANCER_STEPS = (
+    "necromancer_overflow",
+    "necromancer_darkness",
+    "quest_timers",
+    "necromancer_move",
+    "necromancer_blight",
+    "necromancer_done",
+)
+
+
+@step("start_round")
+def start_round(ctx: Ctx, _: Step) -> None:
+    """A new round: every hero's turn tracker to the sun side (DN 6.0); a player whose
+    hero died picks a replacement now (DN 13.1)."""
+    s = ctx.s
+    ctx.emit("RoundStarted", round=s.round + 1)
+    for seat_heroes in replacements_due(s):
+        ctx.later([{"op": "replace_hero", "seat": seat_heroes[0], "fallen": seat_heroes[1]}])
+
+
+def replacements_due(s: State) -> list[tuple[int, str]]:
+    due = []
+    for hero_id in s.fallen:
+        hero = s.heroes[hero_id]
+        if not hero.flags.get("replaced"):
+            due.append((hero.seat, hero_id))
+    return due
+
+
+def next_hero_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    out = []
+    for hero in s.living():
+        if hero.turns_left > 0:
+            label = f"{hero_name(s, hero.id)} takes a turn"
+            detail = "loses this turn (DN 13.3)" if hero.lost_turn else f"at the {hero.location}"
+            if hero.turns_per_round > 1:
+                detail += f"; turn {hero.turns_per_round - hero.turns_left + 1} of {hero.turns_per_round}"
+            out.append(Choice("take_turn", {"hero": hero.id}, label, detail))
+    return out
+
+
+@decision("next_hero", next_hero_choices)
+def resolve_next_hero(ctx: Ctx, d: dict[str, Any], _type: str, args: dict[str, Any]) -> None:
+    """The players choose which hero goes next (DN 6.0)."""
+    hero = ctx.s.heroes[args["hero"]]
+    if hero.lost_turn:
+        # Skip every part of the turn, good and bad (DN 13.3).
+        ctx.emit("TurnSkipped", hero=hero.id, lost_turn_used=True)
+        return
+    ctx.emit("TurnStarted", hero=hero.id, round=ctx.s.round)
+    ctx.then([{"op": name, "hero": hero.id} for name in TURN_STEPS])
+
+
+def current_hero(ctx: Ctx, st: Step) -> Hero:
+    return ctx.s.heroes[st["hero"]]
+
+
+@step("turn_start")
+def turn_start(ctx: Ctx, st: Step) -> None:
+    """Start of turn (DN 6.0): unlock items used since this hero's last turn (DN 15.1);
+    lose 1 secrecy with the Necromancer here (DN 10.0) and per Holy Relic carried
+    (DN 15.2); blights and cards with start-of-turn effects."""
+    hero = current_hero(ctx, st)
+    ctx.emit("TurnStepReached", hero=hero.id, step="start")
+    if any(i.locked for i in hero.items):
+        ctx.emit("ItemsUnlocked", hero=hero.id)
+    if ctx.s.necromancer == hero.location and hero.location != MONASTERY:
+        lose(ctx, hero, "secrecy", 1, "the Necromancer is here (DN 10.0)")
+    relics = relic_count_this_turn(ctx.s, hero)
+    if relics:
+        lose(ctx, hero, "secrecy", relics, "carrying a Holy Relic (DN 15.2)")
+    ctx.then([{"op": "start_of_turn_effects", "hero": hero.id}])
+
+
+def relic_count_this_turn(s: State, hero: Hero) -> int:
+    """How many relics act this turn: one, or in the dual-class variant one only on the
+    second turn of the round unless the hero carries two (DN 20.2.3)."""
+    relics = hero.relics()
+    if not relics:
+        return 0
+    if hero.turns_per_round == 2:
+        second_turn = hero.turns_left == 1
+        return 1 if (relics >= 2 or second_turn) else 0
+    return 1
+
+
+@step("turn_event")
+def turn_event(ctx: Ctx, st: Step) -> None:
+    """Event step (DN 7.0): none in the Monastery (DN 7.3); with zero secrecy and the
+    Necromancer here, he attacks instead (DN 7.2)."""
+    hero = current_hero(ctx, st)
+    ctx.emit("TurnStepReached", hero=hero.id, step="event")
+    if hero.location == MONASTERY:
+        return
+    if ctx.s.necromancer == hero.location and hero.secrecy == 0:
+        ctx.emit("NecromancerAttacked", hero=hero.id, location=hero.location)
+        ctx.then([{"op": "battle_necromancer", "hero": hero.id, "attack": False}])
+        return
+    ctx.then([{"op": "draw_event", "hero": hero.id}])
+
+
+@step("turn_action")
+def turn_action(ctx: Ctx, st: Step) -> None:
+    hero = current_hero(ctx, st)
+    ctx.emit("TurnStepReached", hero=hero.id, step="action")
+    ctx.then([{"op": "action_step", "hero": hero.id}])
+
+
+@step("turn_end")
+def turn_end(ctx: Ctx, st: Step) -> None:
+    """End of turn (DN 6.0): blights' end-of-turn effects and their monsters (DN 11.2);
+    a whole turn in the Monastery gives 1 secrecy up to default (DN 19.2)."""
+    hero = current_hero(ctx, st)
+    ctx.emit("TurnStepReached", hero=hero.id, step="end")
+    ctx.then([{"op": "end_of_turn_effects", "hero": hero.id}])
+
+
+@step("monastery_rest")
+def monastery_rest(ctx: Ctx, st: Step) -> None:
+    hero = current_hero(ctx, st)
+    if hero.dead or hero.location != MONASTERY or hero.left_monastery:
+        return
+    gain(ctx, hero, "secrecy", 1, "a whole turn in the Monastery (DN 19.2)", cap=default_secrecy(ctx, hero))
+
+
+@step("turn_close")
+def turn_close(ctx: Ctx, st: Step) -> None:
+    hero = ctx.s.heroes[st["hero"]]
+    if ctx.s.current != hero.id:
+        return
+    for flag in [f for f in hero.flags if f.startswith("turn:")]:
+        ctx.emit("HeroFlagged", hero=hero.id, flag=flag, value=None)
+    if hero.flags.get("ignore_blights"):
+        ctx.emit("HeroFlagged", hero=hero.id, flag="ignore_blights", value=None)
+    ctx.emit("TurnEnded", hero=hero.id)
+
+
+def end_turn_now(ctx: Ctx, hero: Hero) -> None:
+    """A hero's turn ends at once (death, DN 13.1): drop what was left of it."""
+    ctx.s.agenda = [x for x in ctx.s.agenda if x.get("hero") != hero.id]
+    if ctx.s.current == hero.id:
+        ctx.then([{"op": "turn_close", "hero": hero.id}])
+
+
+def check_victory(ctx: Ctx) -> None:
+    """The Holy Ritual: 3 Holy Relics at the Monastery at once (DN 18.2)."""
+    s = ctx.s
+    if s.result is not None:
+        return
+    relics = sum(1 for i in s.stored if i.kind == "holy_relic")
+    relics += sum(h.relics() for h in s.heroes_at(MONASTERY))
+    if relics >= 3:
+        end_game(
+            ctx,
+            "win",
+            "Three Holy Relics gathered at the Monastery: the Holy Ritual breaks the "
+            "Necromancer's power (DN 18.2).",
+        )
+
+
+@step("resume_decision")
+def resume_decision(ctx: Ctx, st: Step) -> None:
+    """Back to the decision an "any time" action interrupted (DN 14.3.2)."""
+    if st["decision"] is not None:
+        ctx.s.decision = dict(st["decision"])

@@ -1,0 +1,186 @@
+"""The state of a Darkest Night table. Plain data, changed only by ``apply`` (events.py).
+
+Hidden parts (deck orders, the Necromancer player's hand) live here and are filtered out by
+``view``. ``evolve`` clones the state before applying an event, so every state a caller
+holds stays as it was (a pure fold).
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class Power:
+    """A power card (or artifact) in front of a hero (DN 14.1, 14.2)."""
+
+    id: str
+    exhausted: bool = False
+    active: bool = False
+    target: str | None = None
+    """The hero, location or blight an active power targets."""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def suppressed(self) -> bool:
+        """Exhausted while active (DN 14.2): counts as exhausted, returns active on refresh."""
+        return self.exhausted and self.active
+
+
+@dataclass(slots=True)
+class Item:
+    """A basic item token, Holy Relic or artifact card carried or stored (DN 15.0)."""
+
+    id: str
+    kind: str
+    locked: bool = False
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def kind_of(hero_id: str) -> str:
+    """The hero card of a hero in play: ``prince`` for ``prince`` and ``prince~2`` (a hero
+    chosen again after falling, when no fresh hero remains, DN 13.1)."""
+    return hero_id.split("~", 1)[0]
+
+
+@dataclass(slots=True)
+class Hero:
+    id: str
+    seat: int
+    grace: int
+    secrecy: int
+    default_grace: int
+    default_secrecy: int
+    location: str = "Monastery"
+    sparks: int = 0
+    powers: list[Power] = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)
+    """The power deck, top first (hidden)."""
+    items: list[Item] = field(default_factory=list)
+    turns_left: int = 1
+    """Turns still to take this round (2 for a dual-class hero, DN 20.2.3)."""
+    turns_per_round: int = 1
+    lost_turn: bool = False
+    dead: bool = False
+    joins_next_round: bool = False
+    """A replacement hero does nothing in the round it appears (DN 13.1)."""
+    left_monastery: bool = False
+    """Whether the hero left the Monastery during the current turn (DN 19.2)."""
+    free_actions: list[str] = field(default_factory=list)
+    last_tactic: str | None = None
+    last_action_power: str | None = None
+    flags: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return kind_of(self.id)
+
+    def power(self, power_id: str) -> Power | None:
+        return next((p for p in self.powers if p.id == power_id), None)
+
+    def item(self, item_id: str) -> Item | None:
+        return next((i for i in self.items if i.id == item_id), None)
+
+    def relics(self) -> int:
+        return sum(1 for i in self.items if i.kind == "holy_relic")
+
+
+@dataclass(slots=True)
+class Blight:
+    id: str
+    type: str
+
+
+@dataclass(slots=True)
+class Placed:
+    """A quest or mystery card on the map (DN 16.0, 17.0)."""
+
+    id: str
+    card: str
+    location: str
+    progress: int = 0
+    time: int = 0
+    keys: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Deck:
+    cards: list[str] = field(default_factory=list)
+    """Top first."""
+    discard: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class State:
+    started: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+    seat_names: list[str] = field(default_factory=list)
+    heroes: dict[str, Hero] = field(default_factory=dict)
+    """In play, in the order they joined."""
+    fallen: list[str] = field(default_factory=list)
+    """Heroes that died this game (they cannot be chosen again while others remain)."""
+    roster: list[str] = field(default_factory=list)
+    """Heroes offered at hero selection."""
+    necromancer: str = "Ruins"
+    necromancer_seat: int | None = None
+    hand: list[str] = field(default_factory=list)
+    """The Necromancer player's hidden map cards (DN 20.3)."""
+    blights: dict[str, list[Blight]] = field(default_factory=dict)
+    next_blight: int = 1
+    relics: dict[str, str] = field(default_factory=dict)
+    """Relic tokens on the map: location -> "undiscovered"."""
+    stored: list[Item] = field(default_factory=list)
+    """Items stored at the Monastery (DN 15.1)."""
+    orphaned: dict[str, list[Item]] = field(default_factory=dict)
+    """Items of a hero who died alone, waiting for the next hero to arrive (DN 15.1)."""
+    quests: list[Placed] = field(default_factory=list)
+    mysteries: list[Placed] = field(default_factory=list)
+    pall: list[str] = field(default_factory=list)
+    decks: dict[str, Deck] = field(default_factory=dict)
+    darkness_cards: list[str] = field(default_factory=list)
+    darkness_active: dict[str, Any] = field(default_factory=dict)
+    darkness: int = 0
+    darkness_thresholds_reached: int = 0
+    clues: int = 0
+    keys: int = 0
+    relics_retrieved: int = 0
+    item_stock: dict[str, int] = field(default_factory=dict)
+    next_item: int = 1
+    round: int = 0
+    phase: str = "setup"
+    """setup, heroes (choosing who goes next), turn, necromancer, over."""
+    current: str | None = None
+    """The hero whose turn it is."""
+    step: str | None = None
+    """The step of the current hero turn: start, event, action, end."""
+    agenda: list[dict[str, Any]] = field(default_factory=list)
+    """What the rules still have to resolve, in order (each a step the engine runs)."""
+    decision: dict[str, Any] | None = None
+    """The decision the table waits on, if any."""
+    result: dict[str, Any] | None = None
+    last_roll: dict[str, Any] | None = None
+    log_context: dict[str, Any] = field(default_factory=dict)
+
+    def clone(self) -> State:
+        return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def living(self) -> list[Hero]:
+        return [h for h in self.heroes.values() if not h.dead]
+
+    def heroes_at(self, location: str) -> list[Hero]:
+        return [h for h in self.heroes.values() if not h.dead and h.location == location]
+
+    def blight_count(self, location: str, void_counts_double: bool = True) -> int:
+        """Blights here, a Void counting as 2 (its effect)."""
+        return sum(
+            2 if b.type == "Void" and void_counts_double else 1 for b in self.blights.get(location, [])
+        )
+
+    def find_blight(self, blight_id: str) -> tuple[str, Blight] | None:
+        for location, blights in self.blights.items():
+            for blight in blights:
+                if blight.id == blight_id:
+                    return location, blight
+        return None
