@@ -1,0 +1,141 @@
+"""A test table for Darkest Night: set up a stated position, rig the dice, send commands.
+
+    table = Table.start(heroes=["valkyrie", "prince", "seer", "crusader"])
+    table.edit(lambda s: setattr(s.heroes["valkyrie"], "grace", 4))   # a stated position
+    table.begin_turn("valkyrie")                                       # to her event step...
+    table.act("travel", to="Village")
+    table.act("resolve_combat", approach="fight", tactic="valkyrie.skewer", option=0, dice=[2, 3])
+
+``dice`` are the faces the next d6 rolls give (in order); everything else random (shuffles)
+comes from a seeded generator. ``act`` fails loudly if the command is not one of the
+choices offered, so a test also checks that the engine offers it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.games.darkest_night import DARKEST_NIGHT
+from app.games.darkest_night.state import State
+from app.kernel import table as kernel
+from app.kernel.game import validate_options
+from app.kernel.types import GAME_MASTER, GM_SEAT, Choice, Command, Event, SeatInfo, Viewer
+
+
+class RiggedRandom(random.Random):
+    """A d6 that rolls the faces it is given, then fails loudly when it runs out."""
+
+    def __init__(self, faces: Iterable[int], seed: int = 0) -> None:
+        super().__init__(seed)
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        if (a, b) == (1, 6):
+            if not self.faces:
+                raise AssertionError("the test rolled more dice than it rigged")
+            return self.faces.pop(0)
+        return super().randint(a, b)
+
+
+@dataclass
+class Table:
+    state: State
+    events: list[Event] = field(default_factory=list)
+    seed: int = 0
+
+    @classmethod
+    def start(
+        cls,
+        heroes: Sequence[str] = ("prince", "valkyrie", "seer", "crusader"),
+        powers: dict[str, Sequence[str]] | None = None,
+        options: dict[str, Any] | None = None,
+        seats: int = 1,
+        seed: int = 0,
+    ) -> Table:
+        """A table after setup with these heroes chosen (in this order) and their starting
+        powers (the first 3 starting powers unless ``powers`` names them)."""
+        opts = validate_options(DARKEST_NIGHT, options or {})
+        infos = [SeatInfo(i, f"Player {i + 1}") for i in range(seats)]
+        opening = DARKEST_NIGHT.setup(opts, infos, random.Random(seed))
+        table = cls(kernel.replay(DARKEST_NIGHT, opening), list(opening), seed)
+        chosen = iter(heroes)
+        while table.state.decision and table.state.decision["kind"] in ("choose_hero", "choose_powers"):
+            d = table.state.decision
+            if d["kind"] == "choose_hero":
+                table.act("choose_hero", hero=next(chosen))
+            else:
+                wanted = (powers or {}).get(d["hero"])
+                if wanted is None:
+                    wanted = d["starting"][: d["count"]]
+                table.act("choose_powers", powers=list(wanted))
+        return table
+
+    # -- commands ----------------------------------------------------------------------
+
+    def choices(self, seat: Any = None) -> list[Choice]:
+        out = []
+        for prompt in DARKEST_NIGHT.prompts(self.state):
+            if seat is None or prompt.seat == seat:
+                out.extend(prompt.choices)
+        return out
+
+    def act(self, type_: str, *, dice: Sequence[int] = (), seat: Any = None, **args: Any) -> list[Event]:
+        """Send a command that must be among the choices offered; ``dice`` rig the d6."""
+        if seat is None:
+            seat = self._seat_for(type_, args)
+        offered = self.choices(seat)
+        if not any(c.type == type_ and c.args == args for c in offered):
+            raise AssertionError(f"{type_} {args} is not offered to seat {seat}: "
+                                 f"{[(c.type, c.args) for c in offered]}")
+        return self.send(type_, dice=dice, seat=seat, **args)
+
+    def send(self, type_: str, *, dice: Sequence[int] = (), seat: Any = None, **args: Any) -> list[Event]:
+        """Send a command without checking the offer (for testing refusals)."""
+        if seat is None:
+            seat = self._seat_for(type_, args)
+        actor = GAME_MASTER if seat == GM_SEAT else Viewer("seat", frozenset({seat}))
+        rng = RiggedRandom(dice, seed=self.seed + len(self.events))
+        events = kernel.decide(DARKEST_NIGHT, self.state, Command(seat, type_, args), actor, rng)
+        if rng.faces:
+            raise AssertionError(f"rigged dice left unrolled: {rng.faces}")
+        for event in events:
+            self.state = kernel.fold(DARKEST_NIGHT, self.state, event)
+        self.events.extend(events)
+        return events
+
+    def _seat_for(self, type_: str, args: dict[str, Any]) -> Any:
+        if "hero" in args and args["hero"] in self.state.heroes:
+            return self.state.heroes[args["hero"]].seat
+        d = self.state.decision
+        if d is None:
+            raise AssertionError("nothing to decide")
+        return (d.get("seats") or [d["seat"]])[0]
+
+    # -- positions ----------------------------------------------------------------------
+
+    def edit(self, change: Callable[[State], Any]) -> Table:
+        """Set up a stated position by changing the state directly (tests only)."""
+        state = self.state.clone()
+        change(state)
+        self.state = state
+        return self
+
+    def begin_turn(self, hero: str, *, dice: Sequence[int] = ()) -> list[Event]:
+        """Start ``hero``'s turn (the round must be waiting for the next hero)."""
+        return self.act("take_turn", hero=hero, dice=dice)
+
+    @property
+    def decision(self) -> dict[str, Any] | None:
+        return self.state.decision
+
+    def hero(self, hero: str) -> Any:
+        return self.state.heroes[hero]
+
+    def types(self, events: Iterable[Event]) -> list[str]:
+        return [e.type for e in events]
+
+    def log(self, events: Iterable[Event]) -> list[str]:
+        return [t for e in events if (t := DARKEST_NIGHT.describe(e))]
