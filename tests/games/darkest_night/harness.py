@@ -88,8 +88,9 @@ class Table:
             seat = self._seat_for(type_, args)
         offered = self.choices(seat)
         if not any(c.type == type_ and c.args == args for c in offered):
-            raise AssertionError(f"{type_} {args} is not offered to seat {seat}: "
-                                 f"{[(c.type, c.args) for c in offered]}")
+            raise AssertionError(
+                f"{type_} {args} is not offered to seat {seat}: {[(c.type, c.args) for c in offered]}"
+            )
         return self.send(type_, dice=dice, seat=seat, **args)
 
     def send(self, type_: str, *, dice: Sequence[int] = (), seat: Any = None, **args: Any) -> list[Event]:
@@ -139,3 +140,39 @@ class Table:
 
     def log(self, events: Iterable[Event]) -> list[str]:
         return [t for e in events if (t := DARKEST_NIGHT.describe(e))]
+
+
+class _AgendaDone(Exception):
+    pass
+
+
+def _stop(_: Any) -> None:
+    raise _AgendaDone
+
+
+def run_steps(
+    table: Table, steps: list[dict[str, Any]], dice: Sequence[int] = (), phase: str | None = None
+) -> list[str]:
+    """Run rule steps on the table as if the rules had scheduled them (a stated moment of
+    the game, e.g. the Necromancer's blight step), until they are done or need a decision.
+    Returns the log lines."""
+    from app.games.darkest_night.content import load
+    from app.games.darkest_night.engine import Ctx
+
+    ctx = Ctx(table.state.clone(), RiggedRandom(dice), load())
+    ctx.s.decision = None
+    remaining = list(ctx.s.agenda)
+    ctx.s.agenda = []
+    if phase:
+        ctx.s.phase = phase
+    ctx.then(steps)
+    try:
+        ctx.run(_stop)
+    except _AgendaDone:
+        pass
+    ctx.s.agenda.extend(remaining)
+    events = ctx.finish()
+    for event in events:
+        table.state = kernel.fold(DARKEST_NIGHT, table.state, event)
+    table.events.extend(events)
+    return table.log(events)

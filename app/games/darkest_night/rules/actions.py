@@ -280,9 +280,10 @@ def resolve_action(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]
             by=0,
             why="dual-class action limit (DN 20.2.3)",
         )
-    ACTIONS[type_](ctx, hero, args)
-    # Afterwards the step stays open for free actions (DN 8.0).
+    # Afterwards the step stays open for free actions (DN 8.0); the action's own steps,
+    # scheduled next, come first.
     ctx.then([{"op": "action_step", "hero": hero.id, "taken": d.get("taken") or not free}])
+    ACTIONS[type_](ctx, hero, args)
 
 
 def travel(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:

@@ -307,10 +307,7 @@ def resolve_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) 
         pending["sources"] = [*pending["sources"], [spec(ctx, mod["power"]).name, int(mod["n"])]]
     elif type_ == "refuse_relic":
         pending["relic"] = False
-    if has_boosts(ctx, hero, pending):
-        ctx.ask("roll", hero.seat, **pending)
-    else:
-        ctx.then([{"op": "roll_now", **pending}])
+    ctx.ask("roll", hero.seat, **pending)  # the player rolls when ready
 
 
 @step("roll_now")
