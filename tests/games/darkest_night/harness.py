@@ -13,6 +13,7 @@ choices offered, so a test also checks that the engine offers it.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -166,10 +167,8 @@ def run_steps(
     if phase:
         ctx.s.phase = phase
     ctx.then(steps)
-    try:
+    with contextlib.suppress(_AgendaDone):
         ctx.run(_stop)
-    except _AgendaDone:
-        pass
     ctx.s.agenda.extend(remaining)
     events = ctx.finish()
     for event in events:
