@@ -122,7 +122,7 @@ def random_playout(
             raise ConformanceError(f"seed {seed} step {step}: {choice.type} produced no events")
         for event in events:
             json.dumps(event.to_json())
-            state = kernel.fold(game, state, event)
+        state = kernel.fold_all(game, state, events)
         out.events.extend(events)
         out.commands += 1
         if check_every and step % check_every == 0:

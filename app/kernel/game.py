@@ -93,6 +93,12 @@ class GameBase:
         """Bring an event stored by an older engine up to the current schema."""
         return event
 
+    def evolve_all(self, state: Any, events: Sequence[Event]) -> Any:
+        """Fold several events; a game may override it to copy its state only once."""
+        for event in events:
+            state = self.evolve(state, event)  # type: ignore[attr-defined]
+        return state
+
 
 def validate_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
     """Fill defaults and check every option against the game's schema."""

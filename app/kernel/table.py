@@ -29,13 +29,24 @@ def fold(game: Game, state: Any, event: Event) -> Any:
     return game.evolve(state, game.upcast(event))
 
 
+def fold_all(game: Game, state: Any, events: Iterable[Event]) -> Any:
+    """Evolve ``state`` by several stored events (upcast; platform events pass by)."""
+    batch = [game.upcast(e) for e in events if not is_platform_event(e)]
+    if not batch:
+        return state
+    evolve_all = getattr(game, "evolve_all", None)
+    if evolve_all is not None:
+        return evolve_all(state, batch)
+    for event in batch:
+        state = game.evolve(state, event)
+    return state
+
+
 def replay(game: Game, events: Iterable[Event], state: Any = None) -> Any:
     """Rebuild the state from the log (optionally continuing from a snapshot)."""
     if state is None:
         state = game.initial_state()
-    for event in events:
-        state = fold(game, state, event)
-    return state
+    return fold_all(game, state, events)
 
 
 def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:

@@ -163,10 +163,9 @@ class TableSession:
     async def _apply(self, stored: list[StoredEvent]) -> None:
         """Evolve the state by committed events, then publish them."""
         before = self.seq
-        for s in stored:
-            self.state = kernel.fold(self.game, self.state, s.event)
-            self.seq = s.seq
-            self.recent.append(s)
+        self.state = kernel.fold_all(self.game, self.state, [s.event for s in stored])
+        self.seq = stored[-1].seq
+        self.recent.extend(stored)
         self._publish()
         outcome = self.game.outcome(self.state)
         if outcome != self.outcome:

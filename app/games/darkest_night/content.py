@@ -136,12 +136,11 @@ class Content:
     mysteries: dict[str, CardDef]
     darkness: dict[str, CardDef]
     artifacts: dict[str, PowerDef]
+    all_powers: dict[str, PowerDef] = field(default_factory=dict)
 
     def powers(self) -> dict[str, PowerDef]:
         """Every power and artifact by id."""
-        out = {p.id: p for h in self.heroes.values() for p in h.powers}
-        out.update(self.artifacts)
-        return out
+        return self.all_powers
 
 
 def _read(name: str) -> dict[str, Any]:
@@ -218,6 +217,10 @@ def load() -> Content:
             secrecy=raw["secrecy"],
             powers=tuple(_power(p, hero_id) for p in raw.get("power", ())),
         )
+    artifacts = {
+        r["id"]: _power(r, "artifact", artifact=True) for r in _read("artifacts.toml").get("artifact", ())
+    }
+    all_powers = {p.id: p for h in heroes.values() for p in h.powers} | artifacts
     return Content(
         locations={
             r["name"]: LocationDef(
@@ -251,7 +254,6 @@ def load() -> Content:
         quests={r["id"]: _card(r) for r in _read("quests.toml").get("quest", ())},
         mysteries={r["id"]: _card(r) for r in _read("mysteries.toml").get("mystery", ())},
         darkness={r["id"]: _card(r) for r in _read("darkness.toml").get("darkness", ())},
-        artifacts={
-            r["id"]: _power(r, "artifact", artifact=True) for r in _read("artifacts.toml").get("artifact", ())
-        },
+        artifacts=artifacts,
+        all_powers=all_powers,
     )

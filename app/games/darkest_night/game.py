@@ -54,6 +54,12 @@ class DarkestNight(GameBase):
         apply(new, event)
         return new
 
+    def evolve_all(self, state: State, events: Sequence[Event]) -> State:
+        new = state.clone()  # one copy for the whole batch: still a pure fold
+        for event in events:
+            apply(new, event)
+        return new
+
     # -- setting up -------------------------------------------------------------------------
 
     def setup(self, options: dict[str, Any], seats: Sequence[SeatInfo], rng: random.Random) -> list[Event]:
