@@ -1,0 +1,105 @@
+"""A simple heuristic hero player: it fills an empty seat and measures the engine.
+
+It plays only from the prompts (the same legal choices a person sees): heal when low,
+search for clues, retrieve relics, bring them home for the Holy Ritual, hunt blights when
+the odds are good, and take the best odds in every fight. It never plays the Necromancer
+player's seat and ignores "any time" offers.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.state import State
+from app.kernel.types import Choice, Prompt
+
+ODDS = re.compile(r"(\d+)%")
+
+
+def odds(choice: Choice) -> int:
+    found = ODDS.findall(choice.detail)
+    return int(found[-1]) if found else 0
+
+
+def first(choices: list[Choice], type_: str) -> Choice | None:
+    return next((c for c in choices if c.type == type_), None)
+
+
+def choose(state: State, prompt: Prompt, rng: random.Random) -> Choice:
+    """The bot's choice for one prompt."""
+    choices = list(prompt.choices)
+    kind = state.decision["kind"] if state.decision else ""
+    if kind == "action":
+        return choose_action(state, choices, rng)
+    if kind == "combat":
+        rolls = [c for c in choices if c.type == "resolve_combat"]
+        return max(rolls, key=odds) if rolls else choices[0]
+    if kind == "roll":
+        decision = state.decision or {}
+        wants_more = decision.get("target") and decision["target"] >= 5
+        for type_ in ("use_boost", "spend_spark"):
+            extra = first(choices, type_)
+            if extra and wants_more:
+                return extra
+        return first(choices, "roll_dice") or choices[0]
+    if kind == "after_roll":
+        decision = state.decision or {}
+        if decision.get("successes", 1) == 0 and len(choices) > 1:
+            return choices[1]
+        return choices[0]
+    if kind == "wound":
+        return first(choices, "spend_grace") or choices[0]
+    if kind == "next_hero":
+        return min(choices, key=lambda c: state.heroes[c.args["hero"]].secrecy)
+    return rng.choice(choices) if kind in ("choose_hero", "choose_powers") else choices[0]
+
+
+def choose_action(state: State, choices: list[Choice], rng: random.Random) -> Choice:
+    decision = state.decision or {}
+    hero = state.heroes[decision["hero"]]
+    if decision.get("taken"):
+        return first(choices, "end_action") or choices[0]
+    by_type: dict[str, list[Choice]] = {}
+    for choice in choices:
+        by_type.setdefault(choice.type, []).append(choice)
+    if "retrieve_relic" in by_type:
+        return by_type["retrieve_relic"][0]
+    if hero.relics() and hero.location != MONASTERY:
+        return travel_towards(state, hero.location, MONASTERY, by_type) or choices[0]
+    if hero.grace <= 1:
+        if "pray" in by_type:
+            return by_type["pray"][0]
+        return travel_towards(state, hero.location, MONASTERY, by_type) or choices[0]
+    if "attack_necromancer" in by_type and hero.relics() and not state.blights.get(hero.location):
+        return by_type["attack_necromancer"][0]
+    attacks = by_type.get("attack", [])
+    if attacks and hero.grace >= 3 and rng.random() < 0.6:
+        return rng.choice(attacks)
+    if sum(p.exhausted for p in hero.powers) >= 2 and "hide" in by_type:
+        return by_type["hide"][0]
+    if "quest_action" in by_type and rng.random() < 0.5:
+        return by_type["quest_action"][0]
+    if "search" in by_type and (state.clues < 10 or rng.random() < 0.3):
+        return by_type["search"][0]
+    if hero.location == MONASTERY and hero.grace < hero.default_grace and "pray" in by_type:
+        return by_type["pray"][0]
+    if "travel" in by_type:
+        away = [
+            c for c in by_type["travel"] if c.args["to"] != MONASTERY and c.args["to"] != state.necromancer
+        ]
+        return rng.choice(away or by_type["travel"])
+    return by_type.get("meditate", [choices[0]])[0]
+
+
+def travel_towards(state: State, here: str, target: str, by_type: dict[str, list[Choice]]) -> Choice | None:
+    from app.games.darkest_night.content import load
+
+    options = by_type.get("travel", [])
+    for choice in options:
+        if choice.args["to"] == target:
+            return choice
+    adjacent_to_target = set(load().locations[target].adjacent)
+    closer = [c for c in options if c.args["to"] in adjacent_to_target]
+    return closer[0] if closer else (options[0] if options else None)
