@@ -34,7 +34,7 @@ def create_blight_from_map(ctx: Ctx, st: Step) -> None:
     for _ in range(MAX_MAP_TRIES):
         card = draw(ctx, "map", reason=f"a blight for the {location}")
         if card is None:
-            break
+            return  # no map cards at all: the instruction is ignored (DN 19.1)
         maybe_increased_quest(ctx, card)
         blight_type = ctx.c.map_cards[card].blights[location]
         discard(ctx, "map", card)
