@@ -144,51 +144,96 @@ def resolve_play_card(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]
 # -- effects on heroes (DN 11.2) --------------------------------------------------------
 
 
+def hook_groups(ctx: Ctx, hero: Hero, hook: str) -> list[dict[str, Any]]:
+    """Power effects that happen at this moment, one group each (labelled by the power)."""
+    from app.games.darkest_night.rules.powers import bonus_mods, spec
+
+    groups = []
+    for mod in bonus_mods(ctx, hero):
+        if mod["op"] == "on" and mod.get("hook") == hook:
+            steps = [dict(e) | {"hero": hero.id, "power": mod["power"]} for e in mod.get("effects", ())]
+            groups.append({"label": spec(ctx, mod["power"]).name, "steps": steps})
+    return groups
+
+
 @step("start_of_turn_effects")
 def start_of_turn_effects(ctx: Ctx, st: Step) -> None:
-    """Oblivion here: exhaust a power (DN 11.2); power and darkness-card hooks."""
+    """Start of turn (DN 6.0): the Necromancer here costs 1 secrecy (DN 10.0), each Holy
+    Relic carried 1 (DN 15.2), Oblivion a power (DN 11.2), and powers' start-of-turn
+    effects; the player orders simultaneous effects (DN 14.3.1)."""
+    from app.games.darkest_night.rules.round import relic_count_this_turn
+
     hero = ctx.s.heroes[st["hero"]]
-    steps: list[Step] = [
-        {"op": "exhaust_power", "hero": hero.id, "n": 1, "why": "Oblivion"}
-        for _ in range(blight_effect_active(ctx, "start_turn_exhaust_power", hero.location, hero=hero))
-    ]
-    steps.append({"op": "power_hook", "hook": "turn_start", "hero": hero.id})
-    ctx.then(steps)
+    groups: list[dict[str, Any]] = []
+    if ctx.s.necromancer == hero.location and not is_monastery(hero.location):
+        groups.append({"label": "The Necromancer is here: lose 1 secrecy", "loss": True,
+                       "steps": [{"op": "lose_secrecy", "hero": hero.id, "n": 1,
+                                  "why": "the Necromancer is here (DN 10.0)"}]})
+    relics = relic_count_this_turn(ctx.s, hero)
+    if relics:
+        groups.append({"label": "Carrying a Holy Relic: lose 1 secrecy", "loss": True,
+                       "steps": [{"op": "lose_secrecy", "hero": hero.id, "n": relics,
+                                  "why": "carrying a Holy Relic (DN 15.2)"}]})
+    for _ in range(blight_effect_active(ctx, "start_turn_exhaust_power", hero.location, hero=hero)):
+        groups.append({"label": "Oblivion: exhaust a power",
+                       "steps": [{"op": "exhaust_power", "hero": hero.id, "n": 1, "why": "Oblivion"}]})
+    groups += hook_groups(ctx, hero, "turn_start")
+    ctx.then([{"op": "simultaneous", "hero": hero.id, "groups": groups}])
 
 
 @step("end_of_turn_effects")
 def end_of_turn_effects(ctx: Ctx, st: Step) -> None:
-    """Spies: lose 1 secrecy; each monster blight here: a monster to face (DN 11.2); then
-    a whole turn in the Monastery rests (DN 19.2)."""
+    """End of turn (DN 6.0): Spies cost 1 secrecy, each monster blight here brings a
+    monster to face (DN 11.2), powers' end-of-turn effects; the player orders them
+    (DN 14.3.1); then a whole turn in the Monastery rests (DN 19.2)."""
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
+    groups: list[dict[str, Any]] = []
     spies = blight_param_total(ctx, "end_turn_lose_secrecy", hero.location, hero=hero)
     if spies:
-        lose(ctx, hero, "secrecy", spies, "Spies")
-    steps: list[Step] = []
+        groups.append({"label": f"Spies: lose {spies} secrecy", "loss": True,
+                       "steps": [{"op": "lose_secrecy", "hero": hero.id, "n": spies, "why": "Spies"}]})
     if not hero.flags.get("ignore_blights"):
         for blight in ctx.s.blights.get(hero.location, []):
             spec = ctx.c.blights[blight.type]
-            if spec.monster is not None:
-                steps.append(
-                    {
-                        "op": "combat",
-                        "hero": hero.id,
-                        "vs": "monster",
-                        "foe": {
-                            "name": spec.monster.name,
-                            "strength": spec.monster.strength,
-                            "awareness": spec.monster.awareness,
-                        },
-                        "fail": list(spec.monster_fail),
-                        "win": [],
-                        "why": f"a monster of the {blight.type}",
-                    }
-                )
-    steps.append({"op": "power_hook", "hook": "turn_end", "hero": hero.id})
-    steps.append({"op": "monastery_rest", "hero": hero.id})
-    ctx.then(steps)
+            if spec.monster is None:
+                continue
+            foe = {"name": spec.monster.name, "strength": spec.monster.strength,
+                   "awareness": spec.monster.awareness}
+            groups.append({"label": f"Face a monster of the {blight.type}", "steps": [{
+                "op": "combat", "hero": hero.id, "vs": "monster", "foe": foe,
+                "fail": list(spec.monster_fail), "win": [], "why": f"a monster of the {blight.type}",
+            }]})
+    groups += hook_groups(ctx, hero, "turn_end")
+    ctx.then([{"op": "simultaneous", "hero": hero.id, "groups": groups},
+              {"op": "monastery_rest", "hero": hero.id}])
+
+
+@step("simultaneous")
+def simultaneous(ctx: Ctx, st: Step) -> None:
+    """Effects that happen at the same time: the affected player chooses their order
+    (DN 14.3.1). Losses alone commute, so they are not asked about."""
+    groups = st["groups"]
+    hero = ctx.s.heroes[st["hero"]]
+    if hero.dead or not groups:
+        return
+    if len(groups) == 1 or all(g.get("loss") for g in groups):
+        ctx.then([x for g in groups for x in g["steps"]])
+        return
+    ctx.ask("order_effects", hero.seat, hero=hero.id, groups=groups)
+
+
+def order_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+    return [Choice("resolve_first", {"effect": i}, g["label"], "then the others (DN 14.3.1)")
+            for i, g in enumerate(d["groups"])]
+
+
+@decision("order_effects", order_choices)
+def resolve_order(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+    chosen = d["groups"][args["effect"]]
+    rest = [g for i, g in enumerate(d["groups"]) if i != args["effect"]]
+    ctx.then([*chosen["steps"], {"op": "simultaneous", "hero": d["hero"], "groups": rest}])
 
 
 def on_leave(ctx: Ctx, hero: Hero, origin: str) -> None:

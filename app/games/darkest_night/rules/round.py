@@ -12,7 +12,6 @@ from app.games.darkest_night.rules.common import (
     end_game,
     gain,
     hero_name,
-    lose,
 )
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
@@ -100,18 +99,12 @@ def current_hero(ctx: Ctx, st: Step) -> Hero:
 
 @step("turn_start")
 def turn_start(ctx: Ctx, st: Step) -> None:
-    """Start of turn (DN 6.0): unlock items used since this hero's last turn (DN 15.1);
-    lose 1 secrecy with the Necromancer here (DN 10.0) and per Holy Relic carried
-    (DN 15.2); blights and cards with start-of-turn effects."""
+    """Start of turn (DN 6.0): unlock items used since this hero's last turn (DN 15.1),
+    then the start-of-turn effects (see ``blights.start_of_turn_effects``)."""
     hero = current_hero(ctx, st)
     ctx.emit("TurnStepReached", hero=hero.id, step="start")
     if any(i.locked for i in hero.items):
         ctx.emit("ItemsUnlocked", hero=hero.id)
-    if ctx.s.necromancer == hero.location and hero.location != MONASTERY:
-        lose(ctx, hero, "secrecy", 1, "the Necromancer is here (DN 10.0)")
-    relics = relic_count_this_turn(ctx.s, hero)
-    if relics:
-        lose(ctx, hero, "secrecy", relics, "carrying a Holy Relic (DN 15.2)")
     ctx.then([{"op": "start_of_turn_effects", "hero": hero.id}])
 
 
