@@ -1,0 +1,165 @@
+"""Setting up (DN 3.0) and the optional rules (DN 20.0)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.games.darkest_night import DARKEST_NIGHT
+from app.games.darkest_night.content import load
+from app.games.darkest_night.options import difficulty
+from app.kernel import table as kernel
+from app.kernel.game import validate_options
+from app.kernel.types import RuleError, SeatInfo, Viewer
+from tests.games.darkest_night.harness import Table, run_steps
+
+HEROES = ["prince", "valkyrie", "seer", "crusader"]
+
+
+def test_standard_setup() -> None:
+    """DN 3.1–3.4: relics in the Mountains, Forest, Ruins and Swamp; the Necromancer in the
+    Ruins; one blight at each location but the Monastery; heroes in the Monastery at their
+    defaults with 3 powers and a power deck of the other 10."""
+    t = Table.start()
+    s = t.state
+    assert sorted(s.relics) == ["Forest", "Mountains", "Ruins", "Swamp"]
+    assert s.necromancer == "Ruins" and s.darkness == 0 and s.clues == 0
+    assert [
+        len(s.blights[loc]) for loc in ("Mountains", "Castle", "Village", "Swamp", "Forest", "Ruins")
+    ] == [1] * 6
+    assert s.blights["Monastery"] == [] and len(s.decks["map"].discard) == 1
+    assert len(s.decks["map"].cards) + 1 == 16  # the Simplicity subdeck (DN 3.3)
+    for hero_id in HEROES:
+        hero, spec = s.heroes[hero_id], load().heroes[hero_id]
+        assert (hero.grace, hero.secrecy, hero.location) == (spec.grace, spec.secrecy, "Monastery")
+        assert len(hero.powers) == 3 and len(hero.deck) == 10
+    assert t.decision["kind"] == "next_hero" and s.round == 1
+
+
+def test_starting_options() -> None:
+    """DN 20.1.2–20.1.4: no or two starting blights, darkness at −5, extra grace, sparks,
+    more starting powers."""
+    t = Table.start(
+        options={
+            "starting_blights": 2,
+            "starting_darkness": -5,
+            "extra_grace": True,
+            "starting_sparks": True,
+            "starting_powers": 5,
+        }
+    )
+    s = t.state
+    assert sum(len(b) for b in s.blights.values()) >= 11  # 12 unless a token ran out
+    assert s.darkness == -5
+    prince = s.heroes["prince"]
+    assert prince.grace == load().heroes["prince"].grace + 2 and prince.sparks == 3
+    assert len(prince.powers) == 5 and len(prince.deck) == 8
+    empty = Table.start(options={"starting_blights": 0})
+    assert sum(len(b) for b in empty.state.blights.values()) == 0
+
+
+def test_difficulty_is_the_sum_of_modifiers() -> None:
+    """DN 20.1: e.g. 3 darkness cards (+1), Pall (+1), 4 powers (−1), 3 heroes (+4) = +5."""
+    options = validate_options(
+        DARKEST_NIGHT, {"darkness_cards": 3, "pall_of_suffering": True, "starting_powers": 4, "heroes": 3}
+    )
+    assert difficulty(options) == 5
+    assert difficulty(validate_options(DARKEST_NIGHT, {})) == 0
+    assert difficulty(validate_options(DARKEST_NIGHT, {"starting_blights": 0, "starting_darkness": -5})) == -4
+
+
+def test_seats_must_fit_the_heroes() -> None:
+    options = validate_options(DARKEST_NIGHT, {"heroes": 2})
+    with pytest.raises(RuleError, match="each player controls at least one hero"):
+        DARKEST_NIGHT.setup(options, [SeatInfo(i, f"P{i}") for i in range(3)], random.Random(0))
+    with pytest.raises(RuleError, match="at least 2 players"):
+        DARKEST_NIGHT.setup(
+            validate_options(DARKEST_NIGHT, {"necromancer_player": True}),
+            [SeatInfo(0, "A")],
+            random.Random(0),
+        )
+
+
+def test_players_share_the_heroes_round_robin() -> None:
+    """DN 3.2: with 2 players for 4 heroes each controls 2."""
+    t = Table.start(seats=2)
+    seats = [t.state.heroes[h].seat for h in HEROES]
+    assert seats == [0, 1, 0, 1]
+
+
+def test_random_heroes_and_powers() -> None:
+    t = Table.start(heroes=[], options={"random_heroes": True, "random_powers": True})
+    assert len(t.state.heroes) == 4 and all(len(h.powers) == 3 for h in t.state.heroes.values())
+    assert t.decision["kind"] == "next_hero"
+
+
+def test_dual_class_heroes() -> None:
+    """DN 20.2.3: two heroes, each with a primary and a secondary class: 3 powers of each,
+    a combined deck of 20, two turns per round."""
+    options = validate_options(DARKEST_NIGHT, {"heroes": 2})
+    events = DARKEST_NIGHT.setup(options, [SeatInfo(0, "A"), SeatInfo(1, "B")], random.Random(1))
+    t = Table(kernel.replay(DARKEST_NIGHT, events), list(events))
+    for hero in ("prince", "valkyrie", "seer", "crusader"):
+        d = t.decision
+        if d["kind"] == "choose_hero":
+            t.act("choose_hero", hero=hero)
+        d = t.decision
+        t.act("choose_powers", powers=d["starting"][:3])
+    prince = t.state.heroes["prince"]
+    assert prince.flags["secondary"] == "valkyrie"
+    assert len(prince.powers) == 6 and len(prince.deck) == 20 and prince.turns_left == 2
+    assert prince.power("valkyrie.skewer") is not None or any(
+        p.id.startswith("valkyrie.") for p in prince.powers
+    )
+    t.begin_turn("prince")
+    t.act("end_action")
+    assert t.state.heroes["prince"].turns_left == 1
+    assert "prince" in {c.args["hero"] for c in t.choices() if c.type == "take_turn"}
+
+
+def test_five_heroes_draw_a_darkness_card_at_setup() -> None:
+    """DN 20.2.1 (when the darkness deck has cards)."""
+    t = Table.start(heroes=HEROES, options={"heroes": 4})
+    assert t.state.darkness_cards == []
+    if not load().darkness:
+        pytest.skip("no darkness cards in the content yet")
+
+
+def test_the_necromancer_player_holds_a_hidden_hand() -> None:
+    """DN 20.3: the last seat plays the Necromancer: 4 map cards no hero sees; he plays one
+    to create each blight."""
+    options = validate_options(DARKEST_NIGHT, {"necromancer_player": True})
+    events = DARKEST_NIGHT.setup(options, [SeatInfo(0, "Heroes"), SeatInfo(1, "Necro")], random.Random(2))
+    t = Table(kernel.replay(DARKEST_NIGHT, events), list(events))
+    for hero in HEROES:
+        t.act("choose_hero", hero=hero)
+        t.act("choose_powers", powers=t.decision["starting"][:3])
+    s = t.state
+    assert s.necromancer_seat == 1 and len(s.hand) == 4
+    hand = list(s.hand)
+    hero_view = DARKEST_NIGHT.view(s, Viewer("seat", frozenset({0})))
+    necro_view = DARKEST_NIGHT.view(s, Viewer("seat", frozenset({1})))
+    assert hero_view["necromancer_hand"] == 4 and necro_view["necromancer_hand"] == hand
+    for event in t.events:
+        seen = DARKEST_NIGHT.event_view(event, Viewer("seat", frozenset({0})))
+        assert seen is None or not (set(hand) & set(str(seen.data).replace("'", " ").split()))
+    t.edit(lambda s: (setattr(s, "necromancer", "Castle"), s.blights.__setitem__("Castle", [])))
+    run_steps(t, [{"op": "necromancer_blight"}], phase="necromancer")
+    assert t.decision["kind"] == "play_map_card" and t.decision["seat"] == 1
+    card = next(c for c in t.choices(1) if c.type == "play_map_card")
+    t.act("play_map_card", seat=1, **card.args)
+    assert len(t.state.hand) == 3 and len(t.state.blights["Castle"]) == 1
+
+
+def test_hidden_relics_appear_as_clues_allow() -> None:
+    """DN 20.4: no relics at setup."""
+    t = Table.start(options={"hidden_relics": True})
+    assert t.state.relics == {}
+
+
+def test_without_quests_and_mysteries() -> None:
+    t = Table.start(options={"no_quests": True, "no_mysteries": True})
+    assert t.state.decks["quest"].cards == [] and t.state.decks["mystery"].cards == []
+    run_steps(t, [{"op": "clues", "hero": "prince", "n": 4}], dice=[6, 5, 1, 2])
+    assert t.state.keys == 2 and t.state.clues == 0  # a key per 5–6 (DN 20.5)
