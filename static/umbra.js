@@ -10,6 +10,13 @@
     { code: "[45]..", swap: true, error: true },
   ];
 
+  // After a lost connection (a server restart, a network blip) try again soon, backing off
+  // to at most 8 s between attempts (the extension's default waits up to 64 s).
+  htmx.config.wsReconnectDelay = function (retries) {
+    var cap = Math.min(8000, 250 * Math.pow(2, retries));
+    return cap / 2 + Math.random() * cap / 2;
+  };
+
   // On every (re)connect ask only for what this page has not seen yet.
   htmx.createWebSocket = function (url) {
     var marker = document.getElementById("seq");
@@ -26,7 +33,22 @@
     if (el) { el.dataset.state = state; el.textContent = text; }
   }
   document.addEventListener("htmx:wsConnecting", function () { setConn("connecting", "connecting…"); });
-  document.addEventListener("htmx:wsOpen", function () { setConn("live", "live"); });
+  document.addEventListener("htmx:wsOpen", function () {
+    setConn("live", "live");
+    var flash = document.getElementById("flash");
+    if (flash && flash.dataset.offline) { flash.className = "flash"; flash.textContent = ""; delete flash.dataset.offline; }
+  });
+
+  // A button pressed while the server is unreachable: say so instead of doing nothing.
+  function offline() {
+    var flash = document.getElementById("flash");
+    if (!flash) return;
+    flash.className = "flash flash-error";
+    flash.dataset.offline = "1";
+    flash.textContent = "Could not reach the server, so nothing was done. Try again once the page shows “live”.";
+  }
+  document.addEventListener("htmx:sendError", offline);
+  document.addEventListener("htmx:timeout", offline);
   document.addEventListener("htmx:wsClose", function (e) {
     var code = e.detail && e.detail.event ? e.detail.event.code : 0;
     if (code >= 4000) { setConn("closed", "disconnected"); }

@@ -103,12 +103,15 @@ def log_entries(
         visible = kernel.event_for_viewer(session.game, stored.event, viewer)
         if visible is None:
             continue
+        text = kernel.describe(session.game, visible)
+        if not text:
+            continue  # bookkeeping events (a game may leave them unnarrated)
         entry = {
             "seq": stored.seq,
             "type": visible.type,
             "is_chat": kernel.is_platform_event(visible),
             "actor": actor_name(session, stored.actor),
-            "text": kernel.describe(session.game, visible),
+            "text": text,
             "at": stored.at,
         }
         out.append(render_block(template, "log_entry", {"entry": entry}))

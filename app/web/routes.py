@@ -295,12 +295,16 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
     events = await session.events_between(max(0, seq - fragments.LOG_PAGE), seq)
     log = list(reversed(fragments.log_entries(env, hub, session, events, SPECTATOR)))
     current = events[-1] if events else None
+    # Describe the event at ``seq`` itself: the newest log line is an earlier event when
+    # the one at ``seq`` is hidden from spectators.
+    visible = kernel.event_for_viewer(session.game, current.event, SPECTATOR) if current else None
     return ctx | {
         "board": board,
         "log": log,
         "last_seq": session.seq,
         "current": current,
-        "current_text": log[0] if log else "",
+        "current_actor": fragments.actor_name(session, current.actor) if current else "",
+        "current_text": kernel.describe(session.game, visible) if visible else "",
     }
 
 

@@ -39,8 +39,10 @@ class HtmlStream:
         gets every fragment and the missed log; a page rendered at the current seq is
         already up to date and gets nothing."""
         if not events:
-            self._changed()  # remember what the page shows; send nothing
-            return []
+            # The page is current, except maybe who holds which seat (seats can change
+            # hands without an event): remember the rest, send the players panel.
+            self._changed()
+            return [self.sent["seats"]] if "seats" in self.sent else []
         return self._frames(events)
 
     def update(self, events: list[StoredEvent]) -> list[str]:

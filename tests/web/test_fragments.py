@@ -21,7 +21,9 @@ def test_only_changed_fragments_are_pushed(live_server: LiveServer) -> None:
     tid = table["table_id"]
     url = f"{live_server.ws_url}/ws/tables/{tid}?format=html&after=4"
     with connect(url, open_timeout=10) as spectator:
-        # The page is current at seq 4, so nothing is sent until something changes.
+        # The page is current at seq 4: only the players panel is refreshed on connect
+        # (seats change hands without events); then nothing until something changes.
+        assert ids_in(spectator.recv(timeout=10)) == {"seats"}
         gift = {"command_id": "g1", "seat": "gm", "type": "gift", "args": {"seat": 1}}
         response = httpx.post(
             f"{live_server.url}/api/tables/{tid}/commands", json=gift, headers=auth(table["gm_token"])
@@ -49,6 +51,7 @@ def test_a_players_prompts_follow_the_turn(live_server: LiveServer) -> None:
     with connect(
         f"{live_server.ws_url}/ws/tables/{tid}?format=html&after=4&token={token}", open_timeout=10
     ) as page:
+        assert ids_in(page.recv(timeout=10)) == {"seats"}
         roll = {"command_id": "r1", "seat": 0, "type": "roll", "args": {}}
         httpx.post(
             f"{live_server.url}/api/tables/{tid}/commands",

@@ -1,0 +1,1 @@
+"""Real-browser end-to-end tests (Debian's chromium driven by Playwright)."""

@@ -1,0 +1,73 @@
+"""Scenario 7: at phone width (390×844) every page fits the screen: no sideways scrolling,
+and the choice buttons stay big enough to tap."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.e2e.conftest import PageFactory, Served
+from tests.e2e.support import (
+    PHONE,
+    create_table,
+    expect_live,
+    lowest_choice,
+    screenshot,
+    scroll_width,
+)
+
+pytestmark = pytest.mark.browser
+
+# 40 characters without a space: the longest name a seat may have, and the hardest to wrap.
+LONG_NAME = "Wolfeschlegelsteinhausenbergerdorffvoral"
+
+
+def phone_page(open_page: PageFactory, url: str) -> Page:
+    return open_page(url, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+
+
+def assert_fits(page: Page, name: str) -> None:
+    screenshot(page, f"phone-{name}")
+    width = scroll_width(page)
+    assert width <= PHONE["width"] + 1, f"the {name} page is {width}px wide, wider than a 390px phone"
+    panel = page.locator("#prompts")
+    if panel.count() and panel.is_visible():
+        right = edge(panel)
+        for button in page.locator("#prompts button.choice").all():
+            box = button.bounding_box()
+            assert box and box["height"] >= 44, f"a choice on the {name} page is too small to tap"
+            assert box["x"] + box["width"] <= right, f"a choice sticks out of its panel on the {name} page"
+
+
+def edge(locator: Locator) -> float:
+    box = locator.bounding_box()
+    assert box
+    return box["x"] + box["width"]
+
+
+def test_every_page_fits_a_phone_screen(server: Served, open_page: PageFactory) -> None:
+    lobby = phone_page(open_page, server.url + "/")
+    assert_fits(lobby, "lobby")
+    lobby.locator("#game-form input[name=seat]").nth(0).fill("Ann")
+    lobby.locator("#game-form input[name=seat]").nth(1).fill(LONG_NAME)
+    lobby.get_by_role("button", name="Create the table").click()
+    expect(lobby.locator(".invite")).to_have_count(4)
+    assert_fits(lobby, "created")
+
+    table = create_table(server.url, [LONG_NAME, "Bob"], target=5)
+    seat = phone_page(open_page, table.seat_url(0))
+    expect_live(seat)
+    expect(seat.locator(".topbar .role")).to_have_text(f"Playing as {LONG_NAME}")
+    expect(seat.locator("#prompts button.choice")).to_have_count(3)
+    assert_fits(seat, "seat")
+
+    watch = phone_page(open_page, table.watch_url)
+    gm = phone_page(open_page, table.gm_url)
+    expect_live(gm)
+    lowest_choice(seat).click()
+    expect(watch.locator("#log-entries > li")).to_have_count(7)
+    assert_fits(watch, "watch")
+    assert_fits(gm, "gm")
+
+    replay = phone_page(open_page, table.replay_url)
+    assert_fits(replay, "replay")
