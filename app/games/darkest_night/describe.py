@@ -176,6 +176,7 @@ TEXTS: dict[str, Callable[[D], str]] = {
         else f"{hero(d)} uses an item."
     ),
     "ItemGiven": lambda d: item_given(d),
+    "ItemLost": lambda d: f"{hero(d)} loses an item ({d.get('why', '')}).",
     "ItemsUnlocked": lambda d: "",
     "ItemUnavailable": lambda d: f"No {d['kind'].replace('_', ' ')} is left in the stock.",
     "RelicRetrieved": lambda d: f"{hero(d)} retrieves the Holy Relic of the {d['location']}!",

@@ -257,6 +257,20 @@ def _item_used(s: State, d: D) -> None:
         item.data.update(d.get("data", {}))
 
 
+@applies("ItemLost")
+def _item_lost(s: State, d: D) -> None:
+    """An item taken away: a token back to the stock, an artifact to its discard pile."""
+    hero = s.heroes[d["hero"]]
+    item = hero.item(d["item"])
+    if item is None:
+        return
+    hero.items.remove(item)
+    if item.kind == "artifact":
+        s.decks["artifact"].discard.append(item.data["card"])
+    elif item.kind in s.item_stock:
+        s.item_stock[item.kind] += 1
+
+
 @applies("ItemGiven")
 def _item_given(s: State, d: D) -> None:
     source = _holder(s, d["from"])

@@ -18,7 +18,7 @@ from app.games.darkest_night.rules.common import (
     gain,
     hero_name,
 )
-from app.games.darkest_night.rules.powers import bonus_mods, refresh_all, set_power, spec
+from app.games.darkest_night.rules.powers import bonus_mods, note_use, refresh_all, set_power, spec
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice, Unavailable
 
@@ -363,8 +363,6 @@ def retrieve_relic(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
     else:
         ctx.emit("CluesChanged", to=ctx.s.clues - cost, by=-cost, why="retrieving a Holy Relic")
     ctx.emit("RelicRetrieved", hero=hero.id, location=hero.location, item=f"i{ctx.s.next_item}")
-    if ctx.s.options.get("hidden_relics"):
-        ctx.then([{"op": "place_hidden_relic"}])
 
 
 def power_action(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
@@ -372,6 +370,7 @@ def power_action(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
     power_id = args["power"]
     action = spec(ctx, power_id).action or {}
     name = spec(ctx, power_id).name
+    note_use(ctx, hero, power_id)
     for resource, n in action.get("cost", {}).items():
         from app.games.darkest_night.rules.common import spend
 

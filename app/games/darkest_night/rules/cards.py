@@ -174,10 +174,16 @@ def quest_spec(ctx: Ctx, card: str) -> Any:
 def quest_timers(ctx: Ctx, _: Step) -> None:
     """One time marker on every quest; one that reaches its time expires (DN 16.3)."""
     for quest in list(ctx.s.quests):
-        spec = ctx.c.quests[quest.card]
-        ctx.emit("QuestTimeAdvanced", id=quest.id, to=quest.time + 1)
-        if quest.time + 1 >= int(spec.data.get("time", 5)):
-            ctx.then([{"op": "expire_quest", "id": quest.id}])
+        advance_quest(ctx, quest.id, 1)
+
+
+def advance_quest(ctx: Ctx, quest_id: str, n: int) -> None:
+    """Add ``n`` time markers; at the card's time the quest expires (DN 16.3)."""
+    quest = next(q for q in ctx.s.quests if q.id == quest_id)
+    to = quest.time + n
+    ctx.emit("QuestTimeAdvanced", id=quest.id, to=to)
+    if to >= int(ctx.c.quests[quest.card].data.get("time", 5)):
+        ctx.then([{"op": "expire_quest", "id": quest.id}])
 
 
 @step("expire_quest")
@@ -228,9 +234,7 @@ def reduce_pall(ctx: Ctx, _: Step) -> None:
 def advance_quests(ctx: Ctx, st: Step) -> None:
     """Events that put extra time on quests (DN 16.3)."""
     for quest in list(ctx.s.quests):
-        ctx.emit("QuestTimeAdvanced", id=quest.id, to=quest.time + int(st.get("n", 1)))
-        if quest.time + int(st.get("n", 1)) >= int(ctx.c.quests[quest.card].data.get("time", 5)):
-            ctx.then([{"op": "expire_quest", "id": quest.id}])
+        advance_quest(ctx, quest.id, int(st.get("n", 1)))
 
 
 def placed_actions(ctx: Ctx, hero: Hero) -> list[Choice]:

@@ -14,7 +14,7 @@ from app.games.darkest_night.rules.common import (
     roll_dice,
     spend,
 )
-from app.games.darkest_night.rules.powers import boosts, dice_bonus, set_power, spec, tactics
+from app.games.darkest_night.rules.powers import boosts, dice_bonus, note_use, set_power, spec, tactics
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -145,6 +145,7 @@ def resolve_combat(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]
     approach, power_id = args["approach"], args["tactic"]
     option: dict[str, Any] = {"dice": int(d.get("dice", 1))}
     if power_id is not None:
+        note_use(ctx, hero, power_id)
         option = dict(spec(ctx, power_id).tactic[args["option"]])
         for resource, n in option.get("cost", {}).items():
             spend(ctx, hero, resource, n, f"{spec(ctx, power_id).name} (tactic)")
@@ -223,7 +224,8 @@ def roll(ctx: Ctx, st: Step) -> None:
     pending = {k: v for k, v in st.items() if k != "op"}
     pending["dice"] = sum(n for _, n in sources)
     pending["sources"] = [[name, n] for name, n in sources]
-    pending["relic"] = purpose == "fight" and hero.relics() > 0 and relic_acts(hero)
+    pending["relic"] = (purpose == "fight" and hero.relics() > 0 and relic_acts(hero)
+                        and not blight_effect_active(ctx, "items_disabled", None))
     pending["terror"] = terror_here(ctx, hero)
     if not has_boosts(ctx, hero, pending):
         ctx.then([{"op": "roll_now", **pending}])

@@ -15,7 +15,7 @@ from app.games.darkest_night.rules.common import (
     lose,
     spend,
 )
-from app.games.darkest_night.rules.powers import carried_powers, refresh_all, set_power, spec
+from app.games.darkest_night.rules.powers import carried_powers, note_use, refresh_all, set_power, spec
 from app.games.darkest_night.state import Hero, Item, State
 from app.kernel.types import Choice, RuleError
 
@@ -254,6 +254,7 @@ def use_item(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
 def use_power(ctx: Ctx, hero: Hero, power_id: str) -> None:
     definition = spec(ctx, power_id)
     use = definition.any_time or {}
+    note_use(ctx, hero, power_id)
     for resource, n in use.get("cost", {}).items():
         spend(ctx, hero, resource, n, definition.name)
     if use.get("exhaust"):

@@ -180,6 +180,13 @@ def set_power(ctx: Ctx, hero: Hero, power_id: str, **changes: Any) -> None:
             return
 
 
+def note_use(ctx: Ctx, hero: Hero, power_id: str) -> None:
+    """Using an artifact locks it until its carrier's next turn (DN 15.1)."""
+    for item in hero.items:
+        if item.kind == "artifact" and item.data.get("card") == power_id and not item.locked:
+            ctx.emit("ItemUsed", hero=hero.id, item=item.id, kind="artifact", discard=False)
+
+
 def refresh_all(ctx: Ctx, hero: Hero, why: str) -> None:
     """Refresh every exhausted power (DN 14.2); a suppressed one is active again."""
     for power in carried_powers(hero):

@@ -179,10 +179,13 @@ def end_turn_now(ctx: Ctx, hero: Hero) -> None:
 
 
 def check_victory(ctx: Ctx) -> None:
-    """The Holy Ritual: 3 Holy Relics at the Monastery at once (DN 18.2)."""
+    """After every step: the Holy Ritual, 3 Holy Relics at the Monastery at once (DN 18.2);
+    with Hidden Relics, a relic appears whenever the clues could pay for one more (DN 20.4)."""
     s = ctx.s
     if s.result is not None:
         return
+    if s.options.get("hidden_relics") and s.phase != "setup":
+        reveal_hidden_relics(ctx)
     relics = sum(1 for i in s.stored if i.kind == "holy_relic")
     relics += sum(h.relics() for h in s.heroes_at(MONASTERY))
     if relics >= 3:
@@ -199,3 +202,14 @@ def resume_decision(ctx: Ctx, st: Step) -> None:
     """Back to the decision an "any time" action interrupted (DN 14.3.2)."""
     if st["decision"] is not None:
         ctx.s.decision = dict(st["decision"])
+
+
+def reveal_hidden_relics(ctx: Ctx) -> None:
+    from app.games.darkest_night.rules.actions import relic_cost
+
+    s = ctx.s
+    resource, cost = relic_cost(s)
+    have = s.keys if resource == "keys" else s.clues
+    left = 4 - s.relics_retrieved - len(s.relics)
+    if left > 0 and len(s.relics) < have // cost:
+        ctx.then([{"op": "place_hidden_relic"}])

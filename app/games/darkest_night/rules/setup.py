@@ -64,7 +64,7 @@ def build_decks(ctx: Ctx, options: dict[str, Any]) -> None:
 
 
 def initial_steps(options: dict[str, Any], slots: list[int]) -> list[Step]:
-    steps: list[Step] = [{"op": "place_starting_blights"}]
+    steps: list[Step] = [{"op": "place_starting_blights"}, {"op": "starting_darkness"}]
     if options.get("necromancer_player"):
         steps.append({"op": "draw_necromancer_hand"})
     if options.get("pall_of_suffering") and not options.get("no_quests"):
@@ -93,6 +93,14 @@ def place_starting_blights(ctx: Ctx, _: Step) -> None:
             if stock_of(ctx, blight_type) > 0:
                 place_blight(ctx, location, blight_type, "setup (DN 3.4)")
         ctx.emit("CardDiscarded", deck="map", card=card)
+
+
+@step("starting_darkness")
+def starting_darkness(ctx: Ctx, _: Step) -> None:
+    """Thresholds already reached by the starting darkness draw their cards (DN 20.1.1, 20.1.3)."""
+    from app.games.darkest_night.rules.common import check_darkness_thresholds
+
+    check_darkness_thresholds(ctx)
 
 
 # -- choosing heroes ------------------------------------------------------------------
