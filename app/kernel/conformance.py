@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +79,7 @@ def random_playout(
     max_commands: int = 10_000,
     check_every: int = 1,
     optional_share: float = 0.1,
+    invariant: Callable[[Any], None] | None = None,
 ) -> Playout:
     """Play one seeded game of random legal commands, checking every invariant."""
     picker = random.Random(seed)
@@ -125,6 +127,11 @@ def random_playout(
         state = kernel.fold_all(game, state, events)
         out.events.extend(events)
         out.commands += 1
+        if invariant is not None:
+            try:
+                invariant(state)
+            except AssertionError as err:
+                raise ConformanceError(f"seed {seed} step {step}: invariant broken: {err}") from err
         if check_every and step % check_every == 0:
             check_views(game, state, events, viewers, f"seed {seed} step {step}")
     else:

@@ -8,6 +8,7 @@ from typing import Any
 from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
+    blight_destination,
     blight_effect_active,
     blight_param_total,
     discard,
@@ -22,12 +23,17 @@ from app.kernel.types import Choice
 MAX_MAP_TRIES = 3
 
 
-@step("create_blight_from_map")
-def create_blight_from_map(ctx: Ctx, st: Step) -> None:
-    """Draw map cards until one names a blight still in the stock; after 3 misses, any
-    blight of the players' choice (DN 11.1). A Necromancer player plays from his hand
-    instead (DN 20.3.3)."""
-    location = st["location"]
+@step("create_blight_at")
+def create_blight_at(ctx: Ctx, st: Step) -> None:
+    """Create a blight now: check where it goes, then draw map cards until one names a
+    blight still in the stock; after 3 misses, any blight of the players' choice (DN 11.1).
+    A Necromancer player plays from his hand instead (DN 20.3.3)."""
+    location = blight_destination(ctx, st["location"])
+    if location is None:
+        return
+    if st.get("type"):
+        place_blight(ctx, location, st["type"], st["why"])
+        return
     if ctx.s.necromancer_seat is not None:
         ctx.then([{"op": "necromancer_plays_blight", "location": location, "why": st["why"]}])
         return
@@ -42,6 +48,10 @@ def create_blight_from_map(ctx: Ctx, st: Step) -> None:
             place_blight(ctx, location, blight_type, st["why"])
             return
         ctx.emit("BlightUnavailable", type=blight_type, card=card)
+    ask_blight_type(ctx, location, st["why"])
+
+
+def ask_blight_type(ctx: Ctx, location: str, why: str) -> None:
     options = [b for b in ctx.c.blights if stock_of(ctx, b) > 0]
     if options:
         seats = sorted({h.seat for h in ctx.s.living()})
@@ -50,7 +60,7 @@ def create_blight_from_map(ctx: Ctx, st: Step) -> None:
             seats[0] if len(seats) == 1 else "any",
             seats=seats,
             location=location,
-            why=st["why"],
+            why=why,
             options=options,
         )
 
@@ -83,7 +93,7 @@ def blight_type_choices(s: State, d: dict[str, Any]) -> list[Choice]:
 
 @decision("choose_blight_type", blight_type_choices)
 def resolve_blight_type(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    place_blight(ctx, d["location"], args["type"], d["why"])
+    ctx.then([{"op": "create_blight_at", "location": d["location"], "why": d["why"], "type": args["type"]}])
 
 
 @step("necromancer_plays_blight")
@@ -138,7 +148,16 @@ def resolve_play_card(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]
     ctx.emit("HandCardPlayed", card=card, location=d["location"])
     maybe_increased_quest(ctx, card)
     discard(ctx, "map", card)
-    place_blight(ctx, d["location"], ctx.c.map_cards[card].blights[d["location"]], d["why"])
+    ctx.then(
+        [
+            {
+                "op": "create_blight_at",
+                "location": d["location"],
+                "why": d["why"],
+                "type": ctx.c.map_cards[card].blights[d["location"]],
+            }
+        ]
+    )
 
 
 # -- effects on heroes (DN 11.2) --------------------------------------------------------
@@ -166,17 +185,43 @@ def start_of_turn_effects(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     groups: list[dict[str, Any]] = []
     if ctx.s.necromancer == hero.location and not is_monastery(hero.location):
-        groups.append({"label": "The Necromancer is here: lose 1 secrecy", "loss": True,
-                       "steps": [{"op": "lose_secrecy", "hero": hero.id, "n": 1,
-                                  "why": "the Necromancer is here (DN 10.0)"}]})
+        groups.append(
+            {
+                "label": "The Necromancer is here: lose 1 secrecy",
+                "loss": True,
+                "steps": [
+                    {
+                        "op": "lose_secrecy",
+                        "hero": hero.id,
+                        "n": 1,
+                        "why": "the Necromancer is here (DN 10.0)",
+                    }
+                ],
+            }
+        )
     relics = relic_count_this_turn(ctx.s, hero)
     if relics:
-        groups.append({"label": "Carrying a Holy Relic: lose 1 secrecy", "loss": True,
-                       "steps": [{"op": "lose_secrecy", "hero": hero.id, "n": relics,
-                                  "why": "carrying a Holy Relic (DN 15.2)"}]})
+        groups.append(
+            {
+                "label": "Carrying a Holy Relic: lose 1 secrecy",
+                "loss": True,
+                "steps": [
+                    {
+                        "op": "lose_secrecy",
+                        "hero": hero.id,
+                        "n": relics,
+                        "why": "carrying a Holy Relic (DN 15.2)",
+                    }
+                ],
+            }
+        )
     for _ in range(blight_effect_active(ctx, "start_turn_exhaust_power", hero.location, hero=hero)):
-        groups.append({"label": "Oblivion: exhaust a power",
-                       "steps": [{"op": "exhaust_power", "hero": hero.id, "n": 1, "why": "Oblivion"}]})
+        groups.append(
+            {
+                "label": "Oblivion: exhaust a power",
+                "steps": [{"op": "exhaust_power", "hero": hero.id, "n": 1, "why": "Oblivion"}],
+            }
+        )
     groups += hook_groups(ctx, hero, "turn_start")
     ctx.then([{"op": "simultaneous", "hero": hero.id, "groups": groups}])
 
@@ -192,22 +237,43 @@ def end_of_turn_effects(ctx: Ctx, st: Step) -> None:
     groups: list[dict[str, Any]] = []
     spies = blight_param_total(ctx, "end_turn_lose_secrecy", hero.location, hero=hero)
     if spies:
-        groups.append({"label": f"Spies: lose {spies} secrecy", "loss": True,
-                       "steps": [{"op": "lose_secrecy", "hero": hero.id, "n": spies, "why": "Spies"}]})
+        groups.append(
+            {
+                "label": f"Spies: lose {spies} secrecy",
+                "loss": True,
+                "steps": [{"op": "lose_secrecy", "hero": hero.id, "n": spies, "why": "Spies"}],
+            }
+        )
     if not hero.flags.get("ignore_blights"):
         for blight in ctx.s.blights.get(hero.location, []):
             spec = ctx.c.blights[blight.type]
             if spec.monster is None:
                 continue
-            foe = {"name": spec.monster.name, "strength": spec.monster.strength,
-                   "awareness": spec.monster.awareness}
-            groups.append({"label": f"Face a monster of the {blight.type}", "steps": [{
-                "op": "combat", "hero": hero.id, "vs": "monster", "foe": foe,
-                "fail": list(spec.monster_fail), "win": [], "why": f"a monster of the {blight.type}",
-            }]})
+            foe = {
+                "name": spec.monster.name,
+                "strength": spec.monster.strength,
+                "awareness": spec.monster.awareness,
+            }
+            groups.append(
+                {
+                    "label": f"Face a monster of the {blight.type}",
+                    "steps": [
+                        {
+                            "op": "combat",
+                            "hero": hero.id,
+                            "vs": "monster",
+                            "foe": foe,
+                            "fail": list(spec.monster_fail),
+                            "win": [],
+                            "why": f"a monster of the {blight.type}",
+                        }
+                    ],
+                }
+            )
     groups += hook_groups(ctx, hero, "turn_end")
-    ctx.then([{"op": "simultaneous", "hero": hero.id, "groups": groups},
-              {"op": "monastery_rest", "hero": hero.id}])
+    ctx.then(
+        [{"op": "simultaneous", "hero": hero.id, "groups": groups}, {"op": "monastery_rest", "hero": hero.id}]
+    )
 
 
 @step("simultaneous")
@@ -225,8 +291,10 @@ def simultaneous(ctx: Ctx, st: Step) -> None:
 
 
 def order_choices(s: State, d: dict[str, Any]) -> list[Choice]:
-    return [Choice("resolve_first", {"effect": i}, g["label"], "then the others (DN 14.3.1)")
-            for i, g in enumerate(d["groups"])]
+    return [
+        Choice("resolve_first", {"effect": i}, g["label"], "then the others (DN 14.3.1)")
+        for i, g in enumerate(d["groups"])
+    ]
 
 
 @decision("order_effects", order_choices)

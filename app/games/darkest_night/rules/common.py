@@ -217,21 +217,24 @@ def darkness_schedule(s: State) -> tuple[int, ...]:
 
 
 def create_blight(ctx: Ctx, location: str, *, why: str, blight_type: str | None = None) -> None:
-    """Create a blight: at a location with 4 or more, in the Monastery instead; in a full
-    Monastery, the heroes lose (DN 11.1, 18.3). The type comes from the map deck unless
-    given."""
+    """Create a blight at ``location`` (DN 11.1): the type from the map deck unless given.
+    Whether the location is full is decided when the blight is placed, not now, so two
+    blights created in a row cannot both squeeze into the last space."""
     if ctx.s.result is not None:
         return
+    ctx.then([{"op": "create_blight_at", "location": location, "why": why, "type": blight_type}])
+
+
+def blight_destination(ctx: Ctx, location: str) -> str | None:
+    """Where a new blight goes: a location with 4 or more sends it to the Monastery; a
+    Monastery with 4 or more loses the game (DN 11.1, 18.3), and then it goes nowhere."""
     if location != MONASTERY and ctx.s.blight_count(location) >= 4:
         ctx.emit("BlightRedirected", location=location, why="4 blights there already (DN 11.1)")
         location = MONASTERY
     if location == MONASTERY and ctx.s.blight_count(MONASTERY) >= 4:
         end_game(ctx, "loss", "The Monastery is overrun: a fifth blight fell on it (DN 18.3).")
-        return
-    if blight_type is not None:
-        place_blight(ctx, location, blight_type, why)
-        return
-    ctx.then([{"op": "create_blight_from_map", "location": location, "why": why}])
+        return None
+    return location
 
 
 def place_blight(ctx: Ctx, location: str, blight_type: str, why: str) -> None:
