@@ -112,5 +112,10 @@ def check_seats(options: dict[str, Any], seats: int) -> None:
             f"{players} hero players for {options['heroes']} heroes: each player "
             "controls at least one hero (DN 3.2)",
         )
+    from app.games.darkest_night.content import load
+
+    needed = options["heroes"] * (2 if options["heroes"] == 2 else 1)
+    if needed > len(load().heroes):
+        raise RuleError("bad_option", f"{needed} heroes are needed but this server knows {len(load().heroes)}")
     if options.get("no_darkness_deck") and options.get("darkness_cards", 2) != 2:
         raise RuleError("bad_option", "without the darkness deck exactly 2 cards are used (DN 20.7)")

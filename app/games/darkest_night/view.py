@@ -36,6 +36,7 @@ TITLES = {
     "necromancer_move": "Move the Necromancer",
     "skull_token": "Skull Token?",
     "green_item": "Choose a green-backed item",
+    "druid_form": "Celerity: take a Form?",
     "order_effects": "Several things happen at once: choose what comes first",
     "attack_target": "Choose the blight to attack",
 }

@@ -215,8 +215,9 @@ def quest_progress(ctx: Ctx, st: Step) -> None:
     if n <= 0:
         return
     spec = ctx.c.quests[quest.card]
-    ctx.emit("QuestProgressed", id=quest.id, to=quest.progress + n, by=n, hero=st.get("hero"))
-    if quest.progress + n >= int(spec.data.get("progress", 1)):
+    to = quest.progress + n
+    ctx.emit("QuestProgressed", id=quest.id, to=to, by=n, hero=st.get("hero"))
+    if to >= int(spec.data.get("progress", 1)):
         ctx.emit("QuestCompleted", id=quest.id, card=quest.card, name=spec.name, hero=st.get("hero"))
         steps = [located(e, quest.location) | {"hero": st["hero"]} for e in spec.data.get("completed", ())]
         if ctx.s.pall:

@@ -216,8 +216,11 @@ def roll(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     purpose = st["purpose"]
     base = int(st.get("base", 1))
+    # A roll an event card calls for is "part of the event" (DN 16.1: Balance applies).
+    vs = st.get("vs") or ("event" if ctx.s.step == "event" and ctx.s.current == hero.id else None)
+    st = dict(st) | {"vs": vs}
     sources = [("base", base)]
-    sources += dice_bonus(ctx, hero, purpose, {"vs": st.get("vs")})
+    sources += dice_bonus(ctx, hero, purpose, {"vs": vs})
     penalty = blight_dice(ctx, hero, purpose)
     if penalty:
         sources.append(("blights here", penalty))
