@@ -116,6 +116,8 @@ def check_seats(options: dict[str, Any], seats: int) -> None:
 
     needed = options["heroes"] * (2 if options["heroes"] == 2 else 1)
     if needed > len(load().heroes):
-        raise RuleError("bad_option", f"{needed} heroes are needed but this server knows {len(load().heroes)}")
+        raise RuleError(
+            "bad_option", f"{needed} heroes are needed but this server knows {len(load().heroes)}"
+        )
     if options.get("no_darkness_deck") and options.get("darkness_cards", 2) != 2:
         raise RuleError("bad_option", "without the darkness deck exactly 2 cards are used (DN 20.7)")
