@@ -86,15 +86,16 @@ def random_playout(
     n = seats if seats is not None else picker.randint(game.min_seats, game.max_seats)
     opts = validate_options(game, options or {})
     table_seed = f"conformance-{seed}"
-    while True:  # options may allow fewer seats than the game's maximum: take the most they allow
+    # Options may allow fewer seats than picked (or need more): take the nearest that works.
+    candidates = [*range(n, game.min_seats - 1, -1), *range(n + 1, game.max_seats + 1)]
+    for n in candidates:
         infos = [SeatInfo(i, f"Player {i + 1}") for i in range(n)]
         try:
             opening = game.setup(opts, infos, rng_for(table_seed, 1))
             break
         except RuleError:
-            if n <= game.min_seats:
+            if n == candidates[-1]:
                 raise
-            n -= 1
     viewers = viewers_for(n)
     out = Playout(seed)
     state = kernel.replay(game, opening)

@@ -57,6 +57,8 @@ def hero_changed(d: D) -> str:
         return f"{hero(d)} {verb} {abs(by)} {FIELD_WORDS[field]}, now {d['to']}{why}."
     if field == "lost_turn":
         return f"{hero(d)} will lose their next turn{why}."
+    if field in ("default_grace", "default_secrecy"):
+        return f"{hero(d)}'s default {field.removeprefix('default_')} is now {d['to']}{why}."
     return ""
 
 
@@ -185,6 +187,12 @@ TEXTS: dict[str, Callable[[D], str]] = {
     ),
     "QuestProgressed": lambda d: f"{hero(d)} advances a quest to {d['to']}.",
     "QuestTimeAdvanced": lambda d: "",
+    "QuestSymbolChecked": lambda d: (
+        f"The map card's quest symbol brings a quest to the {d['location']} (Increased Quests)."
+        if d.get("location")
+        else ""
+    ),
+    "DarknessCardChanged": lambda d: f"Darkness card {name_of('darkness', d['card'])} is now {d['state']}.",
     "QuestCompleted": lambda d: f"{hero(d)} completes the quest {d['name']}!",
     "QuestExpired": lambda d: f"The quest {d['name']} in the {d['location']} expires.",
     "PallReduced": lambda d: "A card of the Necromancer's pall is lifted.",
@@ -226,6 +234,13 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "FlowSet": lambda d: "",
     "GameEnded": lambda d: ("Victory! " if d["result"] == "win" else "Defeat. ") + d["reason"],
 }
+
+
+def item_label(kind: str | None) -> str:
+    if kind == "artifact":
+        return "an artifact"
+    spec = load().items.get(kind or "")
+    return f"a {spec.name}" if spec else "an item"
 
 
 def power_changed(d: D) -> str:

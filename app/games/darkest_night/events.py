@@ -390,6 +390,12 @@ def _turn_ended(s: State, d: D) -> None:
 def _necro_turn(s: State, d: D) -> None:
     s.phase = "necromancer"
     s.current = None
+    s.quest_symbol_checked = False
+
+
+@applies("QuestSymbolChecked")
+def _quest_symbol_checked(s: State, d: D) -> None:
+    s.quest_symbol_checked = True
 
 
 @applies("DiceRolled")

@@ -161,7 +161,8 @@ class State:
     """The decision the table waits on, if any."""
     result: dict[str, Any] | None = None
     last_roll: dict[str, Any] | None = None
-    log_context: dict[str, Any] = field(default_factory=dict)
+    quest_symbol_checked: bool = False
+    """Increased Quests: the first map card of this Necromancer turn was looked at (DN 20.1.6)."""
 
     def clone(self) -> State:
         return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))

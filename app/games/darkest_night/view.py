@@ -160,7 +160,12 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "darkness": state.darkness,
         "darkness_thresholds": list(darkness_schedule(state)),
         "darkness_cards": [
-            {"id": c, "name": content.darkness[c].name, "text": content.darkness[c].text}
+            {
+                "id": c,
+                "name": content.darkness[c].name,
+                "text": content.darkness[c].text,
+                "state": state.darkness_active.get(c),
+            }
             for c in state.darkness_cards
         ],
         "clues": state.clues,

@@ -184,10 +184,10 @@ def action_options(s: State, d: dict[str, Any]) -> tuple[list[Choice], list[Unav
 def card_actions(ctx: Ctx, hero: Hero, *, free: bool) -> list[Choice]:
     """Action effects of powers (DN 14.0), quests here (DN 16.2) and mysteries here (DN 17.3)."""
     from app.games.darkest_night.rules.cards import placed_actions
-    from app.games.darkest_night.rules.powers import carried_powers
+    from app.games.darkest_night.rules.powers import artifacts_work, carried_powers
 
     out = []
-    for power in carried_powers(hero):
+    for power in carried_powers(hero, artifacts_work(ctx)):
         action = spec(ctx, power.id).action
         if not action or bool(action.get("free")) != free or power.exhausted:
             continue

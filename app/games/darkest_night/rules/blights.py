@@ -71,10 +71,10 @@ def maybe_increased_quest(ctx: Ctx, card: str) -> None:
     s = ctx.s
     if not s.options.get("increased_quests") or s.options.get("no_quests") or s.phase != "necromancer":
         return
-    if s.log_context.get("necromancer_map_draws", 0):
+    if s.quest_symbol_checked:
         return
-    s.log_context["necromancer_map_draws"] = 1
     quest_location = ctx.c.map_cards[card].quest
+    ctx.emit("QuestSymbolChecked", card=card, location=quest_location or None)
     if quest_location:
         ctx.later([{"op": "place_quest", "location": quest_location, "why": "Increased Quests (DN 20.1.6)"}])
 
@@ -223,7 +223,12 @@ def start_of_turn_effects(ctx: Ctx, st: Step) -> None:
             }
         )
     groups += hook_groups(ctx, hero, "turn_start")
-    ctx.then([{"op": "simultaneous", "hero": hero.id, "groups": groups}])
+    ctx.then(
+        [
+            {"op": "simultaneous", "hero": hero.id, "groups": groups},
+            {"op": "darkness_card_hook", "hook": "turn_start", "hero": hero.id},
+        ]
+    )
 
 
 @step("end_of_turn_effects")

@@ -65,6 +65,7 @@ def draw_event(ctx: Ctx, st: Step) -> None:
     ctx.emit("EventRevealed", hero=hero.id, card=spec.id, name=spec.name, fate=spec.fate, text=spec.text)
     ctx.then(
         [
+            {"op": "darkness_card_hook", "hook": "event_drawn", "hero": hero.id},
             *[dict(e) | {"hero": hero.id} for e in spec.effects],
             {"op": "discard_event", "hero": hero.id, "card": card},
         ]
@@ -362,7 +363,11 @@ def draw_darkness_card(ctx: Ctx, st: Step) -> None:
         return
     card = deck.cards[0]
     if st.get("setup") and card == "eclipse" and len(deck.cards) > 1:
+        # Draw another instead, then shuffle Eclipse back into the deck (DN 20.2.1).
         card = deck.cards[1]
+        rest = [c for c in deck.cards if c != card]
+        ctx.rng.shuffle(rest)
+        ctx.emit("DeckShuffled", deck="darkness", order=[card, *rest])
     spec = ctx.c.darkness[card]
     ctx.emit(
         "DarknessCardDrawn",
@@ -551,11 +556,11 @@ def search_result(ctx: Ctx, st: Step) -> None:
 
 
 def result_available(ctx: Ctx, hero: Hero, result: str) -> bool:
-    if result in ctx.c.items:
-        return ctx.s.item_stock.get(result, 0) > 0
     if result == "artifact":
         deck = ctx.s.decks["artifact"]
         return bool(deck.cards or deck.discard)
+    if result in ctx.c.items:
+        return ctx.s.item_stock.get(result, 0) > 0
     if result == "mystery":
         deck = ctx.s.decks["mystery"]
         return bool(deck.cards or deck.discard) and not ctx.s.options.get("no_mysteries")
@@ -596,7 +601,7 @@ def take_search_result(ctx: Ctx, hero: Hero, card: str, others: list[str]) -> No
     ctx.then(
         [
             {
-                "op": f"find_{result}" if result not in ctx.c.items else "gain_item",
+                "op": "gain_item" if result in ctx.c.items and result != "artifact" else f"find_{result}",
                 "kind": result,
                 "hero": hero.id,
                 "why": "searching",

@@ -227,8 +227,12 @@ def roll(ctx: Ctx, st: Step) -> None:
     pending = {k: v for k, v in st.items() if k != "op"}
     pending["dice"] = sum(n for _, n in sources)
     pending["sources"] = [[name, n] for name, n in sources]
-    pending["relic"] = (purpose == "fight" and hero.relics() > 0 and relic_acts(hero)
-                        and not blight_effect_active(ctx, "items_disabled", None))
+    pending["relic"] = (
+        purpose == "fight"
+        and hero.relics() > 0
+        and relic_acts(hero)
+        and not blight_effect_active(ctx, "items_disabled", None)
+    )
     pending["terror"] = terror_here(ctx, hero)
     if not has_boosts(ctx, hero, pending):
         ctx.then([{"op": "roll_now", **pending}])

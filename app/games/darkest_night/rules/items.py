@@ -15,7 +15,14 @@ from app.games.darkest_night.rules.common import (
     lose,
     spend,
 )
-from app.games.darkest_night.rules.powers import carried_powers, note_use, refresh_all, set_power, spec
+from app.games.darkest_night.rules.powers import (
+    artifacts_work,
+    carried_powers,
+    note_use,
+    refresh_all,
+    set_power,
+    spec,
+)
 from app.games.darkest_night.state import Hero, Item, State
 from app.kernel.types import Choice, RuleError
 
@@ -173,7 +180,7 @@ def item_uses(ctx: Ctx, hero: Hero, item: Item) -> list[Choice]:
 def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
     """Powers with an "any time" effect (DN 14.3.2)."""
     out = []
-    for power in carried_powers(hero):
+    for power in carried_powers(hero, artifacts_work(ctx)):
         definition = spec(ctx, power.id)
         use = definition.any_time
         if not use or power.exhausted:

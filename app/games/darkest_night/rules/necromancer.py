@@ -183,9 +183,8 @@ def move_necromancer(ctx: Ctx, to: str, why: str) -> None:
 @step("necromancer_blight")
 def necromancer_blight(ctx: Ctx, _: Step) -> None:
     """Create a blight at his location (DN 11.1); darkness cards may add more."""
-    ctx.s.log_context["necromancer_map_draws"] = 0
+    ctx.then([{"op": "darkness_card_hook", "hook": "after_blight"}])
     create_blight(ctx, ctx.s.necromancer, why="the Necromancer's turn (DN 11.1)")
-    ctx.later([{"op": "darkness_card_hook", "hook": "after_blight"}])
 
 
 @step("necromancer_done")

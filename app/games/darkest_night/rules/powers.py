@@ -41,8 +41,15 @@ def usable(power: Power) -> bool:
     return not power.exhausted
 
 
-def carried_powers(hero: Hero) -> list[Power]:
+def artifacts_work(ctx: Ctx) -> bool:
+    """Artifacts are items too (DN 14.4): under Decay, items have no effect (DN 11.2)."""
+    return not blight_effect_active(ctx, "items_disabled", None)
+
+
+def carried_powers(hero: Hero, with_artifacts: bool = True) -> list[Power]:
     """The hero's powers and the artifacts they carry (artifacts are powers, DN 14.4)."""
+    if not with_artifacts:
+        return list(hero.powers)
     artifacts = [
         Power(
             i.data["card"],
@@ -62,7 +69,8 @@ def bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
     hero's powers that target it."""
     mods: list[dict[str, Any]] = []
     corrupted = blight_effect_active(ctx, "no_bonus_powers", hero.location, hero=hero) > 0
-    for power in carried_powers(hero):
+    working = artifacts_work(ctx)
+    for power in carried_powers(hero, working):
         if not usable(power):
             continue
         definition = spec(ctx, power.id)
@@ -71,7 +79,7 @@ def bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
         if not power.active:
             mods.extend(m | {"power": power.id, "owner": hero.id} for m in definition.inactive)
     for other in ctx.s.living():
-        for power in carried_powers(other):
+        for power in carried_powers(other, working):
             if power.active and not power.exhausted and applies_to(power, other, hero):
                 definition = spec(ctx, power.id)
                 mods.extend(m | {"power": power.id, "owner": other.id} for m in definition.active)
@@ -138,7 +146,7 @@ def tactics(ctx: Ctx, hero: Hero, approach: str, vs: str) -> list[tuple[Power, d
     if blight_effect_active(ctx, "no_tactics", hero.location, hero=hero):
         return []
     found: list[tuple[Power, dict[str, Any]]] = []
-    sources: list[tuple[Hero, Power]] = [(hero, p) for p in carried_powers(hero)]
+    sources: list[tuple[Hero, Power]] = [(hero, p) for p in carried_powers(hero, artifacts_work(ctx))]
     for other in ctx.s.living():
         if other.id != hero.id:
             sources += [(other, p) for p in other.powers if p.data.get("psion")]
