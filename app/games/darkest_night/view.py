@@ -37,6 +37,13 @@ TITLES = {
     "skull_token": "Skull Token?",
     "green_item": "Choose a green-backed item",
     "druid_form": "Celerity: take a Form?",
+    "hb_oath_quest": "Swear the Oath on which quest?",
+    "hb_seek_oath": "Take an Oath card?",
+    "hb_move": "Move on?",
+    "hb_pick_hero": "Choose a hero",
+    "hb_quest": "Choose a quest",
+    "hb_scrap": "Scrap which item?",
+    "hb_attack": "Attack a blight?",
     "order_effects": "Several things happen at once: choose what comes first",
     "attack_target": "Choose the blight to attack",
 }

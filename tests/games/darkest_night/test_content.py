@@ -13,20 +13,38 @@ from app.games.darkest_night.engine import STEPS
 from app.games.darkest_night.rules.powers import ROLL_GROUPS
 
 SUBDECKS = {  # DN 3.3: card count and blight types (with might)
-    "simplicity": (16, "Crows 5, Enigma 4, Evil Presence 4, Nexus 3, Omen 6, Shades 5, Shroud 5, Skeletons 5, "
-                   "Taint 5, Unholy Aura 4, Webs 5, Zombies 5"),
-    "hunted": (20, "Confusion 4, Corruption 5, Crows 5, Dark Fog 5, Desecration 4, Flux Cage 6, Gate 5, Omen 6, "
-               "Revenants 5, Specters 4, Spies 5, Stigma 5, Terror 4, Void 7, Webs 5, Wraiths 4"),
-    "overrun": (20, "Crows 5, Curse 5, Decay 5, Lich 5, Oblivion 4, Revenants 5, Shades 5, Shroud 5, Skeletons 5, "
-                "Specters 4, Stigma 5, Taint 5, Terror 4, Vampire 6, Wraiths 4, Zombies 5"),
-    "entropy": (20, "Confusion 4, Corruption 5, Curse 5, Dark Fog 5, Decay 5, Desecration 4, Enigma 4, Gate 5, "
-                "Nexus 3, Oblivion 4, Omen 6, Shades 5, Shroud 5, Skeletons 5, Spies 5, Stigma 5, Taint 5, "
-                "Vampire 6, Void 7, Zombies 5"),
-    "spiritual_warfare": (20, "Confusion, Corruption, Crows, Dark Fog, Decay, Desecration, Enigma, Evil Presence, "
-                          "Flux Cage, Gate, Nexus, Oblivion, Omen, Shroud, Spies, Stigma, Taint, Unholy Aura, "
-                          "Void, Webs"),
-    "classic": (20, "Confusion, Corruption, Curse, Dark Fog, Desecration, Evil Presence, Lich, Shades, Shroud, "
-                "Skeletons, Spies, Taint, Unholy Aura, Vampire, Zombies"),
+    "simplicity": (
+        16,
+        "Crows 5, Enigma 4, Evil Presence 4, Nexus 3, Omen 6, Shades 5, Shroud 5, Skeletons 5, "
+        "Taint 5, Unholy Aura 4, Webs 5, Zombies 5",
+    ),
+    "hunted": (
+        20,
+        "Confusion 4, Corruption 5, Crows 5, Dark Fog 5, Desecration 4, Flux Cage 6, Gate 5, Omen 6, "
+        "Revenants 5, Specters 4, Spies 5, Stigma 5, Terror 4, Void 7, Webs 5, Wraiths 4",
+    ),
+    "overrun": (
+        20,
+        "Crows 5, Curse 5, Decay 5, Lich 5, Oblivion 4, Revenants 5, Shades 5, Shroud 5, Skeletons 5, "
+        "Specters 4, Stigma 5, Taint 5, Terror 4, Vampire 6, Wraiths 4, Zombies 5",
+    ),
+    "entropy": (
+        20,
+        "Confusion 4, Corruption 5, Curse 5, Dark Fog 5, Decay 5, Desecration 4, Enigma 4, Gate 5, "
+        "Nexus 3, Oblivion 4, Omen 6, Shades 5, Shroud 5, Skeletons 5, Spies 5, Stigma 5, Taint 5, "
+        "Vampire 6, Void 7, Zombies 5",
+    ),
+    "spiritual_warfare": (
+        20,
+        "Confusion, Corruption, Crows, Dark Fog, Decay, Desecration, Enigma, Evil Presence, "
+        "Flux Cage, Gate, Nexus, Oblivion, Omen, Shroud, Spies, Stigma, Taint, Unholy Aura, "
+        "Void, Webs",
+    ),
+    "classic": (
+        20,
+        "Confusion, Corruption, Curse, Dark Fog, Desecration, Evil Presence, Lich, Shades, Shroud, "
+        "Skeletons, Spies, Taint, Unholy Aura, Vampire, Zombies",
+    ),
 }
 
 

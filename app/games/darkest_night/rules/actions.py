@@ -215,7 +215,11 @@ def action_condition(ctx: Ctx, hero: Hero, action: dict[str, Any]) -> bool:
         return False
     if where == "necromancer" and ctx.s.necromancer != hero.location:
         return False
-    return not (action.get("needs_blight") and not ctx.s.blights.get(hero.location))
+    if where == "quest" and not any(q.location == hero.location for q in ctx.s.quests):
+        return False
+    if any(hero.power(p) is not None and hero.power(p).active for p in action.get("unless_active", ())):
+        return False  # e.g. no new Oath while one is sworn
+    return not (action.get("needs_blight") and not attackable(ctx, hero)[0])
 
 
 def action_targets(

@@ -221,6 +221,7 @@ def quest_progress(ctx: Ctx, st: Step) -> None:
     if to >= int(spec.data.get("progress", 1)):
         ctx.emit("QuestCompleted", id=quest.id, card=quest.card, name=spec.name, hero=st.get("hero"))
         steps = [located(e, quest.location) | {"hero": st["hero"]} for e in spec.data.get("completed", ())]
+        steps.append({"op": "power_hook", "hook": "quest_completed", "hero": st["hero"]})
         if ctx.s.pall:
             steps.append({"op": "reduce_pall"})
         ctx.then(steps)

@@ -195,6 +195,8 @@ def finish_combat(ctx: Ctx, d: dict[str, Any], *, won: bool, successes: int, app
         "CombatEnded", hero=hero.id, foe=d["foe"]["name"], won=won, approach=approach, successes=successes
     )
     steps = [substitute(x, successes, hero.id) for x in (d.get("win", []) if won else d.get("fail", []))]
+    hook = ("combat_eluded" if approach == "elude" else "combat_won") if won else "combat_lost"
+    steps.append({"op": "power_hook", "hook": hook, "hero": hero.id, "vs": d.get("vs")})
     if d.get("vs") == "attack":
         # Succeed or fail, attacking reveals you: lose 1 secrecy (DN 8.0, 12.1).
         steps.append({"op": "lose_secrecy", "hero": hero.id, "n": 1, "why": "attacking (DN 12.1)"})

@@ -261,8 +261,9 @@ def refresh_powers(ctx: Ctx, st: Step) -> None:
 
 @step("power_hook")
 def power_hook(ctx: Ctx, st: Step) -> None:
-    """Powers with start- or end-of-turn effects (``{op = "on", hook = "turn_start",
-    effects = [...]}`` among their bonus or active modifiers)."""
+    """Powers with effects at a moment (``{op = "on", hook = ..., effects = [...]}`` among
+    their bonus or active modifiers). Hooks: turn_start, turn_end, blight_destroyed,
+    combat_won, combat_eluded, combat_lost, quest_completed."""
     hero = ctx.s.heroes.get(st.get("hero", ""))
     if hero is None or hero.dead:
         return

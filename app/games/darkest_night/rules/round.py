@@ -164,8 +164,10 @@ def turn_close(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     if ctx.s.current != hero.id:
         return
-    for flag in [f for f in hero.flags if f.startswith("turn:")]:
-        ctx.emit("HeroFlagged", hero=hero.id, flag=flag, value=None)
+    # "For the rest of the turn" marks end with the turn, on whoever carries them.
+    for other in ctx.s.heroes.values():
+        for flag in [f for f in other.flags if f.startswith("turn:")]:
+            ctx.emit("HeroFlagged", hero=other.id, flag=flag, value=None)
     if hero.flags.get("ignore_blights"):
         ctx.emit("HeroFlagged", hero=hero.id, flag="ignore_blights", value=None)
     ctx.emit("TurnEnded", hero=hero.id)
