@@ -113,6 +113,9 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "DeckShuffled": lambda d: f"The {d['deck']} deck is shuffled.",
     "CardDrawn": card_drawn,
     "CardDiscarded": lambda d: "",
+    "CardReturned": lambda d: (
+        f"A card goes back {'under' if d.get('bottom') else 'on top of'} the {d['deck']} deck."
+    ),
     "DeckEmpty": lambda d: f"The {d['deck']} deck is empty: nothing is drawn (DN 19.1).",
     "BlightPlaced": lambda d: f"A {d['type']} blight appears in the {d['location']} ({d.get('why', '')}).",
     "BlightDestroyed": lambda d: (

@@ -201,8 +201,13 @@ def expire_quest(ctx: Ctx, st: Step) -> None:
     ctx.then([located(e, quest.location) for e in spec.data.get("expired", ())])
 
 
-def located(effect: dict[str, Any], location: str) -> dict[str, Any]:
-    return {k: (location if v == "$location" else v) for k, v in effect.items()}
+def located(effect: Any, location: str) -> Any:
+    """Fill ``$location`` at every depth of an effect (nested win/fail/do lists too)."""
+    if isinstance(effect, dict):
+        return {k: located(v, location) for k, v in effect.items()}
+    if isinstance(effect, list):
+        return [located(v, location) for v in effect]
+    return location if effect == "$location" else effect
 
 
 @step("quest_progress")
@@ -329,7 +334,10 @@ def mystery_key(ctx: Ctx, st: Step) -> None:
 def mystery_roll_keys(ctx: Ctx, st: Step) -> None:
     """Rewards by the best die of a roll: ``keys = [{min, do}]`` in card order."""
     best = max(st.get("kept") or st.get("faces") or [0])
-    spec = ctx.c.mysteries[next(m.card for m in ctx.s.mysteries if m.id == st["mystery"])]
+    mystery = next((m for m in ctx.s.mysteries if m.id == st["mystery"]), None)
+    if mystery is None:
+        return
+    spec = ctx.c.mysteries[mystery.card]
     steps = []
     for index, key in enumerate(spec.data.get("keys", ())):
         if best >= int(key.get("min", 7)):
@@ -686,9 +694,9 @@ def find_stardust(ctx: Ctx, st: Step) -> None:
 def find_epiphany(ctx: Ctx, st: Step) -> None:
     """Choose any card of your power deck, then shuffle it (first edition's wording)."""
     hero = ctx.s.heroes[st["hero"]]
+    ctx.then([{"op": "permanent_hook", "hook": "epiphany", "hero": hero.id}])
     if hero.deck:
         ctx.ask("epiphany", hero.seat, hero=hero.id)
-    ctx.later([{"op": "permanent_hook", "hook": "epiphany", "hero": hero.id}])
 
 
 def epiphany_choices(s: State, d: dict[str, Any]) -> list[Choice]:
@@ -716,6 +724,8 @@ def find_supply_cache(ctx: Ctx, st: Step) -> None:
     """Draw 2 powers, keep 1, the other to the bottom of the deck (Extended Example)."""
     hero = ctx.s.heroes[st["hero"]]
     drawn = hero.deck[:2]
+    if not drawn:
+        return  # an empty power deck gives nothing (DN 19.1)
     for power in drawn:
         ctx.emit("PowerDrawn", hero=hero.id, power=power, why="a supply cache", private_seat=hero.seat)
     if len(drawn) == 1:

@@ -442,7 +442,10 @@ def conclude_roll(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> None:
         )
         if hit:
             steps += [dict(e) | {"hero": hero.id, "power": st.get("tactic")} for e in after.get("do", ())]
-    then = {"hero": hero.id} | dict(st["then"]) | {"successes": successes, "faces": st["faces"]}
+    kept, _ = evaluate(
+        st["faces"], st.get("target"), relic=st.get("relic", False), terror=st.get("terror", False)
+    )
+    then = {"hero": hero.id} | dict(st["then"]) | {"successes": successes, "faces": st["faces"], "kept": kept}
     ctx.then([*steps, then])
 
 
