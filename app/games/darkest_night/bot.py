@@ -66,31 +66,43 @@ def choose_action(state: State, choices: list[Choice], rng: random.Random) -> Ch
         by_type.setdefault(choice.type, []).append(choice)
     if "retrieve_relic" in by_type:
         return by_type["retrieve_relic"][0]
-    if hero.relics() and hero.location != MONASTERY:
-        return travel_towards(state, hero.location, MONASTERY, by_type) or choices[0]
     if hero.grace <= 1:
         if "pray" in by_type:
             return by_type["pray"][0]
         return travel_towards(state, hero.location, MONASTERY, by_type) or choices[0]
+    if hero.relics() and hero.location != MONASTERY:
+        return travel_towards(state, hero.location, MONASTERY, by_type) or choices[0]
     if "attack_necromancer" in by_type and hero.relics() and not state.blights.get(hero.location):
         return by_type["attack_necromancer"][0]
-    attacks = by_type.get("attack", [])
-    if attacks and hero.grace >= 3 and rng.random() < 0.6:
-        return rng.choice(attacks)
+    attacks = sorted(by_type.get("attack", []), key=odds, reverse=True)
+    crowded = crowded_location(state)
+    if attacks and hero.grace >= 2 and (hero.location == crowded or odds(attacks[0]) >= 40):
+        return attacks[0]
+    if crowded and crowded != hero.location and hero.grace >= 2:
+        route = travel_towards(state, hero.location, crowded, by_type)
+        if route is not None:
+            return route
     if sum(p.exhausted for p in hero.powers) >= 2 and "hide" in by_type:
         return by_type["hide"][0]
     if "quest_action" in by_type and rng.random() < 0.5:
         return by_type["quest_action"][0]
-    if "search" in by_type and (state.clues < 10 or rng.random() < 0.3):
-        return by_type["search"][0]
-    if hero.location == MONASTERY and hero.grace < hero.default_grace and "pray" in by_type:
+    if hero.location == MONASTERY and hero.grace < hero.default_grace - 1 and "pray" in by_type:
         return by_type["pray"][0]
+    if "search" in by_type:
+        return by_type["search"][0]
     if "travel" in by_type:
         away = [
             c for c in by_type["travel"] if c.args["to"] != MONASTERY and c.args["to"] != state.necromancer
         ]
         return rng.choice(away or by_type["travel"])
     return by_type.get("meditate", [choices[0]])[0]
+
+
+def crowded_location(state: State) -> str | None:
+    """The location most in need of clearing: 3 or more blights (the Monastery fills when
+    they overflow, DN 11.1)."""
+    worst = max((loc for loc in state.blights if loc != MONASTERY), key=lambda loc: len(state.blights[loc]))
+    return worst if len(state.blights[worst]) >= 2 else None
 
 
 def travel_towards(state: State, here: str, target: str, by_type: dict[str, list[Choice]]) -> Choice | None:
