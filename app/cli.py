@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="an existing PostgreSQL to use (default: start a throwaway cluster)",
     )
     bench.add_argument("--quick", action="store_true", help="a smaller run, for a smoke test")
+    bench.add_argument("--no-postgres", action="store_true", help="SQLite only: skip PostgreSQL")
     bench.set_defaults(func=cmd_bench)
     return parser
 

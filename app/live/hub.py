@@ -101,8 +101,10 @@ class Hub:
             return
         if what == "seats":
             session.seats_changed(await self.store.seats(table_id))
-        elif not what.isdigit() or int(what) > session.seq:
+        elif not what.isdigit():
             await session.catch_up()
+        elif int(what) > session.seq:
+            await session.catch_up(int(what))
 
     async def resync_all(self) -> None:
         """After the listener reconnects: anything may have been missed, so catch up."""

@@ -150,9 +150,12 @@ class TableSession:
                 return CommandResult(stored[-1].seq, stored)
         raise RuleError("busy", "the table is busy; try again", status=409)
 
-    async def catch_up(self) -> None:
-        """Read what other processes committed (after a NOTIFY) and publish it."""
+    async def catch_up(self, upto: int | None = None) -> None:
+        """Read what other processes committed (after a NOTIFY) and publish it; nothing to
+        do if this process already has ``upto`` (its own commit's NOTIFY)."""
         async with self.lock:
+            if upto is not None and self.seq >= upto:
+                return
             await self._catch_up_locked()
 
     async def _catch_up_locked(self) -> None:

@@ -3,6 +3,8 @@ keep snapshots, tables and seats (DESIGN.md, "Store")."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -85,11 +87,18 @@ class EventStore:
         if self.is_postgres:
             kwargs = {"pool_size": pool_size, "max_overflow": pool_size, "pool_pre_ping": True}
         self.engine: AsyncEngine = create_async_engine(async_url(database_url), **kwargs)
+        self._sqlite_writes: asyncio.Lock | None = None
         if not self.is_postgres:
             sa_event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            # SQLite has one writer at a time: queue writers here rather than in its
+            # busy-timeout retries, which made the latency tail long under load.
+            self._sqlite_writes = asyncio.Lock()
 
     async def close(self) -> None:
         await self.engine.dispose()
+
+    def _writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        return self._sqlite_writes if self._sqlite_writes is not None else contextlib.nullcontext()
 
     async def _notify(self, conn: Any, payload: str) -> None:
         """On PostgreSQL, tell other processes inside the same transaction: the NOTIFY is
@@ -212,7 +221,7 @@ class EventStore:
         if not stored:
             return []
         try:
-            async with self.engine.begin() as conn:
+            async with self._writing(), self.engine.begin() as conn:
                 await conn.execute(schema.events.insert(), [_row(table_id, s) for s in stored])
                 await self._notify(conn, f"{table_id}:{stored[-1].seq}")
         except IntegrityError as exc:

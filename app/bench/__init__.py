@@ -1,0 +1,86 @@
+"""Benchmarks behind ``umbra bench``: a developer tool, run from a checkout.
+
+``umbra bench store``
+    Appends per second and p50/p99 append latency of ``EventStore.append`` (one command
+    of 3 events, and a single event) on a temporary SQLite file and on PostgreSQL, each
+    beside a bare single-row ``INSERT`` + ``COMMIT`` through the same engine and driver in
+    the same run. The ratio to the bare insert is the figure that matters. See
+    ``app.bench.store``.
+
+``umbra bench live``
+    Command-to-push latency over real websockets on loopback: a real ``umbra serve``
+    process, 100 tables of the bench game Pulse (``app.bench.pulse``) with 5 viewers each,
+    commands sent over HTTP; p50/p99 over every (command, viewer) pair, commands per
+    second, and a check that every viewer got every event exactly once and in order.
+    See ``app.bench.live``.
+
+``umbra bench engine <game>``
+    Dispatched to the game: if ``app/games/<game>/bench.py`` exists and defines
+    ``run(args) -> int``, that function runs with the parsed command-line arguments
+    (``args.quick`` asks for a smaller run) and its result is the exit code. Without one
+    the command prints ``no engine benchmark for <game> yet`` and exits with 2.
+
+PostgreSQL: ``--postgres-url`` (or ``UMBRA_BENCH_PG_URL``) names a server; the bench
+creates a scratch database there and drops it afterwards. Without one it starts a
+throwaway cluster with ``tests/pg_cluster.py`` from the checkout. If neither works (or
+``--no-postgres`` is given) it says why PostgreSQL was skipped and reports SQLite only.
+
+Exit codes: 0 done (and, for ``live``, no event lost, duplicated or out of order, and no
+command failed); 1 a benchmark failed; 2 nothing to run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any
+
+__all__ = ["run"]
+
+
+def run(what: str, game: str | None, args: argparse.Namespace | Any) -> int:
+    """Run benchmark ``what`` (``store``, ``live`` or ``engine``) and return an exit code."""
+    if what == "store":
+        if game:
+            print(f"umbra bench store takes no game (got {game!r})")
+            return 2
+        from app.bench.store import run_store
+
+        return run_store(args)
+    if what == "live":
+        if game and game != "pulse":
+            print(f"umbra bench live runs the bench game pulse; no live benchmark for {game} yet")
+            return 2
+        from app.bench.live import run_live
+
+        return run_live(args)
+    if what == "engine":
+        return run_engine(game, args)
+    print(f"unknown benchmark {what!r}: store, live or engine")
+    return 2
+
+
+def run_engine(game: str | None, args: argparse.Namespace | Any) -> int:
+    """Hand over to ``app.games.<game>.bench.run(args)``, if the game provides one."""
+    if not game:
+        print("umbra bench engine needs a game: umbra bench engine <game>")
+        return 2
+    package = game.replace("-", "_")
+    if not package.isidentifier():
+        print(f"no engine benchmark for {game} yet")
+        return 2
+    name = f"app.games.{package}.bench"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        # Only "there is no such module" means no benchmark; an import error inside an
+        # existing bench module is a real failure and propagates.
+        if exc.name not in (name, f"app.games.{package}"):
+            raise
+        print(f"no engine benchmark for {game} yet")
+        return 2
+    runner = getattr(module, "run", None)
+    if not callable(runner):
+        print(f"no engine benchmark for {game} yet ({name} defines no run(args))")
+        return 2
+    return int(runner(args) or 0)
