@@ -1,6 +1,6 @@
 """Print the effect vocabulary: every op card data may name, by module, with its rule.
 
-    .venv/bin/python -m app.games.darkest_night.vocabulary
+.venv/bin/python -m app.games.darkest_night.vocabulary
 """
 
 from __future__ import annotations
