@@ -93,6 +93,11 @@ class GameBase:
         """Bring an event stored by an older engine up to the current schema."""
         return event
 
+    def undoable(self, events: Sequence[Event]) -> bool:
+        """May a player take back the command that produced ``events``? Only when nothing
+        random happened and nothing hidden was revealed; by default, never."""
+        return False
+
     def evolve_all(self, state: Any, events: Sequence[Event]) -> Any:
         """Fold several events; a game may override it to copy its state only once."""
         for event in events:

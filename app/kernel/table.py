@@ -7,7 +7,7 @@ never reach the game's ``evolve``; the game knows nothing of them.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from app.kernel.game import Game
@@ -15,6 +15,8 @@ from app.kernel.types import GM_SEAT, Command, Event, RuleError, Viewer
 
 PLATFORM_PREFIX = "table."
 CHAT = "chat"
+UNDO = "undo"
+UNDO_EVENT = PLATFORM_PREFIX + UNDO
 MAX_CHAT_LENGTH = 500
 
 
@@ -47,6 +49,27 @@ def replay(game: Game, events: Iterable[Event], state: Any = None) -> Any:
     if state is None:
         state = game.initial_state()
     return fold_all(game, state, events)
+
+
+def undone_seqs(log: Iterable[tuple[int, Event]]) -> set[int]:
+    """The seqs that later ``table.undo`` events took back."""
+    out: set[int] = set()
+    for _seq, event in log:
+        if event.type == UNDO_EVENT:
+            first, last = event.data["undone"]
+            out.update(range(first, last + 1))
+    return out
+
+
+def replay_log(game: Game, log: Sequence[tuple[int, Event]], state: Any = None) -> Any:
+    """Replay a stored log, leaving out what was taken back (undo is recorded, never erased)."""
+    undone = undone_seqs(log)
+    return replay(game, (event for seq, event in log if seq not in undone), state)
+
+
+def undo_event(seat: Any, taken_back: Sequence[tuple[int, Event]]) -> Event:
+    first, last = taken_back[0][0], taken_back[-1][0]
+    return Event(UNDO_EVENT, {"seat": seat, "undone": [first, last], "count": len(taken_back)})
 
 
 def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
@@ -88,4 +111,8 @@ def event_for_viewer(game: Game, event: Event, viewer: Viewer) -> Event | None:
 def describe(game: Game, event: Event) -> str:
     if event.type == PLATFORM_PREFIX + CHAT:
         return str(event.data.get("text", ""))
+    if event.type == UNDO_EVENT:
+        first, last = event.data["undone"]
+        span = f"event {first}" if first == last else f"events {first}–{last}"
+        return f"takes back their last action ({span})"
     return game.describe(event)

@@ -16,7 +16,7 @@ from app.kernel import table as kernel
 from app.kernel.game import Game, validate_options
 from app.kernel.registry import get_game
 from app.kernel.rng import new_seed, rng_for
-from app.kernel.types import GM_SEAT, SPECTATOR, Event, Prompt, RuleError, SeatInfo, Viewer
+from app.kernel.types import GM_SEAT, SPECTATOR, Choice, Event, Prompt, RuleError, SeatInfo, Viewer
 from app.live.auth import new_table_id, new_token, token_hash
 from app.live.session import TableSession
 from app.store import EventStore, SeatRecord, StoredEvent, TableRecord
@@ -227,9 +227,17 @@ class Hub:
     # -- what a viewer sees -----------------------------------------------------------
 
     def prompts_for(self, session: TableSession, viewer: Viewer) -> list[Prompt]:
+        """The game's prompts for this viewer's seats, and "undo" where it is allowed."""
         if session.outcome is not None:
             return []
-        return [p for p in session.game.prompts(session.state) if viewer.holds(p.seat)]
+        prompts = [p for p in session.game.prompts(session.state) if viewer.holds(p.seat)]
+        for seat in sorted(s for s in viewer.seats if isinstance(s, int)):
+            command = session.undoable_command(seat)
+            if command:
+                detail = "; ".join(t for e in command if (t := kernel.describe(session.game, e.event)))
+                prompts.append(Prompt(seat, "Take it back?", (
+                    Choice(kernel.UNDO, {}, "Undo your last action", detail[:200]),), required=False))
+        return prompts
 
     def waiting_for(self, session: TableSession) -> list[Any]:
         """Whose decision the table waits on (public)."""
@@ -311,7 +319,7 @@ class Hub:
         for expected, raw in enumerate(_list(data, "events"), start=1):
             stored.append(_imported_event(raw, expected))
         try:
-            state = kernel.replay(game, (s.event for s in stored))
+            state = kernel.replay_log(game, [(s.seq, s.event) for s in stored])
             game.prompts(state)
             game.outcome(state)
         except Exception as exc:

@@ -20,7 +20,7 @@ from typing import Any
 from app.kernel import table as kernel
 from app.kernel.game import Game
 from app.kernel.rng import rng_for
-from app.kernel.types import Command, Outcome, RuleError, Viewer
+from app.kernel.types import Command, Event, Outcome, RuleError, Viewer
 from app.store import EventStore, SeatRecord, SeqConflict, StoredEvent, TableRecord
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,13 @@ class TableSession:
                 log.warning("snapshot of %s at %s unreadable; replaying", record.id, snap[0])
                 state, seq = None, 0
         events = await store.events_after(record.id, seq)
-        state = kernel.replay(game, (e.event for e in events), state)
+        if state is not None and any(
+            e.event.type == kernel.UNDO_EVENT and e.event.data["undone"][0] <= seq for e in events
+        ):
+            # An undo after the snapshot took back events inside it: replay from the start.
+            state, seq = None, 0
+            events = await store.events_after(record.id, 0)
+        state = kernel.replay_log(game, [(e.seq, e.event) for e in events], state)
         if events:
             seq = events[-1].seq
         session = cls(
@@ -119,7 +125,10 @@ class TableSession:
             for _ in range(MAX_ATTEMPTS):
                 rng = rng_for(self.record.seed, self.seq + 1)
                 try:
-                    events = kernel.decide(self.game, self.state, command, actor, rng)
+                    if command.type == kernel.UNDO:
+                        events = [self._undo(command, actor)]
+                    else:
+                        events = kernel.decide(self.game, self.state, command, actor, rng)
                 except RuleError as err:
                     if client_seq is not None and client_seq < self.seq and err.status == 422:
                         raise RuleError(
@@ -150,6 +159,41 @@ class TableSession:
                 return CommandResult(stored[-1].seq, stored)
         raise RuleError("busy", "the table is busy; try again", status=409)
 
+    # -- undo -------------------------------------------------------------------------
+
+    def undoable_command(self, seat: Any) -> list[StoredEvent] | None:
+        """The events of the last command, if ``seat`` sent it and may take it back: no
+        one has acted since, and the game says nothing random or hidden happened in it."""
+        undone = kernel.undone_seqs((e.seq, e.event) for e in self.recent)
+        latest = next(
+            (e for e in reversed(self.recent)
+             if not kernel.is_platform_event(e.event) and e.seq not in undone),
+            None,
+        )
+        if latest is None or latest.command_id is None or latest.actor != f"seat:{seat}":
+            return None
+        command = [e for e in self.recent if e.command_id == latest.command_id and e.seq not in undone]
+        if not command or (command[0].seq == self.recent[0].seq and command[0].seq > 1):
+            return None  # the command's start fell out of memory: too old to take back
+        if not self.game.undoable([e.event for e in command]):
+            return None
+        return command
+
+    def _undo(self, command: Command, actor: Viewer) -> Event:
+        if command.args:
+            raise RuleError("bad_undo", "undo takes no arguments")
+        if not actor.holds(command.seat):
+            raise RuleError("seat_not_held", f"you do not hold seat {command.seat}", status=403)
+        taken_back = self.undoable_command(command.seat)
+        if taken_back is None:
+            raise RuleError(
+                "cannot_undo",
+                "nothing to take back: only your own last action can be undone, before anyone else "
+                "acts and unless dice were rolled, a card drawn or something hidden revealed",
+                status=409,
+            )
+        return kernel.undo_event(command.seat, [(e.seq, e.event) for e in taken_back])
+
     async def catch_up(self, upto: int | None = None) -> None:
         """Read what other processes committed (after a NOTIFY) and publish it; nothing to
         do if this process already has ``upto`` (its own commit's NOTIFY)."""
@@ -166,7 +210,11 @@ class TableSession:
     async def _apply(self, stored: list[StoredEvent]) -> None:
         """Evolve the state by committed events, then publish them."""
         before = self.seq
-        self.state = kernel.fold_all(self.game, self.state, [s.event for s in stored])
+        if any(s.event.type == kernel.UNDO_EVENT for s in stored):
+            log = await self.store.events_after(self.id, 0)
+            self.state = kernel.replay_log(self.game, [(e.seq, e.event) for e in log])
+        else:
+            self.state = kernel.fold_all(self.game, self.state, [s.event for s in stored])
         self.seq = stored[-1].seq
         self.recent.extend(stored)
         self._publish()

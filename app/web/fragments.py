@@ -109,7 +109,7 @@ def log_entries(
         entry = {
             "seq": stored.seq,
             "type": visible.type,
-            "is_chat": kernel.is_platform_event(visible),
+            "is_chat": visible.type == kernel.PLATFORM_PREFIX + kernel.CHAT,
             "actor": actor_name(session, stored.actor),
             "text": text,
             "at": stored.at,

@@ -31,6 +31,29 @@ from app.kernel.types import (
 
 ENGINE_VERSION = "1"
 
+IRREVOCABLE = frozenset(
+    {
+        "DiceRolled",
+        "CardDrawn",
+        "DeckShuffled",
+        "PowerDeckShuffled",
+        "PowerDrawn",
+        "RenewalDrawn",
+        "EventRevealed",
+        "HandDrawn",
+        "HandDiscarded",
+        "DarknessCardDrawn",
+        "QuestPlaced",
+        "MysteryPlaced",
+        "RelicPlaced",
+        "HeroesDetected",
+        "GameEnded",
+        "NecromancerTurnStarted",
+        "RoundStarted",
+    }
+)
+"""Events after which a command cannot be taken back: chance, cards, secrets, the turn moving on."""
+
 
 class DarkestNight(GameBase):
     name = "darkest_night"
@@ -175,6 +198,11 @@ class DarkestNight(GameBase):
 
     def describe(self, event: Event) -> str:
         return describe_event(event)
+
+    def undoable(self, events: Sequence[Event]) -> bool:
+        """A player may take back a command in which no die was rolled, no card drawn and
+        nothing hidden revealed (issue: undo until dice, cards or secrets)."""
+        return not any(e.type in IRREVOCABLE for e in events)
 
     def secrets(self, state: State) -> list[Secret]:
         return secrets(state)

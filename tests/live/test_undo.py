@@ -1,0 +1,121 @@
+"""Undo: a player takes back their own last action, until dice are rolled, a card drawn,
+something hidden revealed or another player acts; the platform records it as an event."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.support.tables import auth
+
+
+def dn_table(client: TestClient, seats: int = 2) -> dict[str, Any]:
+    body = {"game": "darkest_night", "seats": [{"name": f"P{i}"} for i in range(seats)], "seed": "undo"}
+    table = client.post("/api/tables", json=body).json()
+    tokens = [s["token"] for s in table["seats"]]
+    tid = table["table_id"]
+    for _ in range(20):  # choose heroes and powers: the first choice each time
+        view = waiting(client, tid, tokens)
+        if view is None:
+            break
+        seat, prompt = view
+        kinds = {c["command"]["type"] for c in prompt["choices"]}
+        if not kinds & {"choose_hero", "choose_powers"}:
+            break
+        post(client, tid, tokens[seat], prompt["choices"][0]["command"])
+    return table
+
+
+def waiting(client: TestClient, tid: str, tokens: list[str]) -> tuple[int, dict[str, Any]] | None:
+    for seat, token in enumerate(tokens):
+        view = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+        for prompt in view["prompts"]:
+            if prompt["required"]:
+                return seat, prompt
+    return None
+
+
+def post(client: TestClient, tid: str, token: str, command: dict[str, Any]) -> Any:
+    response = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(token))
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def choice(client: TestClient, tid: str, token: str, type_: str) -> dict[str, Any] | None:
+    view = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+    for prompt in view["prompts"]:
+        for c in prompt["choices"]:
+            if c["command"]["type"] == type_:
+                return c["command"]
+    return None
+
+
+def test_take_back_a_move_then_not_after_another_player(client: TestClient) -> None:
+    table = dn_table(client)
+    tid, tokens = table["table_id"], [s["token"] for s in table["seats"]]
+    # Seat 0 starts a hero's turn in the Monastery (no event there: nothing random).
+    take = choice(client, tid, tokens[0], "take_turn")
+    post(client, tid, tokens[0], take)
+    before = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+    travel = choice(client, tid, tokens[0], "travel")
+    post(client, tid, tokens[0], travel)
+    undo = choice(client, tid, tokens[0], "undo")
+    assert undo is not None and choice(client, tid, tokens[1], "undo") is None
+    result = post(client, tid, tokens[0], undo)
+    assert result["events"][0]["type"] == "table.undo"
+    after = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+    assert after["view"]["heroes"] == before["view"]["heroes"]
+    # Taking back the turn start too (still nothing random): then the round's choice returns.
+    undo_again = choice(client, tid, tokens[0], "undo")
+    assert undo_again is not None
+    post(client, tid, tokens[0], undo_again)
+    assert choice(client, tid, tokens[0], "take_turn") is not None
+    # Once seat 1 acts, seat 0 cannot take anything back.
+    take_other = choice(client, tid, tokens[1], "take_turn")
+    post(client, tid, tokens[1], take_other)
+    assert choice(client, tid, tokens[0], "undo") is None
+    refused = client.post(
+        f"/api/tables/{tid}/commands",
+        headers=auth(tokens[0]),
+        json={"command_id": "late-undo", "seat": 0, "type": "undo", "args": {}},
+    )
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "cannot_undo"
+
+
+def test_no_undo_after_dice(client: TestClient) -> None:
+    table = dn_table(client, seats=1)
+    tid, token = table["table_id"], table["seats"][0]["token"]
+    post(client, tid, token, choice(client, tid, token, "take_turn"))
+    post(client, tid, token, choice(client, tid, token, "pray"))  # rolls dice at once or asks
+    roll = choice(client, tid, token, "roll_dice")
+    if roll:
+        post(client, tid, token, roll)
+    assert choice(client, tid, token, "undo") is None
+
+
+def test_undo_survives_a_restart(db_url: str) -> None:
+    from app.main import create_app
+    from app.store.migrate import upgrade
+    from tests.conftest import make_settings
+
+    upgrade(db_url)
+    with TestClient(create_app(make_settings(db_url))) as client:
+        table = dn_table(client, seats=1)
+        tid, token = table["table_id"], table["seats"][0]["token"]
+        post(client, tid, token, choice(client, tid, token, "take_turn"))
+        before = client.get(f"/api/tables/{tid}/view", headers=auth(table["gm_token"])).json()["view"]
+        post(client, tid, token, choice(client, tid, token, "travel"))
+        post(client, tid, token, choice(client, tid, token, "undo"))
+        undone = client.get(f"/api/tables/{tid}/view", headers=auth(table["gm_token"])).json()["view"]
+    with TestClient(create_app(make_settings(db_url))) as client:  # rebuilt from the log
+        again = client.get(f"/api/tables/{tid}/view", headers=auth(table["gm_token"])).json()["view"]
+    assert undone["heroes"] == before["heroes"] == again["heroes"]
+    exported = None
+    with TestClient(create_app(make_settings(db_url))) as client:
+        exported = client.get(f"/api/tables/{tid}/export", headers=auth(table["gm_token"])).json()
+        imported = client.post("/api/tables/import", json=exported).json()
+        copy = client.get(
+            f"/api/tables/{imported['table_id']}/view", headers=auth(imported["gm_token"])
+        ).json()
+    assert copy["view"]["heroes"] == again["heroes"]
