@@ -308,18 +308,19 @@ def meditate(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
 
 def pray(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
     """Pray: 2 dice vs 3, +1 grace per success up to default, then refresh (DN 8.0)."""
-    ctx.then(
-        [
-            {
-                "op": "roll",
-                "hero": hero.id,
-                "purpose": "pray",
-                "target": PRAY_TARGET,
-                "base": PRAY_DICE,
-                "then": {"op": "prayed"},
-            }
-        ]
-    )
+    ctx.then([pray_roll(hero.id)])
+
+
+def pray_roll(hero_id: str) -> Step:
+    """The prayer's roll, wherever a hero prays (the Monastery, a Chapel, a mystery)."""
+    return {
+        "op": "roll",
+        "hero": hero_id,
+        "purpose": "pray",
+        "target": PRAY_TARGET,
+        "base": PRAY_DICE,
+        "then": {"op": "prayed"},
+    }
 
 
 @step("prayed")

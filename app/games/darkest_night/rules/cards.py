@@ -711,9 +711,13 @@ def epiphany_choices(s: State, d: dict[str, Any]) -> list[Choice]:
 
 @decision("epiphany", epiphany_choices)
 def resolve_epiphany(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    hero = ctx.s.heroes[d["hero"]]
-    ctx.emit("PowerDrawn", hero=hero.id, power=args["power"], why="an epiphany")
-    ctx.emit("PowerGained", hero=hero.id, power=args["power"])
+    take_power_from_deck(ctx, ctx.s.heroes[d["hero"]], args["power"], "an epiphany")
+
+
+def take_power_from_deck(ctx: Ctx, hero: Hero, power: str, why: str) -> None:
+    """Take a chosen card from the power deck, then shuffle the deck."""
+    ctx.emit("PowerDrawn", hero=hero.id, power=power, why=why)
+    ctx.emit("PowerGained", hero=hero.id, power=power)
     order = list(hero.deck)
     ctx.rng.shuffle(order)
     ctx.emit("PowerDeckShuffled", hero=hero.id, order=order)

@@ -248,12 +248,9 @@ def _hb_seek_oath_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
 def _hb_resolve_seek_oath(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     if type_ != "take_oath":
         return
-    hero = ctx.s.heroes[d["hero"]]
-    ctx.emit("PowerDrawn", hero=hero.id, power=args["power"], why="Oath of Valor fulfilled")
-    ctx.emit("PowerGained", hero=hero.id, power=args["power"])
-    order = list(hero.deck)
-    ctx.rng.shuffle(order)
-    ctx.emit("PowerDeckShuffled", hero=hero.id, order=order)
+    from app.games.darkest_night.rules.cards import take_power_from_deck
+
+    take_power_from_deck(ctx, ctx.s.heroes[d["hero"]], args["power"], "Oath of Valor fulfilled")
 
 
 @step("move_choice")

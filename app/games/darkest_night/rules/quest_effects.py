@@ -477,23 +477,12 @@ def resolve_peek_darkness(ctx: Ctx, d: dict[str, Any], type_: str, _a: dict[str,
 def pray_at_mystery(ctx: Ctx, st: Step) -> None:
     """Pray away from the Monastery: 2 dice against 3, +1 grace per success up to default,
     then refresh your powers (the pray action, DN 8.0), at a holy place a mystery reveals."""
-    from app.games.darkest_night.rules.actions import PRAY_DICE, PRAY_TARGET
+    from app.games.darkest_night.rules.actions import pray_roll
 
     hero = living_hero(ctx, st)
     if hero is None:
         return
-    ctx.then(
-        [
-            {
-                "op": "roll",
-                "hero": hero.id,
-                "purpose": "pray",
-                "target": PRAY_TARGET,
-                "base": PRAY_DICE,
-                "then": {"op": "prayed"},
-            }
-        ]
-    )
+    ctx.then([pray_roll(hero.id)])
 
 
 # -- rewards and penalties ---------------------------------------------------------------
