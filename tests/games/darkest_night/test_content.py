@@ -129,3 +129,31 @@ def test_heroes_have_full_power_decks() -> None:
         assert sum(p.starting for p in hero.powers) == 5, hero.id
         assert len({p.id for p in hero.powers}) == 13
         assert all(p.id.startswith(hero.id + ".") for p in hero.powers)
+
+
+def test_items() -> None:
+    """DN 2.0, 15.0: 12 kinds of item on 42 tokens."""
+    items = load().items
+    assert len(items) == 12
+    assert sum(i.tokens for i in items.values()) == 42
+    assert {i.name for i in items.values()} == {
+        "Bottled Magic",
+        "Charm",
+        "Soothing Lyre",
+        "Vanishing Dust",
+        "Tome of Retraining",
+        "Holy Relic",
+        "Cursed Ashes",
+        "Skull Token",
+        "Waystone",
+        "Psion Stone",
+        "Treasure Chest",
+        "Artifact",
+    }
+
+
+def test_decks_have_their_rulebook_sizes() -> None:
+    """DN 2.0: 75 events, 45 quests, 45 mysteries, 44 darkness cards, 57 artifacts."""
+    c = load()
+    assert sum(e.copies for e in c.events.values()) == 75
+    assert (len(c.quests), len(c.mysteries), len(c.darkness), len(c.artifacts)) == (45, 45, 44, 57)
