@@ -23,6 +23,8 @@ class Settings:
     max_body_bytes: int = 1 << 20
     extra_games: tuple[str, ...] = field(default_factory=tuple)
     """Modules to import for their games (tests register a test-only game this way)."""
+    bot_delay: float = 0.05
+    """Seconds a seat's bot waits before each move, so people can follow its play."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -33,4 +35,5 @@ class Settings:
             snapshot_every=int(os.environ.get("UMBRA_SNAPSHOT_EVERY", "100")),
             max_body_bytes=int(os.environ.get("UMBRA_MAX_BODY_BYTES", str(1 << 20))),
             extra_games=tuple(m for m in os.environ.get("UMBRA_EXTRA_GAMES", "").split(",") if m.strip()),
+            bot_delay=float(os.environ.get("UMBRA_BOT_DELAY", "0.05")),
         )

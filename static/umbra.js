@@ -76,6 +76,16 @@
     }
   });
 
+  // Keep a <details> the reader opened open when a live update replaces its fragment.
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var d = e.detail;
+    if (!d || !d.target || !d.fragment) return;
+    d.target.querySelectorAll("details[id]").forEach(function (el) {
+      var twin = d.fragment.querySelector("#" + CSS.escape(el.id));
+      if (twin) twin.open = el.open;
+    });
+  });
+
   document.addEventListener("input", function (e) {
     if (e.target.id === "replay-seq") {
       var out = document.getElementById("replay-pos");

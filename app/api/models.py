@@ -72,6 +72,12 @@ class SeatPublic(BaseModel):
     seat: int
     name: str
     joined: bool
+    bot: bool = False
+    """The seat is played by the game's bot."""
+
+
+class BotIn(Strict):
+    on: bool
 
 
 class TableSummary(BaseModel):

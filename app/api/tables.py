@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body, Request
 
 from app.api.deps import HubDep, base_url, request_tokens
 from app.api.models import (
+    BotIn,
     CommandIn,
     CommandOut,
     GameOut,
@@ -19,6 +20,7 @@ from app.api.models import (
 from app.kernel.registry import all_games
 from app.kernel.types import Command
 from app.live.hub import AuthError, CreatedTable, Hub
+from app.live.session import TableSession
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -86,15 +88,28 @@ async def import_table(
 
 @router.get("/tables/{table_id}", response_model=TableSummary, responses=ERRORS)
 async def table_summary(table_id: str, hub: HubDep) -> dict[str, Any]:
-    session = await hub.session(table_id)
+    return summary_payload(hub, await hub.session(table_id))
+
+
+@router.post("/tables/{table_id}/seats/{seat}/bot", response_model=TableSummary, responses=ERRORS)
+async def seat_bot(table_id: str, seat: int, body: BotIn, request: Request, hub: HubDep) -> dict[str, Any]:
+    """Hand a seat to the game's bot (``{"on": true}``) or take it back (``false``), with the
+    game-master token or the seat's own. A seat a person has joined can be handed over only
+    by that person (409 otherwise). Answers with the table summary."""
+    viewer = await hub.viewer(table_id, request_tokens(request, table_id), required=True)
+    return summary_payload(hub, await hub.set_bot(table_id, seat, body.on, viewer))
+
+
+def summary_payload(hub: Hub, session: TableSession) -> dict[str, Any]:
     return {
-        "table_id": table_id,
+        "table_id": session.id,
         "game": session.game.name,
         "name": session.record.name,
         "status": "finished" if session.outcome else "running",
         "seq": session.seq,
         "seats": [
-            {"seat": s.seat, "name": s.name, "joined": s.session_hash is not None} for s in session.seats
+            {"seat": s.seat, "name": s.name, "joined": s.session_hash is not None, "bot": s.bot}
+            for s in session.seats
         ],
         "waiting_for": hub.waiting_for(session),
         "outcome": session.outcome.to_json() if session.outcome else None,

@@ -14,6 +14,13 @@
     second, and a check that every viewer got every event exactly once and in order.
     See ``app.bench.live``.
 
+``umbra bench live darkest_night``
+    Darkest Night played live: 50 tables of 4 seats played by the heuristic bot from the
+    client side (prompts from ``GET /view``, commands over HTTP) and 2 spectators each on
+    ``format=html`` websockets: command-to-fragment latency p50/p99 at each spectator,
+    bytes sent per command per spectator against a full page render (the diff ratio), and
+    the server's CPU time per command. See ``app.bench.live_darkest_night``.
+
 ``umbra bench engine <game>``
     Dispatched to the game: if ``app/games/<game>/bench.py`` exists and defines
     ``run(args) -> int``, that function runs with the parsed command-line arguments
@@ -26,7 +33,8 @@ throwaway cluster with ``tests/pg_cluster.py`` from the checkout. If neither wor
 ``--no-postgres`` is given) it says why PostgreSQL was skipped and reports SQLite only.
 
 Exit codes: 0 done (and, for ``live``, no event lost, duplicated or out of order, and no
-command failed); 1 a benchmark failed; 2 nothing to run.
+command failed; for ``live darkest_night``, no command failed and every spectator got
+every command's frame); 1 a benchmark failed; 2 nothing to run.
 """
 
 from __future__ import annotations
@@ -48,8 +56,12 @@ def run(what: str, game: str | None, args: argparse.Namespace | Any) -> int:
 
         return run_store(args)
     if what == "live":
+        if game and game.replace("-", "_") == "darkest_night":
+            from app.bench.live_darkest_night import run_live_darkest_night
+
+            return run_live_darkest_night(args)
         if game and game != "pulse":
-            print(f"umbra bench live runs the bench game pulse; no live benchmark for {game} yet")
+            print(f"umbra bench live runs pulse or darkest_night; no live benchmark for {game} yet")
             return 2
         from app.bench.live import run_live
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from app.kernel.types import (
+    Choice,
     Command,
     Event,
     OptionSpec,
@@ -103,6 +104,17 @@ class GameBase:
         for event in events:
             state = self.evolve(state, event)  # type: ignore[attr-defined]
         return state
+
+    def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None:
+        """The bot's pick among ``prompt``'s choices, for a seat handed to the bot; None
+        when this game has no bot (the default) or will not play that prompt."""
+        return None
+
+
+def has_bot(game: Game) -> bool:
+    """Does ``game`` override ``bot_choice``, i.e. can an empty seat be handed to a bot?"""
+    method = getattr(type(game), "bot_choice", None)
+    return method is not None and method is not GameBase.bot_choice
 
 
 def validate_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:

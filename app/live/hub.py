@@ -13,11 +13,12 @@ from typing import Any
 
 from app.config import Settings
 from app.kernel import table as kernel
-from app.kernel.game import Game, validate_options
+from app.kernel.game import Game, has_bot, validate_options
 from app.kernel.registry import get_game
 from app.kernel.rng import new_seed, rng_for
 from app.kernel.types import GM_SEAT, SPECTATOR, Choice, Event, Prompt, RuleError, SeatInfo, Viewer
 from app.live.auth import new_table_id, new_token, token_hash
+from app.live.bots import BotDriver
 from app.live.session import TableSession
 from app.store import EventStore, SeatRecord, StoredEvent, TableRecord
 
@@ -58,6 +59,7 @@ class Hub:
         self.sessions: dict[str, TableSession] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.listener: Any = None
+        self.bots = BotDriver(self, delay=settings.bot_delay)
 
     async def start(self) -> None:
         if self.store.is_postgres:
@@ -65,8 +67,10 @@ class Hub:
 
             self.listener = PgListener(self.store.database_url, self._on_notify, on_reconnect=self.resync_all)
             await self.listener.start()
+        await self.bots.start()
 
     async def stop(self) -> None:
+        await self.bots.stop()
         if self.listener is not None:
             await self.listener.stop()
         await self.store.close()
@@ -92,6 +96,7 @@ class Hub:
                     self.store, game, record, snapshot_every=self.settings.snapshot_every
                 )
                 self.sessions[table_id] = session
+                self.bots.watch(session)
         return session
 
     async def _on_notify(self, payload: str) -> None:
@@ -101,6 +106,7 @@ class Hub:
             return
         if what == "seats":
             session.seats_changed(await self.store.seats(table_id))
+            self.bots.watch(session)
         elif not what.isdigit():
             await session.catch_up()
         elif int(what) > session.seq:
@@ -111,6 +117,7 @@ class Hub:
         for session in list(self.sessions.values()):
             await session.catch_up()
             session.seats_changed(await self.store.seats(session.id))
+            self.bots.watch(session)
 
     # -- creating tables --------------------------------------------------------------
 
@@ -224,6 +231,33 @@ class Hub:
         session.seats_changed(await self.store.seats(table_id))
         return seat.seat, device_token
 
+    async def set_bot(self, table_id: str, seat: int, on: bool, viewer: Viewer) -> TableSession:
+        """Hand a seat to the game's bot (``on``) or take it back: the game master's or the
+        seat's own call. A seat a person has joined is theirs to hand over."""
+        session = await self.session(table_id)
+        record = next((s for s in session.seats if s.seat == seat), None)
+        if record is None:
+            raise NotFound(f"table {table_id} has no seat {seat}")
+        if not (viewer.is_gm or viewer.holds(seat)):
+            raise AuthError(
+                403,
+                "seat_not_held",
+                f"only the game master or {record.name}'s player may hand that seat over",
+            )
+        if on and not has_bot(session.game):
+            raise RuleError("no_bot", f"{session.game.title} has no bot to play a seat")
+        if on and record.session_hash is not None and not viewer.holds(seat):
+            raise RuleError(
+                "seat_joined",
+                f"{record.name} has joined that seat: only they may hand it to the bot",
+                status=409,
+            )
+        if record.bot != on:
+            await self.store.set_bot(table_id, seat, on)
+            session.seats_changed(await self.store.seats(table_id))
+            self.bots.watch(session)
+        return session
+
     # -- what a viewer sees -----------------------------------------------------------
 
     def prompts_for(self, session: TableSession, viewer: Viewer) -> list[Prompt]:
@@ -235,8 +269,14 @@ class Hub:
             command = session.undoable_command(seat)
             if command:
                 detail = "; ".join(t for e in command if (t := kernel.describe(session.game, e.event)))
-                prompts.append(Prompt(seat, "Take it back?", (
-                    Choice(kernel.UNDO, {}, "Undo your last action", detail[:200]),), required=False))
+                prompts.append(
+                    Prompt(
+                        seat,
+                        "Take it back?",
+                        (Choice(kernel.UNDO, {}, "Undo your last action", detail[:200]),),
+                        required=False,
+                    )
+                )
         return prompts
 
     def waiting_for(self, session: TableSession) -> list[Any]:

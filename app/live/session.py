@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import pickle
+import random
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from app.store import EventStore, SeatRecord, SeqConflict, StoredEvent, TableRec
 log = logging.getLogger(__name__)
 
 RECENT_EVENTS = 2000
-MAX_ATTEMPTS = 8
+MAX_ATTEMPTS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,7 @@ class TableSession:
             done = await self.store.command_result(self.id, command_id)
             if done:
                 return CommandResult(done[-1].seq, done, replayed=True)
-            for _ in range(MAX_ATTEMPTS):
+            for attempt in range(MAX_ATTEMPTS):
                 rng = rng_for(self.record.seed, self.seq + 1)
                 try:
                     if command.type == kernel.UNDO:
@@ -149,7 +150,9 @@ class TableSession:
                         command_id=command_id,
                     )
                 except SeqConflict:
-                    # Another process committed first: catch up and decide again.
+                    # Another process committed first: catch up and decide again, after a
+                    # short random pause so that two processes stop colliding in step.
+                    await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
                     await self._catch_up_locked()
                     done = await self.store.command_result(self.id, command_id)
                     if done:
@@ -166,8 +169,11 @@ class TableSession:
         one has acted since, and the game says nothing random or hidden happened in it."""
         undone = kernel.undone_seqs((e.seq, e.event) for e in self.recent)
         latest = next(
-            (e for e in reversed(self.recent)
-             if not kernel.is_platform_event(e.event) and e.seq not in undone),
+            (
+                e
+                for e in reversed(self.recent)
+                if not kernel.is_platform_event(e.event) and e.seq not in undone
+            ),
             None,
         )
         if latest is None or latest.command_id is None or latest.actor != f"seat:{seat}":

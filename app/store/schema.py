@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Column,
     DateTime,
     Index,
@@ -13,6 +14,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -42,6 +44,7 @@ seats = Table(
     Column("name", Text, nullable=False),
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("session_hash", String(64), nullable=True),
+    Column("bot", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 events = Table(

@@ -67,6 +67,8 @@ class SeatRecord:
     name: str
     token_hash: str
     session_hash: str | None
+    bot: bool = False
+    """The seat is played by the game's bot (until a person opens its invite link)."""
 
 
 def _now() -> datetime:
@@ -142,6 +144,7 @@ class EventStore:
                         "name": s.name,
                         "token_hash": s.token_hash,
                         "session_hash": s.session_hash,
+                        "bot": s.bot,
                     }
                     for s in seats
                 ],
@@ -172,17 +175,40 @@ class EventStore:
             rows = await conn.execute(
                 select(schema.seats).where(schema.seats.c.table_id == table_id).order_by(schema.seats.c.seat)
             )
-            return [SeatRecord(r.seat, r.name, r.token_hash, r.session_hash) for r in rows]
+            return [SeatRecord(r.seat, r.name, r.token_hash, r.session_hash, bool(r.bot)) for r in rows]
 
     async def set_session(self, table_id: str, seat: int, session_hash: str) -> None:
-        """A seat link opened on a device: that device's session now holds the seat."""
+        """A seat link opened on a device: that device's session now holds the seat (and
+        the bot, if it played the seat, stops)."""
         async with self.engine.begin() as conn:
             await conn.execute(
                 update(schema.seats)
                 .where(schema.seats.c.table_id == table_id, schema.seats.c.seat == seat)
-                .values(session_hash=session_hash)
+                .values(session_hash=session_hash, bot=False)
             )
             await self._notify(conn, f"{table_id}:seats")
+
+    async def set_bot(self, table_id: str, seat: int, on: bool) -> None:
+        """Hand a seat to the game's bot, or take it back."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(schema.seats)
+                .where(schema.seats.c.table_id == table_id, schema.seats.c.seat == seat)
+                .values(bot=on)
+            )
+            await self._notify(conn, f"{table_id}:seats")
+
+    async def bot_tables(self, limit: int = 1000) -> list[str]:
+        """Running tables with a seat the bot plays (resumed when a server starts)."""
+        query = (
+            select(schema.seats.c.table_id)
+            .join(schema.tables, schema.tables.c.id == schema.seats.c.table_id)
+            .where(schema.seats.c.bot.is_(True), schema.tables.c.status == "running")
+            .distinct()
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [r.table_id for r in await conn.execute(query)]
 
     async def set_status(self, table_id: str, status: str, outcome: dict[str, Any] | None) -> None:
         async with self.engine.begin() as conn:

@@ -1,9 +1,10 @@
 """A viewer's page as named fragments, each one root element with a stable id.
 
 The shell supplies status, prompts, seats and the seq marker; the game supplies its board
-fragments as blocks named ``fragment_<id>`` in ``templates/games/<game>/board.html``. A
-game without templates gets one generic fragment per top-level key of its view. After
-each commit only fragments whose HTML changed are sent (see ``stream``)."""
+fragments as blocks named ``fragment_<id>`` in ``templates/games/<game>/board.html`` (a block
+name cannot hold ``-``, so ``_`` in it stands for ``-`` in the id: ``fragment_dn_map`` renders
+``id="dn-map"``). A game without templates gets one generic fragment per top-level key of
+its view. After each commit only fragments whose HTML changed are sent (see ``stream``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 from jinja2 import Environment, Template, TemplateNotFound
 
 from app.kernel import table as kernel
+from app.kernel.game import has_bot
 from app.kernel.types import GM_SEAT, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
@@ -57,6 +59,7 @@ def context(
         "waiting_for": hub.waiting_for(session),
         "outcome": session.outcome,
         "seq": session.seq,
+        "has_bot": has_bot(session.game),
     }
 
 
@@ -68,6 +71,11 @@ def _game_template(env: Environment, game_name: str) -> Template | None:
         return None
 
 
+def fragment_id(block: str) -> str:
+    """The element id a game's ``fragment_<id>`` block renders (``_`` in the name is ``-``)."""
+    return block.removeprefix(GAME_BLOCK_PREFIX).replace("_", "-")
+
+
 def board_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
     template = _game_template(env, ctx["game"].name)
     if template is None:
@@ -77,7 +85,7 @@ def board_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
             for key, value in ctx["view"].items()
         }
     return {
-        name.removeprefix(GAME_BLOCK_PREFIX): render_block(template, name, ctx)
+        fragment_id(name): render_block(template, name, ctx)
         for name in template.blocks
         if name.startswith(GAME_BLOCK_PREFIX)
     }
@@ -99,7 +107,10 @@ def log_entries(
     """One ``<li>`` per event this viewer may see, oldest first."""
     template = env.get_template("table.html")
     out = []
+    previous_command: str | None = None
     for stored in events:
+        first_of_command = stored.command_id is None or stored.command_id != previous_command
+        previous_command = stored.command_id
         visible = kernel.event_for_viewer(session.game, stored.event, viewer)
         if visible is None:
             continue
@@ -110,7 +121,8 @@ def log_entries(
             "seq": stored.seq,
             "type": visible.type,
             "is_chat": visible.type == kernel.PLATFORM_PREFIX + kernel.CHAT,
-            "actor": actor_name(session, stored.actor),
+            # Who acted leads the first line of each command (and chat and undo), not every line.
+            "actor": actor_name(session, stored.actor) if first_of_command else "",
             "text": text,
             "at": stored.at,
         }

@@ -18,7 +18,7 @@ from app.api.errors import describe_validation
 from app.api.models import CommandIn
 from app.api.tables import created_payload
 from app.kernel import table as kernel
-from app.kernel.game import Game
+from app.kernel.game import Game, has_bot
 from app.kernel.registry import all_games, get_game
 from app.kernel.types import SPECTATOR, Command, RuleError, Viewer
 from app.live.auth import token_hash
@@ -118,7 +118,9 @@ async def lobby_create(request: Request) -> HTMLResponse:
         )
     except RuleError as err:
         return page(request, "lobby.html", 422, games=games, chosen=game, error=err.message, form=form)
-    return page(request, "created.html", game=game, created=created_payload(request, created))
+    return page(
+        request, "created.html", game=game, created=created_payload(request, created), has_bot=has_bot(game)
+    )
 
 
 # -- joining ----------------------------------------------------------------------------
@@ -267,6 +269,40 @@ async def submit(
     except RuleError as exc:
         return flash(request, exc.message, exc.status)
     return flash(request, "")
+
+
+@router.post("/t/{table_id}/seats/{seat}/bot", response_class=HTMLResponse)
+async def seat_bot(request: Request, table_id: str, seat: int) -> HTMLResponse:
+    """The "Let the bot play" switch (form: ``on`` 1/0). From the game-master page it is
+    authorised by the cookie and answers in ``#flash`` (the players panel updates live); the
+    table-ready page sends the game-master ``token`` it shows and gets the switch back."""
+    form = await form_data(request)
+    on = (form.get("on") or [""])[-1] in ("1", "true", "on")
+    token = (form.get("token") or [""])[-1]
+    hub = hub_of(request)
+    error, status = "", 200
+    try:
+        tokens = [token] if token else cookie_tokens(request, table_id)
+        viewer = await hub.viewer(table_id, tokens, required=True, lenient=not token)
+        await hub.set_bot(table_id, seat, on, viewer)
+    except NotFound as exc:
+        error, status = str(exc), 404
+    except (AuthError, RuleError) as exc:
+        error, status = exc.message, exc.status
+    if (form.get("reply") or [""])[-1] != "toggle":
+        return flash(request, error, status)
+    session = hub.sessions.get(table_id)
+    record = next((s for s in session.seats if s.seat == seat), None) if session else None
+    template = request.app.state.templates.get_template("bot_toggle.html")
+    html = template.render(
+        table_id=table_id,
+        bot_seat=seat,
+        bot_name=record.name if record else f"seat {seat}",
+        bot_on=record.bot if record else False,
+        bot_token=token or None,
+        bot_error=error,
+    )
+    return HTMLResponse(html, status_code=status)
 
 
 # -- replay -----------------------------------------------------------------------------

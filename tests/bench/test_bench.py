@@ -6,6 +6,7 @@ No timing is asserted: these only check that the benchmarks work."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import types
@@ -39,6 +40,28 @@ def test_live_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
         assert label in out
     assert "100 tables x 5 viewers: 500 websockets" in out
     assert "events lost / duplicated / out of order / wrong: 0 / 0 / 0 / 0" in out
+    assert "result: OK" in out
+    assert "postgresql: skipped: --no-postgres" in out
+
+
+def test_live_darkest_night_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "live", "darkest_night", "--quick", "--no-postgres"]) == 0
+    out = capsys.readouterr().out
+    assert "5 tables x (4 bot seats + 2 spectators): 10 html websockets" in out
+    for label in (
+        "frag p50 ms",
+        "frag p99 ms",
+        "B/cmd/spectator",
+        "diff ratio",
+        "CPU ms/cmd",
+        "full page render (GET /t/<id>/watch)",
+        "missing frames / sockets closed early / replica resyncs: 0 / 0 / 0",
+    ):
+        assert label in out, label
+    alone = re.search(r"^  1 table at a time +(\d+) ", out, re.MULTILINE)
+    together = re.search(r"^  5 tables at once +(\d+) ", out, re.MULTILINE)
+    assert alone and together, out
+    assert (alone.group(1), together.group(1)) == ("20", "100")  # 5 x 4 alone, then 5 x 20 at once
     assert "result: OK" in out
     assert "postgresql: skipped: --no-postgres" in out
 

@@ -253,6 +253,10 @@ class Lanterns(GameBase):
                 return f"Seat {d['to']} is up."
         return event.type
 
+    def bot_choice(self, state: LanternsState, prompt: Prompt, rng: random.Random) -> Choice | None:
+        """The test bot: the first choice of a required prompt."""
+        return prompt.choices[0] if prompt.required and prompt.choices else None
+
     def secrets(self, state: LanternsState) -> list[Secret]:
         out = [Secret(list(hand), frozenset({i})) for i, hand in enumerate(state.hands) if hand]
         if state.deck:

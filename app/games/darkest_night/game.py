@@ -207,6 +207,15 @@ class DarkestNight(GameBase):
     def secrets(self, state: State) -> list[Secret]:
         return secrets(state)
 
+    def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
+        """The heuristic hero bot (``bot.py``) for a seat handed to it; it never plays the
+        Necromancer player's seat nor takes "any time" offers."""
+        from app.games.darkest_night.bot import choose
+
+        if not prompt.required or not prompt.choices or prompt.seat == state.necromancer_seat:
+            return None
+        return choose(state, prompt, rng)
+
 
 def prompt_title(state: State, d: dict[str, Any]) -> str:
     from app.games.darkest_night.rules.common import hero_name

@@ -82,6 +82,21 @@ def item_view(item: Any, content: Any) -> dict[str, Any]:
     return {"id": item.id, "kind": item.kind, "name": spec.name, "text": spec.text, "locked": item.locked}
 
 
+def blight_view(blight: Any, state: State, content: Any) -> dict[str, Any]:
+    """A blight token as it stands now: might (+1 at darkness 25, DN 9.0), colour, effect."""
+    spec = content.blights[blight.type]
+    out = {
+        "id": blight.id,
+        "type": blight.type,
+        "might": spec.might + (1 if state.darkness >= 25 else 0),
+        "color": spec.color,
+        "text": spec.text,
+    }
+    if spec.monster is not None:
+        out["monster"] = {"strength": spec.monster.strength, "awareness": spec.monster.awareness}
+    return out
+
+
 def hero_view(hero: Hero, state: State, content: Any, viewer: Viewer) -> dict[str, Any]:
     spec = content.heroes[hero.kind]
     out = {
@@ -128,7 +143,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             decks[name]["order"] = list(d.cards)
     board = {
         loc: {
-            "blights": [{"id": b.id, "type": b.type} for b in state.blights.get(loc, [])],
+            "blights": [blight_view(b, state, content) for b in state.blights.get(loc, [])],
             "heroes": [h.id for h in state.heroes.values() if h.location == loc and not h.dead],
             "relic": state.relics.get(loc),
             "quests": [
@@ -140,12 +155,20 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
                     "needed": content.quests[q.card].data.get("progress", 1),
                     "time": q.time,
                     "limit": content.quests[q.card].data.get("time", 5),
+                    "text": content.quests[q.card].text,
                 }
                 for q in state.quests
                 if q.location == loc
             ],
             "mysteries": [
-                {"id": m.id, "card": m.card, "name": content.mysteries[m.card].name, "keys": m.keys}
+                {
+                    "id": m.id,
+                    "card": m.card,
+                    "name": content.mysteries[m.card].name,
+                    "text": content.mysteries[m.card].text,
+                    "keys": m.keys,
+                    "key_texts": [k.get("text", "") for k in content.mysteries[m.card].data.get("keys", ())],
+                }
                 for m in state.mysteries
                 if m.location == loc
             ],
@@ -164,7 +187,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "step": state.step,
         "necromancer": state.necromancer,
         "necromancer_seat": state.necromancer_seat,
-        "necromancer_hand": list(state.hand) if necro_sees else len(state.hand),
+        "necromancer_hand": [{"id": c, "blights": dict(content.map_cards[c].blights)} for c in state.hand]
+        if necro_sees
+        else len(state.hand),
         "board": board,
         "heroes": [hero_view(h, state, content, viewer) for h in state.heroes.values()],
         "stored_items": [item_view(i, content) for i in state.stored],

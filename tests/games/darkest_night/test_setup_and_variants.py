@@ -140,7 +140,8 @@ def test_the_necromancer_player_holds_a_hidden_hand() -> None:
     hand = list(s.hand)
     hero_view = DARKEST_NIGHT.view(s, Viewer("seat", frozenset({0})))
     necro_view = DARKEST_NIGHT.view(s, Viewer("seat", frozenset({1})))
-    assert hero_view["necromancer_hand"] == 4 and necro_view["necromancer_hand"] == hand
+    assert hero_view["necromancer_hand"] == 4
+    assert [card["id"] for card in necro_view["necromancer_hand"]] == hand
     for event in t.events:
         seen = DARKEST_NIGHT.event_view(event, Viewer("seat", frozenset({0})))
         assert seen is None or not (set(hand) & set(str(seen.data).replace("'", " ").split()))

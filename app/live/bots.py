@@ -1,0 +1,170 @@
+"""Seats played by the game's bot (issue: "a seat nobody has joined can be handed to the
+heuristic bot"). Game-agnostic: the game picks with ``bot_choice(state, prompt, rng)``;
+this module only decides when to ask and sends the pick through the normal command path.
+
+One background task per session that has a bot seat. It acts as one more subscriber:
+whenever the table changes (a commit, or a seat changing hands) it plays every required
+prompt that belongs to a bot seat, one command at a time with a short pause between moves
+so people can watch, until the table waits on a person again. A bot command's id is
+``bot-<seq>-<seat>``, derived from the state it was chosen on, and the bot's own randomness
+comes from the table's seed and that seq: when several processes serve a table each may
+drive its bots, and the second to send a move gets ``replayed`` instead of a second move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import random
+from typing import TYPE_CHECKING
+
+from app.kernel.game import has_bot
+from app.kernel.types import Choice, Command, RuleError, Viewer
+
+if TYPE_CHECKING:
+    from app.live.hub import Hub
+    from app.live.session import TableSession
+
+log = logging.getLogger(__name__)
+
+MAX_MOVES_PER_TRIGGER = 500
+"""A runaway guard: after this many bot moves in a row the bots wait for a person (a
+command, a chat line, or a seat handed over) before they go on."""
+RESUME_LIMIT = 1000
+"""At most this many tables with bot seats are resumed when a server starts."""
+
+
+def bot_rng(seed: str, seq: int, seat: int) -> random.Random:
+    """The bot's randomness for its move at ``seq``: the same on every process and replay,
+    and unrelated to the rng that decides the game's dice and cards."""
+    digest = hashlib.sha256(f"{seed}:bot:{seq}:{seat}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def bot_seats(session: TableSession) -> set[int]:
+    return {s.seat for s in session.seats if s.bot}
+
+
+def bot_move(session: TableSession) -> tuple[int, Choice] | None:
+    """The first required prompt of a bot seat that the game's bot will play, and its pick."""
+    if session.outcome is not None:
+        return None
+    seats = bot_seats(session)
+    if not seats:
+        return None
+    for prompt in session.game.prompts(session.state):
+        if not prompt.required or prompt.seat not in seats or not isinstance(prompt.seat, int):
+            continue
+        rng = bot_rng(session.record.seed, session.seq, prompt.seat)
+        choice = session.game.bot_choice(session.state, prompt, rng)  # type: ignore[attr-defined]
+        if choice is not None:
+            return prompt.seat, choice
+    return None
+
+
+class BotDriver:
+    """The per-process bot tasks, one per session with a bot seat."""
+
+    def __init__(self, hub: Hub, *, delay: float) -> None:
+        self.hub = hub
+        self.delay = delay
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self._resume: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def start(self) -> None:
+        """Resume the bots of running tables (a restarted server picks up where it was):
+        list them now, load them in the background."""
+        try:
+            ids = await self.hub.store.bot_tables(RESUME_LIMIT)
+        except Exception:
+            log.exception("could not list the tables with bot seats")
+            return
+        if ids:
+            self._resume = asyncio.create_task(self._resume_all(ids), name="bots-resume")
+
+    async def stop(self) -> None:
+        self._closed = True
+        tasks = [t for t in (self._resume, *self.tasks.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()
+
+    async def _resume_all(self, ids: list[str]) -> None:
+        for table_id in ids:
+            try:
+                self.watch(await self.hub.session(table_id))
+            except Exception:
+                log.exception("could not resume the bots of table %s", table_id)
+
+    def watch(self, session: TableSession) -> None:
+        """Start the session's bot task if it has a bot seat and none is running. A task
+        already running notices new bot seats by itself (the seat epoch changes)."""
+        if self._closed or session.outcome is not None or not bot_seats(session):
+            return
+        if not has_bot(session.game):
+            return
+        task = self.tasks.get(session.id)
+        if task is not None and not task.done():
+            return
+        self.tasks[session.id] = asyncio.create_task(self._drive(session), name=f"bots-{session.id}")
+
+    async def _drive(self, session: TableSession) -> None:
+        try:
+            while session.outcome is None and bot_seats(session):
+                epoch = session.seat_epoch
+                seen = await self.play(session)
+                # Wake on the next commit or seat change (at once if one came meanwhile).
+                await session.wait_beyond(seen, epoch)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bots of table %s stopped", session.id)
+        finally:
+            if self.tasks.get(session.id) is asyncio.current_task():
+                del self.tasks[session.id]
+
+    async def play(self, session: TableSession) -> int:
+        """Play bot moves until the table waits on no bot seat (or the guard trips).
+        Returns the last seq looked at."""
+        for _ in range(MAX_MOVES_PER_TRIGGER):
+            seq = session.seq
+            try:
+                move = bot_move(session)
+            except Exception:
+                log.exception("the bot of table %s could not choose at seq %s", session.id, seq)
+                return seq
+            if move is None:
+                return seq
+            await asyncio.sleep(self.delay)  # let people see each move; let others in
+            if session.seq != seq:
+                continue  # the table moved meanwhile: look again
+            seat, choice = move
+            if seat not in bot_seats(session):
+                continue
+            try:
+                result = await session.submit(
+                    Command(seat, choice.type, choice.args),
+                    Viewer("seat", frozenset({seat})),
+                    command_id=f"bot-{seq}-{seat}",
+                    client_seq=seq,
+                )
+                if result.replayed and session.seq < result.seq:
+                    await session.catch_up(result.seq)  # another process made this move first
+            except RuleError as err:
+                if session.seq != seq:
+                    continue  # someone else moved first: choose again on the new state
+                log.warning(
+                    "the bot of table %s seat %s was refused at seq %s: %s", session.id, seat, seq, err
+                )
+                return seq
+            except Exception:  # e.g. the database is away: try again on the next change
+                log.exception("the bot of table %s seat %s failed at seq %s", session.id, seat, seq)
+                return seq
+        log.info("the bots of table %s paused after %s moves", session.id, MAX_MOVES_PER_TRIGGER)
+        return session.seq
