@@ -341,6 +341,7 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
         "current": current,
         "current_actor": fragments.actor_name(session, current.actor) if current else "",
         "current_text": kernel.describe(session.game, visible) if visible else "",
+        "current_hidden": current is not None and visible is None,
     }
 
 

@@ -3,6 +3,7 @@ screenshots saved under ``test-artifacts/screenshots/`` (gitignored)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -197,3 +198,49 @@ def scroll_width(page: Page) -> int:
     """The document's width in CSS pixels (a phone zooms out to show a wider page, so
     compare this with the device width, not with ``innerWidth``)."""
     return page.evaluate("document.scrollingElement.scrollWidth")
+
+
+# -- any game (Darkest Night's browser tests) ---------------------------------------------
+
+REQUIRED_CHOICES = "#prompts .prompt:not(.prompt-optional) button.choice"
+
+
+def create_game_table(
+    base: str, game: str, names: list[str], options: dict[str, Any] | None = None, seed: str = "e2e"
+) -> Table:
+    """A table of any game, made through ``POST /api/tables``."""
+    response = httpx.post(
+        f"{base}/api/tables",
+        json={"game": game, "options": options or {}, "seats": [{"name": n} for n in names], "seed": seed},
+        timeout=10,
+    )
+    assert response.status_code == 201, response.text
+    return Table(base, response.json())
+
+
+def table_events(table: Table, token: str | None = None) -> list[dict[str, Any]]:
+    """The whole log as ``token``'s holder (none: a spectator) may see it."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = httpx.get(f"{table.base}/api/tables/{table.id}/events", headers=headers, timeout=10)
+    response.raise_for_status()
+    return response.json()["events"]
+
+
+def narrated_seqs(table: Table, token: str | None = None) -> list[int]:
+    """The seqs that have a log line for this viewer (the game narrates them), newest first."""
+    return [e["seq"] for e in reversed(table_events(table, token)) if e.get("text")]
+
+
+def required_choices(page: Page) -> Locator:
+    """The buttons of this page's required prompts (not the optional "at any time" ones)."""
+    return page.locator(REQUIRED_CHOICES)
+
+
+def choice_commands(buttons: Locator) -> list[dict[str, Any]]:
+    """The ready-made command each button posts (its ``hx-vals``), in order."""
+    raw = buttons.evaluate_all("bs => bs.map(b => b.getAttribute('hx-vals'))")
+    return [json.loads(json.loads(vals)["command"]) for vals in raw]
+
+
+def page_seq(page: Page) -> int:
+    return int(page.locator("#seq").get_attribute("data-seq") or 0)
