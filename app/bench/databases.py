@@ -18,7 +18,7 @@ import shutil
 import sys
 import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -206,3 +206,21 @@ async def sqlite_settings(engine: Any) -> str:
         journal = await conn.scalar(text("PRAGMA journal_mode"))
         sync = await conn.scalar(text("PRAGMA synchronous"))
     return f"SQLite {version}, journal_mode={journal}, synchronous={names.get(sync, sync)}"
+
+
+def on_each_database(
+    args: argparse.Namespace | Any, name: str, bench_one: Callable[[BenchDatabase], bool]
+) -> int:
+    """Run ``bench_one`` on a temporary SQLite file, then on PostgreSQL when one can be had;
+    the exit code: 0 if every run succeeded and at least one ran, else 1."""
+    ok, ran = True, 0
+    with sqlite_database(name) as db:
+        ok &= bench_one(db)
+        ran += 1
+    with postgres_database(args, name.replace("-", "_")) as (pg, reason):
+        if pg is None:
+            print(f"postgresql: skipped: {reason}", flush=True)
+        else:
+            ok &= bench_one(pg)
+            ran += 1
+    return 0 if ok and ran else 1

@@ -41,10 +41,9 @@ from typing import Any
 from app.bench.databases import (
     ROOT,
     BenchDatabase,
-    postgres_database,
+    on_each_database,
     postgres_settings,
     purge_tables,
-    sqlite_database,
     sqlite_settings,
 )
 from app.bench.stats import fmt, percentile
@@ -374,18 +373,7 @@ def run_live(args: argparse.Namespace | Any) -> int:
         "every (command, viewer) pair; reply: the POST round trip",
         flush=True,
     )
-    ok = True
-    ran = 0
-    with sqlite_database("live") as db:
-        ok &= _bench_one(db, plan)
-        ran += 1
-    with postgres_database(args, "live") as (pg, reason):
-        if pg is None:
-            print(f"postgresql: skipped: {reason}", flush=True)
-        else:
-            ok &= _bench_one(pg, plan)
-            ran += 1
-    return 0 if ok and ran else 1
+    return on_each_database(args, "live", lambda db: _bench_one(db, plan))
 
 
 def _bench_one(db: BenchDatabase, plan: Plan) -> bool:

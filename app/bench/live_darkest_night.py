@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.bench.databases import BenchDatabase, postgres_database, purge_tables, sqlite_database
+from app.bench.databases import BenchDatabase, on_each_database, purge_tables
 from app.bench.live import Server, _settings
 from app.bench.stats import fmt, percentile
 from app.bench.stats import table as text_table
@@ -309,18 +309,7 @@ def run_live_darkest_night(args: argparse.Namespace | Any) -> int:
     if not Path("/proc/self/stat").exists():
         print("umbra bench live darkest_night needs /proc (Linux) to read the server's CPU time")
         return 2
-    ok = True
-    ran = 0
-    with sqlite_database("live-dn") as db:
-        ok &= _bench_one(db, plan)
-        ran += 1
-    with postgres_database(args, "live_dn") as (pg, reason):
-        if pg is None:
-            print(f"postgresql: skipped: {reason}", flush=True)
-        else:
-            ok &= _bench_one(pg, plan)
-            ran += 1
-    return 0 if ok and ran else 1
+    return on_each_database(args, "live-dn", lambda db: _bench_one(db, plan))
 
 
 def _bench_one(db: BenchDatabase, plan: Plan) -> bool:

@@ -31,10 +31,9 @@ from sqlalchemy import text
 
 from app.bench.databases import (
     BenchDatabase,
-    postgres_database,
+    on_each_database,
     postgres_settings,
     purge_tables,
-    sqlite_database,
     sqlite_settings,
 )
 from app.bench.stats import fmt, percentile, table
@@ -103,18 +102,11 @@ def run_store(args: argparse.Namespace | Any) -> int:
         flush=True,
     )
     results: list[Figures] = []
-    failed = False
-    with sqlite_database("store") as db:
-        failed |= not _bench_one(db, plan, results)
-    with postgres_database(args, "store") as (pg, reason):
-        if pg is None:
-            print(f"postgresql: skipped: {reason}", flush=True)
-        else:
-            failed |= not _bench_one(pg, plan, results)
+    code = on_each_database(args, "store", lambda db: _bench_one(db, plan, results))
     if results:
         print()
         print(report(results))
-    return 1 if failed or not results else 0
+    return code
 
 
 def _bench_one(db: BenchDatabase, plan: Plan, results: list[Figures]) -> bool:
