@@ -28,6 +28,7 @@ PRAY_DICE = 2
 
 @step("action_step")
 def action_step(ctx: Ctx, st: Step) -> None:
+    """Ask the hero for an action (DN 8.0); ``taken`` once the one action is used."""
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
@@ -325,6 +326,7 @@ def pray_roll(hero_id: str) -> Step:
 
 @step("prayed")
 def prayed(ctx: Ctx, st: Step) -> None:
+    """After the prayer's roll: +1 grace per success up to default, then refresh (DN 8.0)."""
     hero = ctx.s.heroes[st["hero"]]
     gain(ctx, hero, "grace", st["successes"], "praying (DN 8.0)", cap=default_grace(ctx, hero))
     refresh_all(ctx, hero, "praying (DN 8.0)")

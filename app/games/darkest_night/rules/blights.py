@@ -98,6 +98,7 @@ def resolve_blight_type(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, An
 
 @step("necromancer_plays_blight")
 def necromancer_plays_blight(ctx: Ctx, st: Step) -> None:
+    """The Necromancer player plays a map card for the blight (DN 20.3.3)."""
     s = ctx.s
     if not s.hand:
         ctx.then([{"op": "draw_necromancer_hand"}, dict(st)])

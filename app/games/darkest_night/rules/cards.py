@@ -87,6 +87,7 @@ def draw_one_event(ctx: Ctx) -> str | None:
 
 @step("discard_event")
 def discard_event(ctx: Ctx, st: Step) -> None:
+    """The resolved event goes to the discard pile (DN 7.0)."""
     discard(ctx, "event", st["card"])
 
 
@@ -151,6 +152,7 @@ def place_quest(ctx: Ctx, st: Step) -> None:
 
 @step("place_quest_card")
 def place_quest_card(ctx: Ctx, st: Step) -> None:
+    """Put a drawn quest on the map at a location (DN 16.1)."""
     spec = ctx.c.quests[st["card"]]
     quest_id = f"q{len(ctx.s.quests) + len(ctx.s.decks['quest'].discard) + ctx.s.round * 100}"
     while any(q.id == quest_id for q in ctx.s.quests):
@@ -234,6 +236,7 @@ def quest_progress(ctx: Ctx, st: Step) -> None:
 
 @step("reduce_pall")
 def reduce_pall(ctx: Ctx, _: Step) -> None:
+    """A completed quest lifts one card of the Necromancer's pall (DN 20.1.5)."""
     if ctx.s.pall:
         ctx.emit("PallReduced", card=ctx.s.pall[0])
 
@@ -355,6 +358,7 @@ def mystery_roll_keys(ctx: Ctx, st: Step) -> None:
 
 @step("remove_mystery")
 def remove_mystery(ctx: Ctx, st: Step) -> None:
+    """A mystery whose keys are all taken leaves play (DN 17.3)."""
     mystery = next((m for m in ctx.s.mysteries if m.id == st["id"]), None)
     if mystery is not None:
         ctx.emit("MysteryRemoved", id=mystery.id, card=mystery.card)
@@ -655,6 +659,7 @@ RESULT_NAMES = {
 
 @step("find_mystery")
 def find_mystery(ctx: Ctx, st: Step) -> None:
+    """A search result: draw a mystery card (DN 17.2)."""
     ctx.then([{"op": "draw_mystery", "hero": st["hero"]}])
 
 
@@ -666,6 +671,7 @@ def find_forgotten_shrine(ctx: Ctx, st: Step) -> None:
 
 @step("find_revelation")
 def find_revelation(ctx: Ctx, st: Step) -> None:
+    """A search result: 3 clues (and Revelation's permanent mysteries)."""
     ctx.then([{"op": "clues", "hero": st["hero"], "n": 3, "why": "a revelation"}])
     ctx.then([{"op": "permanent_hook", "hook": "revelation", "hero": st["hero"]}])
 
@@ -755,6 +761,7 @@ def resolve_supply(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -
 
 @step("draw_power")
 def draw_power(ctx: Ctx, st: Step) -> None:
+    """Draw the top card of the hero's power deck into play (DN 14.0)."""
     hero = ctx.s.heroes[st["hero"]]
     if hero.deck:
         power = hero.deck[0]
@@ -764,6 +771,7 @@ def draw_power(ctx: Ctx, st: Step) -> None:
 
 @step("find_artifact")
 def find_artifact(ctx: Ctx, st: Step) -> None:
+    """A search result: draw an artifact card (DN 14.4)."""
     ctx.then([{"op": "draw_artifact", "hero": st["hero"]}])
 
 

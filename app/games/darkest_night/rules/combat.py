@@ -184,6 +184,7 @@ def resolve_combat(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]
 
 @step("combat_result")
 def combat_result(ctx: Ctx, st: Step) -> None:
+    """After the combat roll: win with any success, else the loss (DN 12.0)."""
     finish_combat(
         ctx, st["combat"], won=st["successes"] > 0, successes=st["successes"], approach=st["approach"]
     )
@@ -323,6 +324,7 @@ def resolve_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) 
 
 @step("roll_now")
 def roll_now(ctx: Ctx, st: Step) -> None:
+    """Roll the dice (Terror adds one to drop), then record the roll (DN 5.0)."""
     hero = ctx.s.heroes[st["hero"]]
     dice = max(1, st["dice"])
     faces = roll_dice(ctx, dice + (1 if st.get("terror") else 0))
@@ -381,6 +383,7 @@ def after_roll_items(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> list[tuple[str
 
 @step("after_roll")
 def after_roll(ctx: Ctx, st: Step) -> None:
+    """After a roll: offer the items that act on it (Charm, Bottled Magic, Vanishing Dust)."""
     hero = ctx.s.heroes[st["hero"]]
     if after_roll_items(ctx, hero, st) and not st.get("no_items"):
         ctx.ask("after_roll", hero.seat, **{k: v for k, v in st.items() if k != "op"})

@@ -189,6 +189,7 @@ def necromancer_blight(ctx: Ctx, _: Step) -> None:
 
 @step("necromancer_done")
 def necromancer_done(ctx: Ctx, _: Step) -> None:
+    """The Necromancer's turn is over (DN 6.0)."""
     ctx.emit("NecromancerTurnEnded", round=ctx.s.round)
 
 

@@ -44,6 +44,7 @@ def _why(st: Step, fallback: str) -> str:
 
 @step("gain_grace")
 def gain_grace(ctx: Ctx, st: Step) -> None:
+    """Gain ``n`` grace up to ``cap`` (DN 4.1)."""
     hero = hero_of(ctx, st)
     gain(
         ctx,
@@ -57,11 +58,13 @@ def gain_grace(ctx: Ctx, st: Step) -> None:
 
 @step("lose_grace")
 def lose_grace(ctx: Ctx, st: Step) -> None:
+    """Lose ``n`` grace, never below zero (DN 4.1)."""
     lose(ctx, hero_of(ctx, st), "grace", int(st.get("n", 1)), _why(st, "a card"))
 
 
 @step("gain_secrecy")
 def gain_secrecy(ctx: Ctx, st: Step) -> None:
+    """Gain ``n`` secrecy up to ``cap`` (DN 4.1)."""
     hero = hero_of(ctx, st)
     gain(
         ctx,
@@ -75,21 +78,25 @@ def gain_secrecy(ctx: Ctx, st: Step) -> None:
 
 @step("lose_secrecy")
 def lose_secrecy(ctx: Ctx, st: Step) -> None:
+    """Lose ``n`` secrecy, never below zero (DN 4.1)."""
     lose(ctx, hero_of(ctx, st), "secrecy", int(st.get("n", 1)), _why(st, "a card"))
 
 
 @step("gain_spark")
 def gain_spark(ctx: Ctx, st: Step) -> None:
+    """Gain ``n`` sparks, at most 3 (DN 4.2)."""
     gain(ctx, hero_of(ctx, st), "sparks", int(st.get("n", 1)), _why(st, "a card"))
 
 
 @step("lose_spark")
 def lose_spark(ctx: Ctx, st: Step) -> None:
+    """Lose ``n`` sparks."""
     lose(ctx, hero_of(ctx, st), "sparks", int(st.get("n", 1)), _why(st, "a card"))
 
 
 @step("darkness")
 def darkness(ctx: Ctx, st: Step) -> None:
+    """Raise (or with a negative ``n`` lower) the darkness (DN 9.0)."""
     n = int(st.get("n", 1))
     if n >= 0:
         raise_darkness(ctx, n, _why(st, "a card"))
@@ -127,6 +134,7 @@ def clues(ctx: Ctx, st: Step) -> None:
 
 @step("keys")
 def keys(ctx: Ctx, st: Step) -> None:
+    """Gain ``n`` keys (playing without mysteries, DN 20.5)."""
     n = int(st.get("n", 1))
     ctx.emit("KeysChanged", to=max(0, ctx.s.keys + n), by=n, why=_why(st, "a card"))
 
@@ -155,16 +163,19 @@ def by_secrecy(ctx: Ctx, st: Step) -> None:
 
 @step("by_darkness")
 def by_darkness(ctx: Ctx, st: Step) -> None:
+    """Cases by the darkness (events grow worse as it rises, DN 7.0)."""
     branch(ctx, st, ctx.s.darkness)
 
 
 @step("by_blights_here")
 def by_blights_here(ctx: Ctx, st: Step) -> None:
+    """Cases by the number of blights at the hero's location."""
     branch(ctx, st, len(ctx.s.blights.get(hero_of(ctx, st).location, [])))
 
 
 @step("by_grace")
 def by_grace(ctx: Ctx, st: Step) -> None:
+    """Cases by the hero's grace."""
     branch(ctx, st, hero_of(ctx, st).grace)
 
 
@@ -177,12 +188,14 @@ def branch(ctx: Ctx, st: Step, value: int) -> None:
 
 @step("if_necromancer_here")
 def if_necromancer_here(ctx: Ctx, st: Step) -> None:
+    """``do`` if the Necromancer is at the hero's location, else ``else``."""
     here = ctx.s.necromancer == hero_of(ctx, st).location
     ctx.then(st.get("do" if here else "else", ()), hero=st["hero"])
 
 
 @step("if_monastery")
 def if_monastery(ctx: Ctx, st: Step) -> None:
+    """``do`` if the hero is in the Monastery, else ``else``."""
     here = hero_of(ctx, st).location == "Monastery"
     ctx.then(st.get("do" if here else "else", ()), hero=st["hero"])
 
@@ -200,6 +213,7 @@ def each_hero_here(ctx: Ctx, st: Step) -> None:
 
 @step("each_hero")
 def each_hero(ctx: Ctx, st: Step) -> None:
+    """Apply ``do`` to every living hero."""
     steps: list[Step] = []
     for target in ctx.s.living():
         steps += [dict(e) | {"hero": target.id} for e in st.get("do", ())]
@@ -363,6 +377,7 @@ def flag_turn(ctx: Ctx, st: Step) -> None:
 
 @step("ignore_blights")
 def ignore_blights(ctx: Ctx, st: Step) -> None:
+    """The hero ignores blights' effects for the rest of the turn (Cursed Ashes)."""
     ctx.emit("HeroFlagged", hero=st["hero"], flag="ignore_blights", value=True)
 
 
