@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -377,16 +378,27 @@ def run_live(args: argparse.Namespace | Any) -> int:
 
 
 def _bench_one(db: BenchDatabase, plan: Plan) -> bool:
-    print(f"{db.label}: {db.about} ...", flush=True)
     figures = LiveFigures(db)
-    with tempfile.TemporaryDirectory(prefix="umbra-bench-live-") as folder:
+    return run_against_server(db, figures, lambda server, ids: bench_server(server, plan, figures, ids))
+
+
+def run_against_server(
+    db: BenchDatabase, figures: Any, bench: Callable[[Server, list[str]], Coroutine[Any, Any, None]]
+) -> bool:
+    """Start a real server on ``db``, run ``bench`` against it, print the figures; the
+    tables it creates are removed afterwards from a shared database."""
+    print(f"{db.label}: {db.about} ...", flush=True)
+    with tempfile.TemporaryDirectory(prefix="umbra-bench-") as folder:
         server = Server(db.url, Path(folder) / "server.log")
         table_ids: list[str] = []
         try:
             server.start()
-            asyncio.run(bench_server(server, plan, figures, table_ids))
+            asyncio.run(bench(server, table_ids))
         except Exception as exc:
             print(f"{db.label}: FAILED: {type(exc).__name__}: {exc}", flush=True)
+            tail = server.log_tail(15)
+            if tail:
+                print(tail, flush=True)
             return False
         finally:
             server.stop()

@@ -47,15 +47,14 @@ import os
 import random
 import re
 import statistics
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.bench.databases import BenchDatabase, on_each_database, purge_tables
-from app.bench.live import Server, _settings
+from app.bench.databases import BenchDatabase, on_each_database
+from app.bench.live import Server, _settings, run_against_server
 from app.bench.stats import fmt, percentile
 from app.bench.stats import table as text_table
 
@@ -313,26 +312,8 @@ def run_live_darkest_night(args: argparse.Namespace | Any) -> int:
 
 
 def _bench_one(db: BenchDatabase, plan: Plan) -> bool:
-    print(f"{db.label}: {db.about} ...", flush=True)
     figures = Figures(db)
-    with tempfile.TemporaryDirectory(prefix="umbra-bench-live-dn-") as folder:
-        server = Server(db.url, Path(folder) / "server.log")
-        table_ids: list[str] = []
-        try:
-            server.start()
-            asyncio.run(bench_server(server, plan, figures, table_ids))
-        except Exception as exc:
-            print(f"{db.label}: FAILED: {type(exc).__name__}: {exc}", flush=True)
-            tail = server.log_tail(15)
-            if tail:
-                print(tail, flush=True)
-            return False
-        finally:
-            server.stop()
-            if db.shared and table_ids:
-                purge_tables(db.url, table_ids)
-    print(figures.report(), flush=True)
-    return figures.ok
+    return run_against_server(db, figures, lambda server, ids: bench_server(server, plan, figures, ids))
 
 
 async def bench_server(server: Server, plan: Plan, figures: Figures, table_ids: list[str]) -> None:

@@ -54,7 +54,7 @@ def bot_move(session: TableSession) -> tuple[int, Choice] | None:
     seats = bot_seats(session)
     if not seats:
         return None
-    for prompt in session.game.prompts(session.state):
+    for prompt in session.game_prompts():
         if not prompt.required or prompt.seat not in seats or not isinstance(prompt.seat, int):
             continue
         rng = bot_rng(session.record.seed, session.seq, prompt.seat)

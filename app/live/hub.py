@@ -264,7 +264,7 @@ class Hub:
         """The game's prompts for this viewer's seats, and "undo" where it is allowed."""
         if session.outcome is not None:
             return []
-        prompts = [p for p in session.game.prompts(session.state) if viewer.holds(p.seat)]
+        prompts = [p for p in session.game_prompts() if viewer.holds(p.seat)]
         for seat in sorted(s for s in viewer.seats if isinstance(s, int)):
             command = session.undoable_command(seat)
             if command:
@@ -284,7 +284,7 @@ class Hub:
         if session.outcome is not None:
             return []
         seen: list[Any] = []
-        for p in session.game.prompts(session.state):
+        for p in session.game_prompts():
             if p.required and p.seat not in seen:
                 seen.append(p.seat)
         return seen

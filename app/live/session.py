@@ -21,7 +21,7 @@ from typing import Any
 from app.kernel import table as kernel
 from app.kernel.game import Game
 from app.kernel.rng import rng_for
-from app.kernel.types import Command, Event, Outcome, RuleError, Viewer
+from app.kernel.types import Command, Event, Outcome, Prompt, RuleError, Viewer
 from app.store import EventStore, SeatRecord, SeqConflict, StoredEvent, TableRecord
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,8 @@ class TableSession:
         self.recent: deque[StoredEvent] = deque(maxlen=RECENT_EVENTS)
         self.lock = asyncio.Lock()
         self._changed = asyncio.Event()
+        self._prompts: list[Prompt] = []
+        self._prompts_seq = -1
         self.seat_epoch = 0
         """Bumped when a seat changes hands, so live connections re-check their seats."""
 
@@ -166,24 +168,39 @@ class TableSession:
 
     def undoable_command(self, seat: Any) -> list[StoredEvent] | None:
         """The events of the last command, if ``seat`` sent it and may take it back: no
-        one has acted since, and the game says nothing random or hidden happened in it."""
-        undone = kernel.undone_seqs((e.seq, e.event) for e in self.recent)
-        latest = next(
-            (
-                e
-                for e in reversed(self.recent)
-                if not kernel.is_platform_event(e.event) and e.seq not in undone
-            ),
-            None,
-        )
-        if latest is None or latest.command_id is None or latest.actor != f"seat:{seat}":
+        one has acted since, and the game says nothing random or hidden happened in it.
+
+        Walks back from the newest event only as far as that command: an undo comes after
+        the events it takes back, so those are known by the time the walk reaches them."""
+        undone: set[int] = set()
+        command: list[StoredEvent] = []
+        for stored in reversed(self.recent):
+            event = stored.event
+            if event.type == kernel.UNDO_EVENT:
+                first, last = event.data["undone"]
+                undone.update(range(first, last + 1))
+            if kernel.is_platform_event(event) or stored.seq in undone:
+                if command:
+                    break
+                continue
+            if command and stored.command_id != command[0].command_id:
+                break
+            command.insert(0, stored)
+        else:
+            if command and command[0].seq > 1:
+                return None  # the command's start fell out of memory: too old to take back
+        if not command or command[0].command_id is None or command[0].actor != f"seat:{seat}":
             return None
-        command = [e for e in self.recent if e.command_id == latest.command_id and e.seq not in undone]
-        if not command or (command[0].seq == self.recent[0].seq and command[0].seq > 1):
-            return None  # the command's start fell out of memory: too old to take back
         if not self.game.undoable([e.event for e in command]):
             return None
         return command
+
+    def game_prompts(self) -> list[Prompt]:
+        """The game's prompts for the current state, computed once per seq for every viewer."""
+        if self._prompts_seq != self.seq:
+            self._prompts = self.game.prompts(self.state)
+            self._prompts_seq = self.seq
+        return self._prompts
 
     def _undo(self, command: Command, actor: Viewer) -> Event:
         if command.args:

@@ -119,11 +119,14 @@ def test_dual_class_heroes() -> None:
 
 
 def test_five_heroes_draw_a_darkness_card_at_setup() -> None:
-    """DN 20.2.1 (when the darkness deck has cards)."""
-    t = Table.start(heroes=HEROES, options={"heroes": 4})
-    assert t.state.darkness_cards == []
-    if not load().darkness:
-        pytest.skip("no darkness cards in the content yet")
+    """DN 20.2.1: one darkness card at setup, never Eclipse; and the first relic costs 17."""
+    for seed in range(8):
+        t = Table.start(heroes=[*HEROES, "druid"], options={"heroes": 5}, seed=seed)
+        assert len(t.state.heroes) == 5
+        assert len(t.state.darkness_cards) == 1 and t.state.darkness_cards[0] != "eclipse"
+        assert len(t.state.decks["darkness"].cards) == len(load().darkness) - 1
+    four = Table.start(heroes=HEROES)
+    assert four.state.darkness_cards == []
 
 
 def test_the_necromancer_player_holds_a_hidden_hand() -> None:
