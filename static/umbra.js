@@ -66,12 +66,26 @@
       else { document.execCommand("copy"); done(); }
       return;
     }
-    var step = e.target.closest("[data-step]");
+    var step = e.target.closest("[data-step], [data-move]");
     if (step) {
       var range = document.getElementById("replay-seq");
       if (!range) return;
-      var next = Math.max(0, Math.min(Number(range.max), Number(range.value) + Number(step.dataset.step)));
-      range.value = String(next);
+      var at = Number(range.value), next = at;
+      if (step.dataset.step) {
+        next = at + Number(step.dataset.step);
+      } else {
+        // To the end of the next (or previous) command: a whole move at a time.
+        var form = step.closest("[data-moves]");
+        var ends = form && form.dataset.moves ? form.dataset.moves.split(",").map(Number) : [];
+        if (Number(step.dataset.move) > 0) {
+          next = ends.find(function (s) { return s > at; });
+          if (next === undefined) next = Number(range.max);
+        } else {
+          var before = ends.filter(function (s) { return s < at; });
+          next = before.length ? before[before.length - 1] : 0;
+        }
+      }
+      range.value = String(Math.max(0, Math.min(Number(range.max), next)));
       range.dispatchEvent(new Event("input", { bubbles: true }));
     }
   });
@@ -86,6 +100,38 @@
     });
   });
 
+  // The lobby: name each seat choice after the player typed for it (seats are numbered in
+  // the order of the names given, empty ones skipped, as the server reads them), and offer
+  // only as many choices as the count option asks for (e.g. one per hero).
+  function syncLobby(form) {
+    var names = Array.prototype.map.call(form.querySelectorAll('input[name="seat"]'), function (i) {
+      return i.value.trim();
+    }).filter(Boolean);
+    form.querySelectorAll("option[data-seat]").forEach(function (opt) {
+      var i = Number(opt.dataset.seat);
+      opt.textContent = names[i] || "Seat " + (i + 1);
+    });
+    form.querySelectorAll("[data-count-option]").forEach(function (box) {
+      var field = form.querySelector('[name="opt_' + box.dataset.countOption + '"]');
+      var count = field && field.value !== "" ? Number(field.value) : Infinity;
+      box.querySelectorAll("[data-slot]").forEach(function (slot) {
+        var off = Number(slot.dataset.slot) >= count;
+        slot.hidden = off;
+        slot.querySelector("select").disabled = off;
+      });
+    });
+  }
+  function syncFrom(e) {
+    var form = e.target.closest && e.target.closest(".lobby-form");
+    if (form) syncLobby(form);
+  }
+  document.addEventListener("input", syncFrom);
+  document.addEventListener("change", syncFrom);
+  document.addEventListener("htmx:afterSettle", syncFrom);
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll(".lobby-form").forEach(syncLobby);
+  });
+
   document.addEventListener("input", function (e) {
     if (e.target.id === "replay-seq") {
       var out = document.getElementById("replay-pos");
@@ -98,7 +144,8 @@
     if (!range || e.target.tagName === "INPUT" && e.target !== range) return;
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       if (e.target === range) return; // the slider handles its own arrows
-      var btn = document.querySelector('[data-step="' + (e.key === "ArrowLeft" ? "-1" : "1") + '"]');
+      var attr = e.shiftKey ? "data-move" : "data-step";
+      var btn = document.querySelector("[" + attr + '="' + (e.key === "ArrowLeft" ? "-1" : "1") + '"]');
       if (btn) { btn.click(); e.preventDefault(); }
     }
   });

@@ -61,6 +61,8 @@ class Game(Protocol):
 
     def upcast(self, event: Event) -> Event: ...
 
+    def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]: ...
+
 
 class GameBase:
     """Defaults for the optional parts of the contract. Subclass and override."""
@@ -105,6 +107,11 @@ class GameBase:
             state = self.evolve(state, event)  # type: ignore[attr-defined]
         return state
 
+    def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]:
+        """Lines the lobby shows about validated options for these players (a difficulty
+        rating, who plays what); raise RuleError when they cannot make a table."""
+        return []
+
     def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None:
         """The bot's pick among ``prompt``'s choices, for a seat handed to the bot; None
         when this game has no bot (the default) or will not play that prompt."""
@@ -137,6 +144,14 @@ def validate_options(game: Game, options: dict[str, Any] | None) -> dict[str, An
                 raise RuleError("bad_option", f"option {spec.name} must be at least {spec.minimum}")
             if spec.maximum is not None and value > spec.maximum:
                 raise RuleError("bad_option", f"option {spec.name} must be at most {spec.maximum}")
+        elif spec.kind == "seats":
+            if not isinstance(value, list) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
+            ):
+                raise RuleError("bad_option", f"option {spec.name} must be a list of seat numbers (0, 1, …)")
+            if spec.maximum is not None and len(value) > spec.maximum:
+                raise RuleError("bad_option", f"option {spec.name} lists at most {spec.maximum} seats")
+            value = list(value)
         elif value not in spec.choices:
             raise RuleError(
                 "bad_option", f"option {spec.name} must be one of {', '.join(map(str, spec.choices))}"

@@ -159,18 +159,23 @@ class SeatInfo:
 class OptionSpec:
     """One table option a game accepts when a table is created.
 
-    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``; ``choices`` lists the values of a
-    ``"choice"``; ``minimum``/``maximum`` bound an ``"int"``.
+    ``kind`` is ``"bool"``, ``"int"``, ``"choice"`` or ``"seats"``; ``choices`` lists the
+    values of a ``"choice"``; ``minimum``/``maximum`` bound an ``"int"``. A ``"seats"``
+    option is a list giving a seat index to each of up to ``maximum`` things (heroes, say),
+    as many as the int option ``count_option`` says; an empty list leaves it to the game.
     """
 
     name: str
-    kind: Literal["bool", "int", "choice"]
+    kind: Literal["bool", "int", "choice", "seats"]
     default: Any
     label: str
     help: str = ""
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    count_option: str | None = None
+    item_label: str = ""
+    """What a ``"seats"`` option assigns, for its form ("Hero" gives "Hero 1", "Hero 2"…)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -186,4 +191,8 @@ class OptionSpec:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
+        if self.count_option is not None:
+            out["count_option"] = self.count_option
+        if self.item_label:
+            out["item_label"] = self.item_label
         return out

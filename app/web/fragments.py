@@ -4,10 +4,16 @@ The shell supplies status, prompts, seats and the seq marker; the game supplies 
 fragments as blocks named ``fragment_<id>`` in ``templates/games/<game>/board.html`` (a block
 name cannot hold ``-``, so ``_`` in it stands for ``-`` in the id: ``fragment_dn_map`` renders
 ``id="dn-map"``). A game without templates gets one generic fragment per top-level key of
-its view. After each commit only fragments whose HTML changed are sent (see ``stream``)."""
+its view. After each commit only fragments whose HTML changed are sent (see ``stream``).
+
+A fragment may hold *parts*: smaller pieces marked ``<!--part:ID-->…<!--/part:ID-->``, each
+one root element with ``id="ID"``. When only parts changed, only those parts are sent, so
+a hero's secrecy moving re-sends that hero's panel, not every hero (``split_parts``).
+Parts nest one level deep; the marks are stripped from everything sent."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -24,6 +30,24 @@ from app.web.templating import render_block
 SHELL_FRAGMENTS = ("status", "prompts", "seats", "seq")
 GAME_BLOCK_PREFIX = "fragment_"
 LOG_PAGE = 200
+PART = re.compile(r"<!--part:([\w-]+)-->(.*?)<!--/part:\1-->", re.S)
+PART_MARK = re.compile(r"<!--/?part:[\w-]+-->")
+
+
+def split_parts(html: str) -> tuple[str, dict[str, str]]:
+    """(the fragment with each part replaced by its mark, {part id: part HTML})."""
+    parts: dict[str, str] = {}
+
+    def keep(found: re.Match[str]) -> str:
+        parts[found.group(1)] = found.group(2).strip()
+        return f"<!--part:{found.group(1)}-->"
+
+    return PART.sub(keep, html), parts
+
+
+def unmarked(html: str) -> str:
+    """The HTML as sent to a browser: without the part marks."""
+    return PART_MARK.sub("", html)
 
 
 def seat_names(session: TableSession) -> dict[Any, str]:
@@ -97,8 +121,13 @@ def shell_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
 
 
 def all_fragments(env: Environment, ctx: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
-    """(shell fragments, board fragments), each in page order."""
+    """(shell fragments, board fragments), each in page order, with their part marks."""
     return shell_fragments(env, ctx), board_fragments(env, ctx)
+
+
+def board_html(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
+    """The board fragments for a whole page, as sent: without part marks."""
+    return {key: unmarked(html) for key, html in board_fragments(env, ctx).items()}
 
 
 def log_entries(

@@ -18,12 +18,13 @@ from app.api.errors import describe_validation
 from app.api.models import CommandIn
 from app.api.tables import created_payload
 from app.kernel import table as kernel
-from app.kernel.game import Game, has_bot
+from app.kernel.game import Game, has_bot, validate_options
 from app.kernel.registry import all_games, get_game
 from app.kernel.types import SPECTATOR, Command, RuleError, Viewer
 from app.live.auth import token_hash
 from app.live.hub import AuthError, Hub, NotFound
 from app.live.session import TableSession
+from app.store import StoredEvent
 from app.web import fragments
 from app.web.templating import make_environment
 
@@ -89,6 +90,21 @@ def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
         raw = form.get(f"opt_{spec.name}")
         if spec.kind == "bool":
             options[spec.name] = bool(raw) and raw[-1] in ("on", "true", "1")
+        elif spec.kind == "seats":
+            chosen = list(raw or [])
+            while chosen and chosen[-1] == "":
+                chosen.pop()  # the selects past the count were left alone
+            if not chosen:
+                continue  # all left to the game
+            if "" in chosen or not all(v.isdigit() for v in chosen):
+                missing = (chosen.index("") + 1) if "" in chosen else 0
+                raise RuleError(
+                    "bad_option",
+                    f"{spec.label}: choose a seat for number {missing}, or leave them all to the game"
+                    if missing
+                    else f"{spec.label}: pick seats from the list",
+                )
+            options[spec.name] = [int(v) for v in chosen]
         elif raw is None or raw[-1] == "":
             continue
         elif spec.kind == "int":
@@ -99,6 +115,26 @@ def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
         else:
             options[spec.name] = raw[-1]
     return options
+
+
+@router.post("/lobby/summary", response_class=HTMLResponse)
+async def lobby_summary(request: Request) -> HTMLResponse:
+    """What the chosen options add up to (a game's difficulty rating, who plays what), or
+    why they cannot make a table; refreshed as the lobby form changes."""
+    form = await form_data(request)
+    game = get_game((form.get("game") or [""])[-1])
+    if game is None:
+        return HTMLResponse('<div id="option-summary" class="option-summary"></div>')
+    names = [n.strip() for n in form.get("seat", []) if n.strip()]  # as lobby_create reads them
+    names += [f"Seat {i + 1}" for i in range(len(names), game.min_seats)]
+    try:
+        options = validate_options(game, options_from_form(game, form))
+        lines, error = game.describe_options(options, names), ""
+    except RuleError as err:
+        lines, error = [], err.message
+    template = request.app.state.templates.get_template("lobby.html")
+    ctx = template.new_context({"summary_lines": lines, "summary_error": error})
+    return HTMLResponse("".join(template.blocks["option_summary"](ctx)))
 
 
 @router.post("/lobby", response_class=HTMLResponse)
@@ -200,10 +236,44 @@ async def table_page(request: Request, table_id: str, mode: str) -> HTMLResponse
         mode = "gm"
     env = request.app.state.templates
     ctx = fragments.context(hub, session, viewer)
-    shell, board = fragments.all_fragments(env, ctx)
-    recent = await session.events_between(max(0, session.seq - fragments.LOG_PAGE), session.seq)
+    shell, board = fragments.shell_fragments(env, ctx), fragments.board_html(env, ctx)
+    log_from = max(0, session.seq - fragments.LOG_PAGE)
+    recent = await session.events_between(log_from, session.seq)
     log = list(reversed(fragments.log_entries(env, hub, session, recent, viewer)))
-    return page(request, "table.html", mode=mode, shell=shell, board=board, log=log, **ctx)
+    log_as = "watch" if mode == "watch" else "seat"
+    return page(
+        request,
+        "table.html",
+        mode=mode,
+        shell=shell,
+        board=board,
+        log=log,
+        log_from=log_from,
+        log_as=log_as,
+        **ctx,
+    )
+
+
+@router.get("/t/{table_id}/log", response_class=HTMLResponse)
+async def earlier_log(request: Request, table_id: str, before: int, view: str = "seat") -> HTMLResponse:
+    """The log page before seq ``before`` (the "Show earlier entries" button): its lines
+    go to the end of the log, and the button moves on to the page before, if any. A
+    page watching as a spectator asks with ``view=watch`` and sees what spectators see."""
+    hub = hub_of(request)
+    try:
+        session = await hub.session(table_id)
+    except NotFound as exc:
+        return flash(request, str(exc), 404)
+    viewer: Viewer = SPECTATOR
+    if view != "watch":
+        viewer = await hub.viewer(table_id, cookie_tokens(request, table_id), lenient=True)
+    env = request.app.state.templates
+    before = max(0, min(before, session.seq))
+    log_from = max(0, before - fragments.LOG_PAGE)
+    events = await session.events_between(log_from, before)
+    entries = "".join(reversed(fragments.log_entries(env, hub, session, events, viewer)))
+    button = env.get_template("log_more.html").render(table_id=table_id, log_from=log_from, log_as=view)
+    return HTMLResponse(f'{button}<div hx-swap-oob="beforeend:#log-entries">{entries}</div>')
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)
@@ -327,10 +397,12 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
     view = session.game.view(state, SPECTATOR)
     ctx = fragments.context(hub, session, SPECTATOR, view=view) | {"seq": seq, "prompts": []}
     ctx["outcome"] = session.game.outcome(state)
-    board = fragments.board_fragments(env, ctx)
-    events = await session.events_between(max(0, seq - fragments.LOG_PAGE), seq)
+    board = fragments.board_html(env, ctx)
+    log_from = max(0, seq - fragments.LOG_PAGE)
+    events = await session.events_between(log_from, seq)
     log = list(reversed(fragments.log_entries(env, hub, session, events, SPECTATOR)))
     current = events[-1] if events else None
+    following = await session.events_between(seq, seq + 1)
     # Describe the event at ``seq`` itself: the newest log line is an earlier event when
     # the one at ``seq`` is hidden from spectators.
     visible = kernel.event_for_viewer(session.game, current.event, SPECTATOR) if current else None
@@ -342,7 +414,26 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
         "current_actor": fragments.actor_name(session, current.actor) if current else "",
         "current_text": kernel.describe(session.game, visible) if visible else "",
         "current_hidden": current is not None and visible is None,
+        # Between two events of one command the board is half-done (a hero moved, the
+        # darkness not yet risen): the frame says so, and the move buttons skip past it.
+        "mid_move": current is not None and bool(following) and same_move(current, following[0]),
+        "log_from": log_from,
+        "log_as": "watch",
     }
+
+
+def same_move(a: StoredEvent, b: StoredEvent) -> bool:
+    """Do two consecutive events come from one command (or, without one, one setup)?"""
+    return (a.command_id, a.actor) == (b.command_id, b.actor)
+
+
+def move_ends(events: list[StoredEvent]) -> list[int]:
+    """The seq of the last event of each command, in order: where a replay by moves stops."""
+    return [
+        e.seq
+        for e, after in zip(events, events[1:] + [None], strict=True)
+        if after is None or not same_move(e, after)
+    ]
 
 
 @router.get("/t/{table_id}/replay", response_class=HTMLResponse)
@@ -352,7 +443,8 @@ async def replay_page(request: Request, table_id: str, seq: int | None = None) -
     except NotFound as exc:
         return message_page(request, 404, "No such table", str(exc))
     ctx = await replay_context(request, session, session.seq if seq is None else seq)
-    return page(request, "replay.html", **ctx)
+    moves = move_ends(await session.events_between(0, session.seq))
+    return page(request, "replay.html", moves=moves, **ctx)
 
 
 @router.get("/t/{table_id}/replay/frame", response_class=HTMLResponse)

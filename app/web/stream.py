@@ -16,16 +16,26 @@ class HtmlStream:
     def __init__(self, app: Any, hub: Hub, session: TableSession, viewer: Viewer) -> None:
         self.env = app.state.templates
         self.hub, self.session, self.viewer = hub, session, viewer
-        self.sent: dict[str, str] = {}
+        self.sent: dict[str, str] = {}  # fragment id -> its frame as last sent
+        self.sent_parts: dict[str, str] = {}  # part id -> its HTML as last sent
 
     def _changed(self) -> list[str]:
+        """Each fragment whose frame (everything but its parts) changed, whole; otherwise
+        only its parts that changed."""
         ctx = fragments.context(self.hub, self.session, self.viewer)
         shell, board = fragments.all_fragments(self.env, ctx)
         out = []
         for key, html in (shell | board).items():
-            if self.sent.get(key) != html:
-                self.sent[key] = html
-                out.append(html)
+            frame, parts = fragments.split_parts(html)
+            if self.sent.get(key) != frame:
+                out.append(fragments.unmarked(html))
+                self.sent[key] = frame
+                self.sent_parts.update(parts)
+                continue
+            for part_id, part in parts.items():
+                if self.sent_parts.get(part_id) != part:
+                    self.sent_parts[part_id] = part
+                    out.append(fragments.unmarked(part))
         return out
 
     def _log(self, events: list[StoredEvent]) -> str:

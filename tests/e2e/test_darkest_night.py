@@ -285,12 +285,29 @@ def test_a_whole_game_played_by_clicking_shows_live_and_hides_the_decks(
     assert len(frames) > game.clicks, "the spectator's page received no live updates"
     screenshot(bo, "dn-seat-game-over")
 
+    # A page opened now shows the latest lines; "Show earlier entries" brings the rest.
+    late = open_page(table.watch_url)
+    expect_live(late)
+    expect_dn_log(late, table, loaded_at=summary["seq"])
+    while late.locator("button#log-more").count():
+        late.locator("button#log-more").click()
+    expect_dn_log(late, table)
+
     replay = open_page(table.replay_url)
     expect(replay.locator("#replay-frame")).to_have_attribute("data-seq", str(summary["seq"]))
     expect(replay.locator("#replay-frame #dn-map")).to_be_visible()
     replay.locator("#replay-seq").fill("120")
     expect(replay.locator("#replay-frame")).to_have_attribute("data-seq", "120")
     expect(replay.locator("#replay-frame #dn-heroes .dn-hero")).to_have_count(4)
+    # A whole move at a time: the next stop is the last event of a command.
+    ends = [int(s) for s in (replay.locator("form[data-moves]").get_attribute("data-moves") or "").split(",")]
+    replay.get_by_role("button", name="Next move").click()
+    after = next(end for end in ends if end > 120)
+    expect(replay.locator("#replay-frame")).to_have_attribute("data-seq", str(after))
+    expect(replay.locator("#replay-frame .mid-move")).to_have_count(0)
+    replay.get_by_role("button", name="Previous move").click()
+    previous = max(end for end in ends if end < after)
+    expect(replay.locator("#replay-frame")).to_have_attribute("data-seq", str(previous))
     screenshot(replay, "dn-replay")
 
 

@@ -82,3 +82,45 @@ def test_links_that_open_nothing_explain_themselves(server: Served, open_page: P
     expect(stranger).to_have_url(watch_url)
     expect_live(stranger)
     expect(stranger.locator(".topbar .role")).to_have_text("Spectator")
+
+
+def test_the_darkest_night_lobby_assigns_heroes_and_rates_the_difficulty(
+    server: Served, open_page: PageFactory
+) -> None:
+    """Issue 4: name the players, say who controls which heroes, see the combined dm."""
+    page = open_page(server.url + "/?game=darkest_night")
+    form = page.locator("#game-form")
+    summary = page.locator("#option-summary")
+    expect(summary).to_contain_text("Combined difficulty modifier +0 (DN 20.1): the standard challenge.")
+    seats = form.locator("input[name=seat]")
+    seats.nth(0).fill("Ann")
+    seats.nth(1).fill("Bo")
+    expect(summary).to_contain_text("Ann controls heroes 1, 3.")
+
+    slots = form.locator(".option-seats [data-slot]")
+    expect(slots).to_have_count(5)
+    expect(form.locator(".option-seats [data-slot]:visible")).to_have_count(4)  # 4 heroes by default
+    form.locator("input[name=opt_heroes]").fill("3")
+    form.locator("input[name=opt_heroes]").dispatch_event("change")
+    expect(form.locator(".option-seats [data-slot]:visible")).to_have_count(3)
+    expect(summary).to_contain_text("+4 (DN 20.1): harder than the standard game")  # 3 heroes (DN 20.2)
+
+    first = slots.nth(0).locator("select")
+    expect(first.locator("option")).to_have_text(
+        ["shared in turn", "Ann", "Bo", "Seat 3", "Seat 4", "Seat 5", "Seat 6"]
+    )
+    for i, who in enumerate(["Bo", "Ann", "Ann"]):
+        slots.nth(i).locator("select").select_option(label=who)
+    expect(summary).to_contain_text("Ann controls heroes 2, 3.")
+    expect(summary).to_contain_text("Bo controls hero 1.")
+    form.locator("input[name=opt_starting_blights]").fill("2")
+    form.locator("input[name=opt_starting_blights]").dispatch_event("change")
+    expect(summary).to_contain_text("+7 (DN 20.1)")
+    screenshot(page, "dn-lobby")
+
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Darkest Night")
+    bo = open_page(page.locator("#invite-1").input_value())
+    expect_live(bo)
+    expect(bo.locator("#prompts")).to_contain_text("hero")  # Bo chooses the first hero
+    expect(bo.locator("#status")).to_contain_text("Waiting for Bo")

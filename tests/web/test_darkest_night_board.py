@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
+from markupsafe import escape
 from websockets.sync.client import connect
 
 from app.games.darkest_night.content import LOCATIONS, load
@@ -89,6 +90,11 @@ def location_group(board: str, location: str) -> str:
     found = re.search(rf'data-location="{location}">.*?(?=<g class="dn-loc|</svg>)', board, flags=re.S)
     assert found, f"no {location} on the map"
     return found.group(0)
+
+
+def escape_html(text: str) -> str:
+    """As Jinja escapes text (``'`` as ``&#39;``)."""
+    return str(escape(text))
 
 
 def as_json_lists(items: list[str]) -> list[str]:
@@ -178,6 +184,32 @@ def test_no_hidden_order_reaches_a_spectator_or_a_player(client: TestClient) -> 
             assert card not in page  # not even one by one
         for deck in hero_decks:
             assert not any(power_id in page for power_id in deck)
+
+
+def test_the_game_master_page_shows_every_deck_order(client: TestClient) -> None:
+    """Issue 4: "the game-master page shows everything, including deck orders"."""
+    table = new_dn_table(client, seed="dn-gm-orders")
+    tid = table["table_id"]
+    play_to_first_action(client, table)
+    gm = client.get(f"/api/tables/{tid}/view", headers=auth(table["gm_token"])).json()["view"]
+    assert client.get(table["gm_url"]).status_code == 200  # the link sets the cookie
+    page = client.get(f"/t/{tid}/gm").text
+    orders = section(page, "dn-cards")
+    assert 'id="dn-cards-orders"' in orders
+    map_order = gm["decks"]["map"]["order_names"]
+    assert map_order[0].startswith(gm["decks"]["map"]["order"][0] + ": ")
+    found = re.search(r'id="dn-order-map".*?</ol>', orders, flags=re.S)
+    assert found and re.findall(r"<li>(.*?)</li>", found.group(0)) == [escape_html(n) for n in map_order]
+    assert f"next <i>{escape_html(gm['decks']['event']['order_names'][0])}</i>" in orders
+    for hero in gm["heroes"]:
+        sheet = article(section(page, "dn-heroes"), f"dn-hero-{hero['id']}")
+        assert "(order: game master only)" in sheet
+        assert re.findall(r"<li>(.*?)</li>", sheet.split('class="dn-order"')[1]) == [
+            escape_html(n) for n in hero["deck_names"]
+        ]
+    client.cookies.clear()
+    for other in (client.get(f"/t/{tid}/watch").text, client.get(table["seats"][0]["url"]).text):
+        assert "dn-cards-orders" not in other and "game master only" not in other
 
 
 def test_only_the_necromancer_player_sees_his_hand(client: TestClient) -> None:
@@ -296,22 +328,56 @@ def test_blights_rolls_and_powers_render_every_detail(client: TestClient) -> Non
     assert "1 base, spark +1, Ballad of Valor +1" in dice and "Terror" in dice
 
 
-def test_a_live_page_gets_only_the_changed_board_fragments(live_server: LiveServer) -> None:
+def live_frame_after(live_server: LiveServer, seed: str, command_type: str) -> tuple[str, dict[str, Any]]:
+    """Play to the first action, then the first offered command of this type while a
+    spectator's HTML stream is open; return the frame it got and the view before."""
     with httpx.Client(base_url=live_server.url, timeout=10) as client:
-        table = new_dn_table(client, seed="dn-diff")
+        table = new_dn_table(client, seed=seed)
         tid = table["table_id"]
         seat, payload = play_to_first_action(client, table)
-        travel = next(
-            c["command"] for p in payload["prompts"] for c in p["choices"] if c["command"]["type"] == "travel"
+        command = next(
+            c["command"]
+            for p in payload["prompts"]
+            for c in p["choices"]
+            if c["command"]["type"] == command_type
         )
         url = f"{live_server.ws_url}/ws/tables/{tid}?format=html&after={payload['seq']}"
         with connect(url, open_timeout=10) as spectator:
             assert "dn-" not in spectator.recv(timeout=10)  # current: only the players panel
-            play(client, table, seat, travel, "travel-live")
-            frame = spectator.recv(timeout=10)
-    sent = set(re.findall(r'^<section id="(dn-[\w-]+)"', frame, flags=re.MULTILINE))
-    assert {"dn-heroes", "dn-map"} <= sent
-    assert "dn-cards" not in sent and "dn-dice" not in sent
+            play(client, table, seat, command, f"{command_type}-live")
+            return spectator.recv(timeout=10), payload["view"]
+
+
+def top_level_ids(frame: str) -> set[str]:
+    """The ids of the elements a frame swaps in (each starts a line of its own)."""
+    return set(re.findall(r'^<\w+ id="([\w-]+)"', frame, flags=re.MULTILINE))
+
+
+def test_hiding_pushes_that_heros_panel_and_the_log_not_the_board(live_server: LiveServer) -> None:
+    """Hide (DN 6.0) changes one hero's secrecy: the frame carries that hero's panel and
+    the log line, and neither the map, the other heroes, the cards nor the dice."""
+    frame, before = live_frame_after(live_server, "dn-hide", "hide")
+    hero = before["waiting"]["hero"]
+    panel = f"dn-hero-{hero.replace('~', '-')}"
+    sent = top_level_ids(frame)
+    assert panel in sent, sent
+    assert 'hx-swap-oob="afterbegin:#log-entries"' in frame and "gains 1 secrecy" in frame
+    others = {f"dn-hero-{h['id'].replace('~', '-')}" for h in before["heroes"]} - {panel}
+    assert not sent & others, sent
+    assert not sent & {"dn-map", "dn-heroes", "dn-cards", "dn-dice", "dn-status"}, sent
+    assert not any(i.startswith(("dn-loc-", "dn-place-", "dn-cards-")) for i in sent), sent
+    assert len(frame) < 6000, len(frame)
+
+
+def test_a_travel_pushes_the_two_locations_not_the_map(live_server: LiveServer) -> None:
+    frame, before = live_frame_after(live_server, "dn-diff", "travel")
+    hero = next(h for h in before["heroes"] if h["id"] == before["waiting"]["hero"])
+    sent = top_level_ids(frame)
+    assert f"dn-hero-{hero['id'].replace('~', '-')}" in sent
+    assert f"dn-loc-{hero['location'].lower()}" in sent and f"dn-place-{hero['location'].lower()}" in sent
+    moved_to = {i for i in sent if i.startswith("dn-loc-")} - {f"dn-loc-{hero['location'].lower()}"}
+    assert len(moved_to) == 1, sent  # the location the hero went to
+    assert not sent & {"dn-map", "dn-heroes", "dn-cards", "dn-dice"}, sent
 
 
 def test_the_map_drawing_matches_the_board_content() -> None:

@@ -7,32 +7,40 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night.bot import choose
+from app.games.darkest_night.state import State
 from app.kernel import table as kernel
 from app.kernel.conformance import random_playout
 from app.kernel.game import validate_options
 from app.kernel.rng import rng_for
-from app.kernel.types import Command, SeatInfo, Viewer
+from app.kernel.types import Choice, Command, Prompt, SeatInfo, Viewer
+
+Pick = Callable[[State, Prompt, int], Choice]
+"""A bot: its choice for a required prompt, given the state and how many events came before."""
 
 
-def bot_game(seed: int, max_commands: int = 20_000) -> tuple[str, int]:
-    """One game of four bot heroes at default difficulty: (result, commands)."""
+def play_with_bots(
+    options: dict[str, Any], seats: int, table_seed: str, pick: Pick, max_commands: int
+) -> tuple[State, int]:
+    """Set a table up and answer every required prompt with ``pick`` until the game ends
+    or ``max_commands`` were played: (the last state, commands played)."""
     game = DARKEST_NIGHT
-    rng = random.Random(seed)
-    options = validate_options(game, {})
-    table_seed = f"bot-{seed}"
-    events = game.setup(options, [SeatInfo(0, "Bot")], rng_for(table_seed, 1))
+    events = game.setup(
+        validate_options(game, options),
+        [SeatInfo(i, f"Bot {i}") for i in range(seats)],
+        rng_for(table_seed, 1),
+    )
     state = kernel.replay(game, events)
     count = len(events)
     for commands in range(max_commands):
-        outcome = game.outcome(state)
-        if outcome is not None:
-            return outcome.result, commands
+        if game.outcome(state) is not None:
+            return state, commands
         prompt = next(p for p in game.prompts(state) if p.required)
-        choice = choose(state, prompt, rng)
+        choice = pick(state, prompt, count)
         new = kernel.decide(
             game,
             state,
@@ -42,7 +50,17 @@ def bot_game(seed: int, max_commands: int = 20_000) -> tuple[str, int]:
         )
         state = kernel.fold_all(game, state, new)
         count += len(new)
-    return "unfinished", max_commands
+    return state, max_commands
+
+
+def bot_game(seed: int, max_commands: int = 20_000) -> tuple[str, int]:
+    """One game of four bot heroes at default difficulty: (result, commands)."""
+    rng = random.Random(seed)
+    state, commands = play_with_bots(
+        {}, 1, f"bot-{seed}", lambda s, prompt, _count: choose(s, prompt, rng), max_commands
+    )
+    outcome = DARKEST_NIGHT.outcome(state)
+    return (outcome.result if outcome else "unfinished"), commands
 
 
 def run(args: Any) -> int:

@@ -1,9 +1,10 @@
-"""A simple heuristic hero player: it fills an empty seat and measures the engine.
+"""A simple heuristic player: it fills an empty seat and measures the engine.
 
-It plays only from the prompts (the same legal choices a person sees): heal when low,
-search for clues, retrieve relics, bring them home for the Holy Ritual, hunt blights when
-the odds are good, and take the best odds in every fight. It never plays the Necromancer
-player's seat and ignores "any time" offers.
+It plays only from the prompts (the same legal choices a person sees). As a hero: heal
+when low, search for clues, retrieve relics, bring them home for the Holy Ritual, hunt
+blights when the odds are good, and take the best odds in every fight. As the Necromancer
+player (DN 20.3, ``choose_necromancer``): chase the most exposed heroes and play the map
+cards whose blights hurt most. It ignores "any time" offers.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import random
 import re
 
-from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.content import MONASTERY, load
+from app.games.darkest_night.rules.necromancer import distances
 from app.games.darkest_night.state import State
 from app.kernel.types import Choice, Prompt
 
@@ -29,6 +31,8 @@ def first(choices: list[Choice], type_: str) -> Choice | None:
 
 def choose(state: State, prompt: Prompt, rng: random.Random) -> Choice:
     """The bot's choice for one prompt."""
+    if state.necromancer_seat is not None and prompt.seat == state.necromancer_seat:
+        return choose_necromancer(state, prompt, rng)
     choices = list(prompt.choices)
     kind = state.decision["kind"] if state.decision else ""
     if kind == "action":
@@ -54,6 +58,48 @@ def choose(state: State, prompt: Prompt, rng: random.Random) -> Choice:
     if kind == "next_hero":
         return min(choices, key=lambda c: state.heroes[c.args["hero"]].secrecy)
     return rng.choice(choices) if kind in ("choose_hero", "choose_powers") else choices[0]
+
+
+def choose_necromancer(state: State, prompt: Prompt, rng: random.Random) -> Choice:
+    """The Necromancer player's seat (DN 20.3), an adversary picking only from the prompt.
+
+    Movement (DN 20.3.2, "necromancer_move"): among the allowed destinations, go where his
+    blight does most harm (a full location overflows it into the Monastery, DN 11.1 and
+    18.3; next to the Monastery, heroes come and go) and closest to the most exposed hero
+    (low secrecy: at 0 he attacks, DN 12.2), preferring a detected one. Blights (DN 20.3.3,
+    "play_map_card"): the map card whose blight is mightiest, global (red) or, with heroes
+    at that location, a monster (yellow) or a hindrance (blue). Ties go to ``rng``.
+    """
+    choices = list(prompt.choices)
+    decision = state.decision or {}
+    if decision.get("kind") == "necromancer_move":
+        scores = [move_score(state, c.args["to"], decision["roll"]) for c in choices]
+    elif decision.get("kind") == "play_map_card":
+        scores = [blight_score(state, decision["location"], c.args["card"]) for c in choices]
+    else:
+        return choices[0]
+    best = max(scores)
+    return rng.choice([c for c, score in zip(choices, scores, strict=True) if score == best])
+
+
+def move_score(state: State, to: str, roll: int) -> int:
+    """How good ``to`` is for the Necromancer: blight harm minus the hunt (twice the
+    distance plus the secrecy of the best prey)."""
+    prey = [h for h in state.living() if h.location != MONASTERY]
+    detected = [h for h in prey if roll > h.secrecy] or prey
+    dist = distances(to)
+    hunt = min((2 * dist.get(h.location, 9) + h.secrecy for h in detected), default=0)
+    if state.blight_count(to) >= 4:
+        return 4 - hunt  # his blight overflows into the Monastery (DN 11.1)
+    return (1 if to in load().locations[MONASTERY].adjacent else 0) - hunt
+
+
+def blight_score(state: State, location: str, card: str) -> int:
+    """How much the blight this map card makes at ``location`` hurts the heroes."""
+    content = load()
+    spec = content.blights[content.map_cards[card].blights[location]]
+    local = {"yellow": 2, "blue": 1}.get(spec.color, 0) if state.heroes_at(location) else 0
+    return spec.might + (3 if spec.color == "red" else 0) + local
 
 
 def choose_action(state: State, choices: list[Choice], rng: random.Random) -> Choice:
@@ -106,8 +152,6 @@ def crowded_location(state: State) -> str | None:
 
 
 def travel_towards(state: State, here: str, target: str, by_type: dict[str, list[Choice]]) -> Choice | None:
-    from app.games.darkest_night.content import load
-
     options = by_type.get("travel", [])
     for choice in options:
         if choice.args["to"] == target:

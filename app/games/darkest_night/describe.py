@@ -90,6 +90,7 @@ def name_of(kind: str, card: str | None) -> str:
         "quest": content.quests,
         "mystery": content.mysteries,
         "darkness": content.darkness,
+        "artifact": content.artifacts,
     }.get(kind, {})
     spec = table.get(card.split("#")[0])
     return spec.name if spec else card

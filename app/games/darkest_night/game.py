@@ -10,10 +10,10 @@ from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.describe import describe_event
 from app.games.darkest_night.engine import DECISIONS, Ctx, apply
-from app.games.darkest_night.options import OPTIONS, check_seats
+from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.items import ANY_TIME_COMMANDS, anytime_choices, resolve_anytime
 from app.games.darkest_night.rules.round import check_victory, schedule
-from app.games.darkest_night.rules.setup import build_decks, hero_slots, initial_steps
+from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
 from app.kernel.game import GameBase
@@ -112,6 +112,9 @@ class DarkestNight(GameBase):
         ctx.run(schedule, check_victory)
         return ctx.finish()
 
+    def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]:
+        return describe_options(options, seat_names)
+
     # -- deciding ---------------------------------------------------------------------------
 
     def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
@@ -208,11 +211,12 @@ class DarkestNight(GameBase):
         return secrets(state)
 
     def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
-        """The heuristic hero bot (``bot.py``) for a seat handed to it; it never plays the
-        Necromancer player's seat nor takes "any time" offers."""
+        """The heuristic bot (``bot.py``) for a seat handed to it: a hero player's seat, or
+        the Necromancer player's seat (DN 20.3: his moves and the map cards he plays). It
+        never takes "any time" offers."""
         from app.games.darkest_night.bot import choose
 
-        if not prompt.required or not prompt.choices or prompt.seat == state.necromancer_seat:
+        if not prompt.required or not prompt.choices:
             return None
         return choose(state, prompt, rng)
 

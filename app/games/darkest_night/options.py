@@ -26,6 +26,17 @@ OPTIONS = (
         maximum=5,
     ),
     OptionSpec(
+        "hero_seats",
+        "seats",
+        [],
+        "Who controls each hero",
+        "one seat per hero, in the order heroes are chosen; one player may control all "
+        "of them; leave empty to share them out in turn (DN 3.2)",
+        maximum=5,
+        count_option="heroes",
+        item_label="Hero",
+    ),
+    OptionSpec(
         "necromancer_player",
         "bool",
         False,
@@ -112,6 +123,7 @@ def check_seats(options: dict[str, Any], seats: int) -> None:
             f"{players} hero players for {options['heroes']} heroes: each player "
             "controls at least one hero (DN 3.2)",
         )
+    check_hero_seats(options.get("hero_seats") or [], options["heroes"], players, seats)
     from app.games.darkest_night.content import load
 
     needed = options["heroes"] * (2 if options["heroes"] == 2 else 1)
@@ -121,3 +133,61 @@ def check_seats(options: dict[str, Any], seats: int) -> None:
         )
     if options.get("no_darkness_deck") and options.get("darkness_cards", 2) != 2:
         raise RuleError("bad_option", "without the darkness deck exactly 2 cards are used (DN 20.7)")
+
+
+def check_hero_seats(hero_seats: list[int], heroes: int, players: int, seats: int) -> None:
+    """A chosen division of the heroes among the hero players (DN 3.2): one seat per
+    hero, only hero players' seats (the Necromancer's player controls no hero, DN 20.3),
+    and nobody left without a hero."""
+    if not hero_seats:
+        return
+    if len(hero_seats) != heroes:
+        raise RuleError(
+            "bad_option",
+            f"hero_seats names {len(hero_seats)} controllers for {heroes} heroes: give one per hero",
+        )
+    outside = sorted({s for s in hero_seats if s >= players})
+    if outside:
+        raise RuleError(
+            "bad_option",
+            f"hero_seats gives a hero to seat {outside[0] + 1}, but only seats 1–{players} play heroes"
+            + (" (the last seat plays the Necromancer, DN 20.3)" if players < seats else ""),
+        )
+    idle = [s for s in range(players) if s not in hero_seats]
+    if idle:
+        raise RuleError(
+            "bad_option", f"seat {idle[0] + 1} controls no hero: each player controls at least one (DN 3.2)"
+        )
+
+
+def hero_slots(options: dict[str, Any], seats: int) -> list[int]:
+    """Which seat controls each hero, in the order they are chosen: as the table chose
+    (``hero_seats``), or shared out in turn among the hero players (DN 3.2); with the
+    Necromancer played by a person, the last seat is the Necromancer (DN 20.3)."""
+    if options.get("hero_seats"):
+        return list(options["hero_seats"])
+    players = seats - 1 if options.get("necromancer_player") else seats
+    return [i % players for i in range(options["heroes"])]
+
+
+def describe_options(options: dict[str, Any], names: list[str]) -> list[str]:
+    """What the lobby says of a table's options: the combined difficulty modifier as
+    the rulebook rates it (DN 20.1) and who controls which hero (DN 3.2, 20.3)."""
+    check_seats(options, len(names))
+    dm = difficulty(options)
+    if dm == 0:
+        rating = "the standard challenge"
+    elif dm > 0:
+        rating = "harder than the standard game"
+    else:
+        rating = "easier than the standard game"
+    lines = [f"Combined difficulty modifier {dm:+d} (DN 20.1): {rating}."]
+    slots = hero_slots(options, len(names))
+    for seat, name in enumerate(names):
+        heroes = [str(i + 1) for i, s in enumerate(slots) if s == seat]
+        if heroes:
+            noun = "hero" if len(heroes) == 1 else "heroes"
+            lines.append(f"{name} controls {noun} {', '.join(heroes)}.")
+    if options.get("necromancer_player") and names:
+        lines.append(f"{names[-1]} plays the Necromancer (DN 20.3).")
+    return lines

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.content import LOCATIONS, load
+from app.games.darkest_night.content import LOCATIONS, Content, load
+from app.games.darkest_night.describe import name_of
 from app.games.darkest_night.options import difficulty
 from app.games.darkest_night.rules.common import darkness_schedule
 from app.games.darkest_night.state import Hero, State
@@ -124,7 +125,17 @@ def hero_view(hero: Hero, state: State, content: Any, viewer: Viewer) -> dict[st
     }
     if viewer.is_gm:
         out["deck"] = list(hero.deck)
+        out["deck_names"] = [content.all_powers[p].name if p in content.all_powers else p for p in hero.deck]
     return out
+
+
+def card_name(deck: str, card: str, content: Content) -> str:
+    """A card as the game master's deck list names it: a map card by its blight per
+    location, any other card by its title."""
+    if deck == "map" and card in content.map_cards:
+        spec = content.map_cards[card]
+        return f"{card}: " + ", ".join(f"{loc} {spec.blights[loc]}" for loc in spec.blights)
+    return name_of(deck, card)
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -141,6 +152,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     if viewer.is_gm:
         for name, d in state.decks.items():
             decks[name]["order"] = list(d.cards)
+            decks[name]["order_names"] = [card_name(name, c, content) for c in d.cards]
     board = {
         loc: {
             "blights": [blight_view(b, state, content) for b in state.blights.get(loc, [])],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -86,6 +87,68 @@ def test_players_share_the_heroes_round_robin() -> None:
     t = Table.start(seats=2)
     seats = [t.state.heroes[h].seat for h in HEROES]
     assert seats == [0, 1, 0, 1]
+
+
+def test_the_table_says_who_controls_each_hero() -> None:
+    """DN 3.2: "divide control of 4 heroes among yourselves as you choose"."""
+    t = Table.start(seats=2, options={"hero_seats": [1, 1, 1, 0]})
+    assert [t.state.heroes[h].seat for h in HEROES] == [1, 1, 1, 0]
+    alone = Table.start(seats=1, options={"hero_seats": [0, 0, 0, 0]})
+    assert {alone.state.heroes[h].seat for h in HEROES} == {0}
+    # With a Necromancer player the last seat plays him and no hero (DN 20.3).
+    necro = Table.start(seats=3, options={"necromancer_player": True, "hero_seats": [0, 1, 1, 0]})
+    assert [necro.state.heroes[h].seat for h in HEROES] == [0, 1, 1, 0]
+    assert necro.state.necromancer_seat == 2
+
+
+@pytest.mark.parametrize(
+    ("hero_seats", "seats", "extra", "message"),
+    [
+        ([0, 1, 1], 2, {}, "3 controllers for 4 heroes"),
+        ([0, 1, 1, 1, 0], 2, {}, "5 controllers for 4 heroes"),
+        ([0, 0, 0, 0], 2, {}, "seat 2 controls no hero"),
+        ([0, 1, 2, 0], 2, {}, "seat 3, but only seats 1–2 play heroes"),
+        ([0, 1, 2, 0], 3, {"necromancer_player": True}, "the last seat plays the Necromancer"),
+    ],
+)
+def test_a_division_of_heroes_must_fit_the_players(
+    hero_seats: list[int], seats: int, extra: dict[str, Any], message: str
+) -> None:
+    options = validate_options(DARKEST_NIGHT, {"hero_seats": hero_seats} | extra)
+    with pytest.raises(RuleError, match=message):
+        DARKEST_NIGHT.setup(options, [SeatInfo(i, f"P{i}") for i in range(seats)], random.Random(0))
+
+
+@pytest.mark.parametrize("bad", [[0, -1, 0, 0], "0,0,1,1", [0, True, 0, 0], [0, 0, 0, 0, 0, 0]])
+def test_hero_seats_is_a_short_list_of_seat_numbers(bad: Any) -> None:
+    with pytest.raises(RuleError, match="hero_seats"):
+        validate_options(DARKEST_NIGHT, {"hero_seats": bad})
+
+
+def test_the_lobby_rates_the_options_and_names_the_controllers() -> None:
+    """DN 20.1: the combined modifier is the sum; 0 is the game as the rulebook presents it."""
+    standard = validate_options(DARKEST_NIGHT, {})
+    lines = DARKEST_NIGHT.describe_options(standard, ["Ann", "Bo"])
+    assert lines == [
+        "Combined difficulty modifier +0 (DN 20.1): the standard challenge.",
+        "Ann controls heroes 1, 3.",
+        "Bo controls heroes 2, 4.",
+    ]
+    harder = validate_options(
+        DARKEST_NIGHT,
+        {"starting_blights": 2, "necromancer_player": True, "hero_seats": [0, 0, 0, 0], "heroes": 4},
+    )
+    assert DARKEST_NIGHT.describe_options(harder, ["Ann", "Nec"]) == [
+        "Combined difficulty modifier +3 (DN 20.1): harder than the standard game.",
+        "Ann controls heroes 1, 2, 3, 4.",
+        "Nec plays the Necromancer (DN 20.3).",
+    ]
+    easier = validate_options(DARKEST_NIGHT, {"starting_powers": 5})
+    assert DARKEST_NIGHT.describe_options(easier, ["Solo"])[0].endswith(
+        "-2 (DN 20.1): easier than the standard game."
+    )
+    with pytest.raises(RuleError, match="3 hero players for 2 heroes"):
+        DARKEST_NIGHT.describe_options(validate_options(DARKEST_NIGHT, {"heroes": 2}), ["A", "B", "C"])
 
 
 def test_random_heroes_and_powers() -> None:

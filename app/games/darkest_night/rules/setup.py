@@ -17,13 +17,6 @@ REMOVED_WITHOUT_DARKNESS_DECK_MYSTERIES = ("by_starlight",)
 NO_DARKNESS_DECK_CARDS = ("dying_land", "creeping_shadows")
 
 
-def hero_slots(options: dict[str, Any], seats: int) -> list[int]:
-    """Which seat controls each hero: round robin over the hero players (DN 3.2); with
-    the Necromancer played by a person, the last seat is the Necromancer (DN 20.3)."""
-    players = seats - 1 if options.get("necromancer_player") else seats
-    return [i % players for i in range(options["heroes"])]
-
-
 def build_decks(ctx: Ctx, options: dict[str, Any]) -> None:
     """Shuffle every deck (DN 3.1) and the map deck from the chosen subdeck (DN 3.3),
     removing what the variants remove (DN 20.6, 20.7)."""
