@@ -63,6 +63,8 @@ class Game(Protocol):
 
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]: ...
 
+    def log_mark(self, event: Event) -> str: ...
+
 
 class GameBase:
     """Defaults for the optional parts of the contract. Subclass and override."""
@@ -88,6 +90,11 @@ class GameBase:
     def describe(self, event: Event) -> str:
         """One line of the game log, in plain language, for an (already redacted) event."""
         return event.type
+
+    def log_mark(self, event: Event) -> str:
+        """How the log sets this event's line apart: "round" or "turn" for a line that
+        starts one (drawn as a divider), "" for an ordinary line."""
+        return ""
 
     def secrets(self, state: Any) -> list[Secret]:
         return []

@@ -9,7 +9,7 @@ its view. After each commit only fragments whose HTML changed are sent (see ``st
 A fragment may hold *parts*: smaller pieces marked ``<!--part:ID-->…<!--/part:ID-->``, each
 one root element with ``id="ID"``. When only parts changed, only those parts are sent, so
 a hero's secrecy moving re-sends that hero's panel, not every hero (``split_parts``).
-Parts nest one level deep; the marks are stripped from everything sent."""
+Parts may hold parts of their own; the marks are stripped from everything sent."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ PART_MARK = re.compile(r"<!--/?part:[\w-]+-->")
 
 
 def split_parts(html: str) -> tuple[str, dict[str, str]]:
-    """(the fragment with each part replaced by its mark, {part id: part HTML})."""
+    """(the fragment with each outermost part replaced by its mark, {part id: part HTML});
+    a part's HTML keeps the marks of the parts inside it."""
     parts: dict[str, str] = {}
 
     def keep(found: re.Match[str]) -> str:
@@ -150,6 +151,7 @@ def log_entries(
             "seq": stored.seq,
             "type": visible.type,
             "is_chat": visible.type == kernel.PLATFORM_PREFIX + kernel.CHAT,
+            "mark": session.game.log_mark(visible),
             # Who acted leads the first line of each command (and chat and undo), not every line.
             "actor": actor_name(session, stored.actor) if first_of_command else "",
             "text": text,

@@ -16,27 +16,31 @@ class HtmlStream:
     def __init__(self, app: Any, hub: Hub, session: TableSession, viewer: Viewer) -> None:
         self.env = app.state.templates
         self.hub, self.session, self.viewer = hub, session, viewer
-        self.sent: dict[str, str] = {}  # fragment id -> its frame as last sent
-        self.sent_parts: dict[str, str] = {}  # part id -> its HTML as last sent
+        self.sent: dict[str, str] = {}
+        """Element id -> its frame as last sent (its HTML with each part as a mark)."""
 
     def _changed(self) -> list[str]:
-        """Each fragment whose frame (everything but its parts) changed, whole; otherwise
-        only its parts that changed."""
+        """Each fragment whose frame changed, whole; otherwise the same, part by part."""
         ctx = fragments.context(self.hub, self.session, self.viewer)
         shell, board = fragments.all_fragments(self.env, ctx)
-        out = []
+        out: list[str] = []
         for key, html in (shell | board).items():
-            frame, parts = fragments.split_parts(html)
-            if self.sent.get(key) != frame:
-                out.append(fragments.unmarked(html))
-                self.sent[key] = frame
-                self.sent_parts.update(parts)
-                continue
-            for part_id, part in parts.items():
-                if self.sent_parts.get(part_id) != part:
-                    self.sent_parts[part_id] = part
-                    out.append(fragments.unmarked(part))
+            self._diff(key, html, out)
         return out
+
+    def _diff(self, key: str, html: str, out: list[str]) -> None:
+        frame, parts = fragments.split_parts(html)
+        if self.sent.get(key) != frame:
+            out.append(fragments.unmarked(html))
+            self._remember(key, frame, parts)
+            return
+        for part_id, part in parts.items():
+            self._diff(part_id, part, out)
+
+    def _remember(self, key: str, frame: str, parts: dict[str, str]) -> None:
+        self.sent[key] = frame
+        for part_id, part in parts.items():
+            self._remember(part_id, *fragments.split_parts(part))
 
     def _log(self, events: list[StoredEvent]) -> str:
         entries = fragments.log_entries(self.env, self.hub, self.session, events, self.viewer)

@@ -76,3 +76,18 @@ def test_the_replay_steps_by_move_and_marks_a_half_done_board(client: TestClient
         "partway through a move" not in client.get(f"/t/{tid}/replay/frame", params={"seq": long_move}).text
     )
     assert 'data-move="1"' in page and 'data-move="-1"' in page
+
+
+def test_rounds_and_turns_divide_the_log(client: TestClient) -> None:
+    """Issue 4: every event "with the round and hero": each round's and turn's first line
+    is marked, so the lines under it read as that round's and that hero's."""
+    table = new_dn_table(client, seed="dn-log-marks")
+    tid = table["table_id"]
+    play_to_first_action(client, table)
+    page = client.get(f"/t/{tid}/watch").text
+    rounds = re.findall(r'<li class="log-entry log-round"[^>]*>.*?</li>', page)
+    turns = re.findall(r'<li class="log-entry log-turn"[^>]*>.*?</li>', page)
+    assert len(rounds) == 1 and "Round 1 begins." in rounds[0]
+    assert turns and all("takes a turn." in t for t in turns)
+    plain = re.findall(r'<li class="log-entry"[^>]*>.*?</li>', page)
+    assert plain and not any("Round 1 begins." in line for line in plain)

@@ -54,6 +54,9 @@ IRREVOCABLE = frozenset(
 )
 """Events after which a command cannot be taken back: chance, cards, secrets, the turn moving on."""
 
+LOG_MARKS = {"RoundStarted": "round", "TurnStarted": "turn", "NecromancerTurnStarted": "turn"}
+"""Events whose log line starts a round or a turn."""
+
 
 class DarkestNight(GameBase):
     name = "darkest_night"
@@ -201,6 +204,11 @@ class DarkestNight(GameBase):
 
     def describe(self, event: Event) -> str:
         return describe_event(event)
+
+    def log_mark(self, event: Event) -> str:
+        """Rounds and turns divide the log, so each line reads under its round and hero
+        (DN 6.0: in each round every hero takes a turn, then the Necromancer)."""
+        return LOG_MARKS.get(event.type, "")
 
     def undoable(self, events: Sequence[Event]) -> bool:
         """A player may take back a command in which no die was rolled, no card drawn and
