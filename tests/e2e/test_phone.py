@@ -9,9 +9,11 @@ from playwright.sync_api import Locator, Page, expect
 from tests.e2e.conftest import PageFactory, Served
 from tests.e2e.support import (
     PHONE,
+    choice_commands,
     create_table,
     expect_live,
     lowest_choice,
+    required_choices,
     screenshot,
     scroll_width,
 )
@@ -71,3 +73,44 @@ def test_every_page_fits_a_phone_screen(server: Served, open_page: PageFactory) 
 
     replay = phone_page(open_page, table.replay_url)
     assert_fits(replay, "replay")
+
+
+def test_the_darkest_night_board_fits_a_phone_and_plays_by_touch(
+    server: Served, open_page: PageFactory
+) -> None:
+    """Issue 4: the map, hero panels and prompts on a 390 px phone, played by tapping."""
+    from tests.e2e.test_darkest_night import api_click, dn_table
+
+    table = dn_table(server, ["Ann", LONG_NAME])
+    seat = phone_page(open_page, table.seat_url(0))
+    watch = phone_page(open_page, table.watch_url)
+    expect_live(seat)
+    while not any(c["type"] == "travel" for c in choice_commands(required_choices(seat))):
+        api_click(table)  # hero and power choices, through the API, to the first action
+        expect(seat.locator("#seq")).to_have_attribute("data-seq", str(table.summary()["seq"]))
+    if table.summary()["waiting_for"] != [0]:
+        pytest.skip("the first hero to act is not Ann's with this seed")
+    map_box = seat.locator(".dn-map-canvas").bounding_box()
+    assert map_box and map_box["width"] <= PHONE["width"] and map_box["height"] > 200
+    for name in ("monastery", "village", "ruins"):  # the locations lie inside the map
+        box = seat.locator(f"#dn-loc-{name}").bounding_box()
+        assert (
+            box
+            and map_box["x"] - 1 <= box["x"]
+            and box["x"] + box["width"] <= map_box["x"] + map_box["width"] + 1
+        )
+    assert_fits(seat, "dn-seat")
+
+    travel = next(
+        button
+        for button, command in zip(
+            required_choices(seat).all(), choice_commands(required_choices(seat)), strict=True
+        )
+        if command["type"] == "travel"
+    )
+    travel.tap()
+    seq = table.summary()["seq"]
+    expect(seat.locator("#seq")).to_have_attribute("data-seq", str(seq))
+    expect(watch.locator("#seq")).to_have_attribute("data-seq", str(seq))
+    expect(watch.locator("#log-entries")).to_contain_text("moves from the Monastery")
+    assert_fits(watch, "dn-watch")
