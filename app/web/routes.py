@@ -124,7 +124,7 @@ async def lobby_summary(request: Request) -> HTMLResponse:
     form = await form_data(request)
     game = get_game((form.get("game") or [""])[-1])
     if game is None:
-        return HTMLResponse('<div id="option-summary" class="option-summary"></div>')
+        return HTMLResponse("")  # the lobby offers only installed games
     names = [n.strip() for n in form.get("seat", []) if n.strip()]  # as lobby_create reads them
     names += [f"Seat {i + 1}" for i in range(len(names), game.min_seats)]
     try:
@@ -264,8 +264,9 @@ async def earlier_log(request: Request, table_id: str, before: int, view: str = 
         session = await hub.session(table_id)
     except NotFound as exc:
         return flash(request, str(exc), 404)
+    view = "watch" if view == "watch" else "seat"
     viewer: Viewer = SPECTATOR
-    if view != "watch":
+    if view == "seat":
         viewer = await hub.viewer(table_id, cookie_tokens(request, table_id), lenient=True)
     env = request.app.state.templates
     before = max(0, min(before, session.seq))

@@ -289,8 +289,10 @@ def test_a_whole_game_played_by_clicking_shows_live_and_hides_the_decks(
     late = open_page(table.watch_url)
     expect_live(late)
     expect_dn_log(late, table, loaded_at=summary["seq"])
-    while late.locator("button#log-more").count():
-        late.locator("button#log-more").click()
+    while (more := late.locator("button#log-more")).count():
+        asked = more.get_attribute("hx-get")
+        more.click()
+        expect(late.locator(f'button#log-more[hx-get="{asked}"]')).to_have_count(0)  # replaced
     expect_dn_log(late, table)
 
     replay = open_page(table.replay_url)
