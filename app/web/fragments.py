@@ -13,9 +13,11 @@ Parts may hold parts of their own; the marks are stripped from everything sent."
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from jinja2 import Environment, Template, TemplateNotFound
 
@@ -102,18 +104,37 @@ def fragment_id(block: str) -> str:
 
 
 def board_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
+    """The game's board fragments. A board template sees only ``view`` and ``game``, so
+    its HTML is a pure function of the viewer's view (and ``shared_board`` can reuse it)."""
+    board_ctx = {"view": ctx["view"], "game": ctx["game"]}
     template = _game_template(env, ctx["game"].name)
     if template is None:
         generic = env.get_template("games/_generic.html")
         return {
-            f"view-{key}": render_block(generic, "entry", ctx | {"key": key, "value": value})
+            f"view-{key}": render_block(generic, "entry", board_ctx | {"key": key, "value": value})
             for key, value in ctx["view"].items()
         }
     return {
-        fragment_id(name): render_block(template, name, ctx)
+        fragment_id(name): render_block(template, name, board_ctx)
         for name in template.blocks
         if name.startswith(GAME_BLOCK_PREFIX)
     }
+
+
+_SHARED_BOARDS: WeakKeyDictionary[TableSession, tuple[int, dict[str, dict[str, str]]]] = WeakKeyDictionary()
+
+
+def shared_board(env: Environment, session: TableSession, ctx: dict[str, Any]) -> dict[str, str]:
+    """``board_fragments``, rendered once per seq for all the table's viewers who see the
+    same view (every spectator; players whose views hide nothing from each other)."""
+    key = json.dumps(ctx["view"], sort_keys=True, separators=(",", ":"), default=str)
+    seq, renders = _SHARED_BOARDS.get(session, (-1, {}))
+    if seq != session.seq:  # a new seq: older renders will not be asked for again
+        renders = {}
+        _SHARED_BOARDS[session] = (session.seq, renders)
+    if key not in renders:
+        renders[key] = board_fragments(env, ctx)
+    return renders[key]
 
 
 def shell_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
@@ -121,9 +142,11 @@ def shell_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
     return {name: render_block(shell, f"frag_{name}", ctx) for name in SHELL_FRAGMENTS}
 
 
-def all_fragments(env: Environment, ctx: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+def all_fragments(
+    env: Environment, session: TableSession, ctx: dict[str, Any]
+) -> tuple[dict[str, str], dict[str, str]]:
     """(shell fragments, board fragments), each in page order, with their part marks."""
-    return shell_fragments(env, ctx), board_fragments(env, ctx)
+    return shell_fragments(env, ctx), shared_board(env, session, ctx)
 
 
 def board_html(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:

@@ -22,7 +22,7 @@ class HtmlStream:
     def _changed(self) -> list[str]:
         """Each fragment whose frame changed, whole; otherwise the same, part by part."""
         ctx = fragments.context(self.hub, self.session, self.viewer)
-        shell, board = fragments.all_fragments(self.env, ctx)
+        shell, board = fragments.all_fragments(self.env, self.session, ctx)
         out: list[str] = []
         for key, html in (shell | board).items():
             self._diff(key, html, out)

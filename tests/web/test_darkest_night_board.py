@@ -17,7 +17,7 @@ from markupsafe import escape
 from websockets.sync.client import connect
 
 from app.games.darkest_night.content import LOCATIONS, load
-from app.kernel.types import SPECTATOR
+from app.kernel.types import GAME_MASTER, SPECTATOR
 from app.web import fragments
 from app.web.templating import make_environment
 from tests.conftest import LiveServer
@@ -247,6 +247,25 @@ def test_fragments_are_one_element_each_with_a_stable_id(client: TestClient) -> 
     empty = render_board(client, table["table_id"], {"started": False})
     assert list(empty) == DN_FRAGMENTS
     assert all(frag.startswith(f'<section id="{key}"') for key, frag in empty.items())
+
+
+def test_viewers_with_the_same_view_share_one_board_render(client: TestClient) -> None:
+    table = new_dn_table(client, seed="dn-shared")
+    tid = table["table_id"]
+    play_to_first_action(client, table)
+    app = client.app
+    hub, env = app.state.hub, app.state.templates
+    session = client.portal.call(hub.session, tid)
+    spectator = fragments.context(hub, session, SPECTATOR)
+    first = fragments.shared_board(env, session, spectator)
+    again = fragments.shared_board(env, session, fragments.context(hub, session, SPECTATOR))
+    assert again is first  # rendered once for both
+    assert first == fragments.board_fragments(env, spectator)
+    gm = fragments.context(hub, session, GAME_MASTER)
+    assert gm["view"] != spectator["view"]
+    gm_board = fragments.shared_board(env, session, gm)
+    assert gm_board is not first and "dn-cards-orders" in gm_board["dn-cards"]
+    assert "dn-cards-orders" not in first["dn-cards"]
 
 
 def test_a_travel_changes_the_heroes_not_the_cards(client: TestClient) -> None:
