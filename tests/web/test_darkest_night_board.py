@@ -23,7 +23,7 @@ from app.web.templating import make_environment
 from tests.conftest import LiveServer
 from tests.support.tables import auth
 
-DN_FRAGMENTS = ["dn-status", "dn-map", "dn-heroes", "dn-dice", "dn-cards"]
+DN_FRAGMENTS = ["dn-offer", "dn-status", "dn-map", "dn-heroes", "dn-dice", "dn-cards"]
 NAMES = ["Ann", "<b>Bo</b>"]
 
 
@@ -247,6 +247,38 @@ def test_fragments_are_one_element_each_with_a_stable_id(client: TestClient) -> 
     empty = render_board(client, table["table_id"], {"started": False})
     assert list(empty) == DN_FRAGMENTS
     assert all(frag.startswith(f'<section id="{key}"') for key, frag in empty.items())
+
+
+def test_hero_and_power_choices_show_the_card_texts(client: TestClient) -> None:
+    """Issue 4: hero selection and the choice of 3 of 5 starting powers happen in the game,
+    with the power texts readable (DN 3.2)."""
+    table = new_dn_table(client, seed="dn-offer")
+    tid = table["table_id"]
+    content = load()
+    offer = section(client.get(f"/t/{tid}/watch").text, "dn-offer")
+    assert f"<h2>Choose a hero <small>({len(content.heroes)} heroes;" in offer
+    for hero in content.heroes.values():  # every hero on offer, with its starting powers' texts
+        assert f'id="dn-offer-{hero.id}"' in offer
+        for power in (p for p in hero.powers if p.starting):
+            assert escape_html(power.text) in offer, (hero.id, power.id)
+
+    seat = client.get(f"/api/tables/{tid}").json()["waiting_for"][0]
+    choose = next(
+        c["command"] for p in seat_view(client, table, seat)["prompts"] for c in p["choices"] if p["required"]
+    )
+    play(client, table, seat, choose, "pick-hero")
+    chosen = content.heroes[choose["args"]["hero"]]
+    offer = section(client.get(f"/t/{tid}/watch").text, "dn-offer")
+    assert "keep 3 of 5" in offer
+    assert re.findall(r"<li><b>(.*?)</b>", offer) == [
+        escape_html(p.name) for p in chosen.powers if p.starting
+    ]
+    assert all(escape_html(p.text) in offer for p in chosen.powers if p.starting)
+
+    play_to_first_action(client, table)
+    assert section(client.get(f"/t/{tid}/watch").text, "dn-offer").startswith(
+        '<section id="dn-offer" class="dn-offer" hidden>'
+    )
 
 
 def test_viewers_with_the_same_view_share_one_board_render(client: TestClient) -> None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.content import LOCATIONS, Content, load
+from app.games.darkest_night.content import LOCATIONS, Content, PowerDef, load
 from app.games.darkest_night.describe import name_of
 from app.games.darkest_night.options import difficulty
 from app.games.darkest_night.rules.common import darkness_schedule
+from app.games.darkest_night.rules.setup import offered_heroes
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Event, Secret, Viewer
 
@@ -129,6 +130,33 @@ def hero_view(hero: Hero, state: State, content: Any, viewer: Viewer) -> dict[st
     return out
 
 
+def power_card(power: PowerDef) -> dict[str, str]:
+    return {"id": power.id, "name": power.name, "text": power.text}
+
+
+def offer(state: State, d: dict[str, Any], content: Content) -> dict[str, Any] | None:
+    """What a hero or power choice offers, with every starting power's text, so the
+    cards can be read before choosing (DN 3.2: "read them, and choose 3")."""
+    if d["kind"] == "choose_powers":
+        powers = content.all_powers
+        return {"count": d["count"], "powers": [power_card(powers[p]) for p in d["starting"] if p in powers]}
+    if d["kind"] == "choose_hero":
+        heroes = []
+        for hero_id in offered_heroes(state, d, content):
+            hero = content.heroes[hero_id]
+            heroes.append(
+                {
+                    "id": hero.id,
+                    "name": hero.name,
+                    "grace": hero.grace,
+                    "secrecy": hero.secrecy,
+                    "powers": [power_card(p) for p in hero.powers if p.starting],
+                }
+            )
+        return {"heroes": heroes}
+    return None
+
+
 def card_name(deck: str, card: str, content: Content) -> str:
     """A card as the game master's deck list names it: a map card by its blight per
     location, any other card by its title."""
@@ -228,6 +256,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "seats": d.get("seats"),
             "title": TITLES.get(d["kind"], d["kind"]),
             "hero": d.get("hero"),
+            "offer": offer(state, d, content),
         }
         if d
         else None,

@@ -145,14 +145,19 @@ def choose_hero(ctx: Ctx, st: Step) -> None:
     )
 
 
+def offered_heroes(s: State, d: dict[str, Any], content: Content) -> list[str]:
+    """The heroes a choose_hero decision offers: those available, less the primary
+    class of a dual-class hero choosing its second (DN 20.2.3)."""
+    primary = kind_of(d["secondary_of"]) if d.get("secondary_of") else None
+    return [h for h in available_heroes(s, content) if h != primary]
+
+
 def choose_hero_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     content = load()
     out = []
-    for hero_id in available_heroes(s, content):
-        if d.get("secondary_of") and kind_of(d["secondary_of"]) == hero_id:
-            continue
+    for hero_id in offered_heroes(s, d, content):
         hero = content.heroes[hero_id]
         detail = f"grace {hero.grace}, secrecy {hero.secrecy}"
         if d.get("replacing"):
