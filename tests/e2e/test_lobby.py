@@ -124,3 +124,7 @@ def test_the_darkest_night_lobby_assigns_heroes_and_rates_the_difficulty(
     expect_live(bo)
     expect(bo.locator("#prompts")).to_contain_text("hero")  # Bo chooses the first hero
     expect(bo.locator("#status")).to_contain_text("Waiting for Bo")
+    expect(bo.locator("#dn-offer details")).not_to_have_count(0)  # every hero's starting powers
+    bo.locator("#dn-offer details").first.locator("summary").click()
+    expect(bo.locator("#dn-offer details").first.locator("li").first).to_be_visible()
+    screenshot(bo, "dn-choose-hero")

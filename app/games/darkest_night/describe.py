@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -50,7 +51,7 @@ FIELD_WORDS = {"grace": "grace", "secrecy": "secrecy", "sparks": "sparks"}
 
 def hero_changed(d: D) -> str:
     field = d["field"]
-    why = f" ({d['why']})" if d.get("why") else ""
+    why = reason(d)
     if field in FIELD_WORDS:
         by = d.get("by", 0)
         verb = "gains" if by > 0 else "loses"
@@ -79,6 +80,23 @@ def dice_rolled(d: D) -> str:
     if d.get("purpose") == "necromancer":
         return f"The Necromancer rolls {d['faces'][0]} for his movement."
     return f"{hero(d)} {purpose(d)} and {dice(d)}."
+
+
+RULE_AT_END = re.compile(r"^(.*\S) \((DN [\d.]+)\)$")
+
+
+def reason(d: D) -> str:
+    """Why something happened, in parentheses after the line: "(setup, DN 3.4)", not
+    "(setup (DN 3.4))"; nothing when the event gives no reason."""
+    why = str(d.get("why") or "")
+    if not why:
+        return ""
+    return " (" + RULE_AT_END.sub(r"\1, \2", why) + ")"
+
+
+def a_or_an(word: str) -> str:
+    """The indefinite article a name takes ("an Evil Presence", "a Shroud")."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def name_of(kind: str, card: str | None) -> str:
@@ -118,7 +136,9 @@ TEXTS: dict[str, Callable[[D], str]] = {
         f"A card goes back {'under' if d.get('bottom') else 'on top of'} the {d['deck']} deck."
     ),
     "DeckEmpty": lambda d: f"The {d['deck']} deck is empty: nothing is drawn (DN 19.1).",
-    "BlightPlaced": lambda d: f"A {d['type']} blight appears in the {d['location']} ({d.get('why', '')}).",
+    "BlightPlaced": lambda d: (
+        f"{a_or_an(d['type']).capitalize()} {d['type']} blight appears in the {d['location']}{reason(d)}."
+    ),
     "BlightDestroyed": lambda d: (
         f"The {d['type']} blight in the {d['location']} is destroyed"
         + (f" by {hero(d)}" if d.get("hero") else "")
@@ -148,18 +168,16 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "HeroChanged": hero_changed,
     "HeroFlagged": lambda d: "",
     "GainPrevented": lambda d: f"{hero(d)} cannot gain {d['resource']}: {d['why']}.",
-    "HeroMoved": lambda d: f"{hero(d)} moves from the {d['from']} to the {d['to']} ({d.get('why', '')}).",
+    "HeroMoved": lambda d: f"{hero(d)} moves from the {d['from']} to the {d['to']}{reason(d)}.",
     "HeroDied": lambda d: f"{hero(d)} dies in the {d['location']}.",
-    "NecromancerMoved": lambda d: (
-        f"The Necromancer moves from the {d['from']} to the {d['to']} ({d.get('why', '')})."
-    ),
+    "NecromancerMoved": lambda d: f"The Necromancer moves from the {d['from']} to the {d['to']}{reason(d)}.",
     "HeroesDetected": lambda d: (
         "The Necromancer detects "
         + (", ".join(hero({"hero": h}) for h in d["heroes"]) if d["heroes"] else "no one")
         + "."
     ),
     "DarknessChanged": lambda d: (
-        f"The darkness {'rises' if d['by'] > 0 else 'falls'} to {d['to']} ({d.get('why', '')})."
+        f"The darkness {'rises' if d['by'] > 0 else 'falls'} to {d['to']}{reason(d)}."
     ),
     "DarknessOverflowed": lambda d: (
         "The darkness is at 30: a blight falls on the Monastery instead (DN 9.0)."
@@ -182,7 +200,7 @@ TEXTS: dict[str, Callable[[D], str]] = {
         else f"{hero(d)} uses an item."
     ),
     "ItemGiven": lambda d: item_given(d),
-    "ItemLost": lambda d: f"{hero(d)} loses an item ({d.get('why', '')}).",
+    "ItemLost": lambda d: f"{hero(d)} loses an item{reason(d)}.",
     "ItemsUnlocked": lambda d: "",
     "ItemUnavailable": lambda d: f"No {d['kind'].replace('_', ' ')} is left in the stock.",
     "RelicRetrieved": lambda d: f"{hero(d)} retrieves the Holy Relic of the {d['location']}!",
@@ -220,7 +238,7 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "CombatStarted": lambda d: f"{hero(d)} faces {d['foe']['name']}.",
     "CombatEnded": lambda d: f"{hero(d)} {'wins' if d['won'] else 'loses'} against {d['foe']}.",
     "CombatYielded": lambda d: f"{hero(d)} yields to {d['foe']} without rolling.",
-    "WoundPrevented": lambda d: f"{hero(d)} is spared a wound ({d['why']}).",
+    "WoundPrevented": lambda d: f"{hero(d)} is spared a wound{reason(d)}.",
     "EventRevealed": lambda d: f"{hero(d)} meets an event: {d['name']} (fate {d['fate']}) — {d['text']}",
     "EventSetAside": lambda d: f"Omen: {name_of('event', d['card'])} is set aside for the higher fate.",
     "RenewalDrawn": lambda d: "Renewal: the event deck is reshuffled (DN 7.1).",
@@ -248,7 +266,7 @@ def item_label(kind: str | None) -> str:
 
 
 def power_changed(d: D) -> str:
-    why = f" ({d['why']})" if d.get("why") else ""
+    why = reason(d)
     if d.get("exhausted") is True:
         return f"{hero(d)} exhausts {power(d['power'])}{why}."
     if d.get("exhausted") is False:
