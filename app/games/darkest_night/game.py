@@ -219,7 +219,7 @@ class DarkestNight(GameBase):
         return secrets(state)
 
     def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
-        """The heuristic bot (``bot.py``) for a seat handed to it: a hero player's seat, or
+        """The heuristic bot (``bot/``) for a seat handed to it: a hero player's seat, or
         the Necromancer player's seat (DN 20.3: his moves and the map cards he plays). It
         never takes "any time" offers."""
         from app.games.darkest_night.bot import choose

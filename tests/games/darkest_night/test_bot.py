@@ -1,5 +1,6 @@
 """The heuristic bot in the Necromancer player's seat (DN 20.3): it keeps a table with an
-empty Necromancer seat going, answers only from the prompt, and plays like an adversary."""
+empty Necromancer seat going, answers only from the prompt, and plays like an adversary.
+In the hero seats it hunts clues, fetches a Holy Relic and slays the Necromancer (DN 18.1)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ from dataclasses import replace
 
 import pytest
 
+from app.games.darkest_night.bench import bot_game as bench_game
 from app.games.darkest_night.bench import play_with_bots
-from app.games.darkest_night.state import Blight, State
+from app.games.darkest_night.bot import choose
+from app.games.darkest_night.bot.hero import choose_hero, choose_powers
+from app.games.darkest_night.bot.planner import retriever
+from app.games.darkest_night.state import Blight, Item, State
 from app.kernel.types import Choice, Prompt
 from tests.games.darkest_night.harness import DARKEST_NIGHT, Table, run_steps
 
@@ -152,3 +157,121 @@ def test_he_plays_the_card_with_the_mightier_blight() -> None:
     assert choice is not None and choice.args == {"card": "map104"}
     t.act(choice.type, seat=NECRO, **choice.args)
     assert [b.type for b in t.state.blights["Castle"]] == ["Vampire"]
+
+
+# -- the hero seats ------------------------------------------------------------------------
+
+
+def hero_action_prompt(t: Table, hero: str) -> Prompt:
+    """The action step of ``hero`` (DN 8.0), reached directly."""
+    run_steps(t, [{"op": "action_step", "hero": hero}], phase="turn")
+    assert t.decision is not None and t.decision["kind"] == "action"
+    prompts = [p for p in DARKEST_NIGHT.prompts(t.state) if p.required]
+    assert len(prompts) == 1
+    return prompts[0]
+
+
+def hero_choice(t: Table, prompt: Prompt) -> Choice:
+    choice = choose(t.state, prompt, random.Random(0))
+    assert choice in prompt.choices
+    return choice
+
+
+def clear_blights(s: State) -> None:
+    for location in s.blights:
+        s.blights[location] = []
+
+
+def test_the_bearer_attacks_the_necromancer_when_no_blight_shields_him() -> None:
+    """DN 18.1: a hero holding a Holy Relic, with the Necromancer and no blight at his
+    location, fights him to win."""
+    t = Table.start()
+
+    def change(s: State) -> None:
+        clear_blights(s)
+        s.necromancer = "Village"
+        crusader = s.heroes["crusader"]
+        crusader.location, crusader.secrecy, crusader.grace = "Village", 2, 4
+        crusader.items.append(Item("i99", "holy_relic"))
+
+    t.edit(change)
+    prompt = hero_action_prompt(t, "crusader")
+    assert hero_choice(t, prompt).type == "attack_necromancer"
+
+
+def test_without_a_relic_nobody_attacks_the_necromancer() -> None:
+    """DN 12.2: without a Holy Relic a fight against him cannot slay him."""
+    t = Table.start()
+
+    def change(s: State) -> None:
+        clear_blights(s)
+        s.necromancer = "Village"
+        s.heroes["crusader"].location = "Village"
+
+    t.edit(change)
+    prompt = hero_action_prompt(t, "crusader")
+    assert any(c.type == "attack_necromancer" for c in prompt.choices)
+    assert hero_choice(t, prompt).type != "attack_necromancer"
+
+
+def test_the_mesmer_pilfers_secrets_where_blights_gather() -> None:
+    """DN 17.1: with 3 blights here, Pilfer Secrets gives 3 clues; the bot takes them rather
+    than wander off."""
+    t = Table.start(heroes=["mesmer", "seer", "crusader", "valkyrie"])
+
+    def change(s: State) -> None:
+        clear_blights(s)
+        s.blights["Ruins"] = [Blight("b90", "Taint"), Blight("b91", "Webs"), Blight("b92", "Omen")]
+        s.necromancer = "Castle"
+        mesmer = s.heroes["mesmer"]
+        mesmer.location, mesmer.secrecy = "Ruins", 5
+
+    t.edit(change)
+    prompt = hero_action_prompt(t, "mesmer")
+    choice = hero_choice(t, prompt)
+    assert choice.type == "power_action" and choice.args["power"] == "mesmer.pilfer_secrets"
+
+
+def test_a_hero_without_grace_prays_in_the_monastery() -> None:
+    """DN 8.0, 13.1: at 0 grace the next wound kills; praying restores grace."""
+    t = Table.start()
+
+    def change(s: State) -> None:
+        clear_blights(s)
+        s.heroes["valkyrie"].grace = 0
+
+    t.edit(change)
+    prompt = hero_action_prompt(t, "valkyrie")
+    assert hero_choice(t, prompt).type == "pray"
+
+
+def test_the_relic_is_fetched_by_the_best_necromancer_fighter() -> None:
+    """DN 8.0, 18.1: with 10 clues the hero likeliest to beat the Necromancer goes for the
+    relic (the Crusader's Wrath rolls 4 dice)."""
+    t = Table.start()
+    t.edit(lambda s: setattr(s, "clues", 10))
+    fetcher = retriever(t.state)
+    assert fetcher is not None and fetcher.id == "crusader"
+
+
+def test_the_bot_picks_clue_finders_and_their_best_powers() -> None:
+    """DN 3.2: the Seer before the Bard; the Mesmer keeps Pilfer Secrets."""
+    heroes = [Choice("choose_hero", {"hero": h}, h) for h in ("bard", "paragon", "seer", "mesmer")]
+    assert choose_hero(heroes).args["hero"] == "seer"
+    combos = [
+        Choice("choose_powers", {"powers": ["mesmer.glamour", "mesmer.puppet_strings", "mesmer.trance"]}, ""),
+        Choice(
+            "choose_powers",
+            {"powers": ["mesmer.consume_dreams", "mesmer.pilfer_secrets", "mesmer.glamour"]},
+            "",
+        ),
+    ]
+    assert "mesmer.pilfer_secrets" in choose_powers(combos).args["powers"]
+
+
+def test_hero_bots_play_whole_games_and_sometimes_win() -> None:
+    """DN 18.0: four bot heroes finish their games (win or loss) from the prompts alone."""
+    results = Counter(bench_game(seed)[0] for seed in range(12))
+    assert "unfinished" not in results
+    assert sum(results.values()) == 12
+    assert results["win"] >= 1, results  # these seeds: 2 wins (the old bot won none in 1,000)
