@@ -114,11 +114,14 @@ def test_the_darkest_night_lobby_assigns_heroes_and_rates_the_difficulty(
     expect(summary).to_contain_text("Ann controls heroes 2, 3.")
     expect(summary).to_contain_text("Bo controls hero 1.")
     form.locator("input[name=opt_starting_blights]").fill("2")
-    form.locator("input[name=opt_starting_blights]").dispatch_event("change")
+    form.locator("input[name=opt_starting_blights]").press("Tab")  # a change, as a person makes it
     expect(summary).to_contain_text("+7 (DN 20.1)")
+    # Let the summary's last refresh land before leaving the page.
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     screenshot(page, "dn-lobby")
 
-    page.get_by_role("button", name="Create the table").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Create the table").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Darkest Night")
     bo = open_page(page.locator("#invite-1").input_value())
     expect_live(bo)
