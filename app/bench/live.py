@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -580,8 +580,10 @@ async def drain(server: Server, tables: list[BenchTable], plan: Plan) -> bool:
     return await caught_up(tables, plan.drain_budget_s, final=True)
 
 
-async def close_all(watchers: list[Watcher]) -> None:
-    async def close(w: Watcher) -> None:
+async def close_all(watchers: Sequence[Any]) -> None:
+    """Stop each socket reader (anything with a ``task`` and a ``ws``) and close its socket."""
+
+    async def close(w: Any) -> None:
         if w.task is not None:
             w.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
-import contextlib
 import os
 import random
 import re
@@ -54,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from app.bench.databases import BenchDatabase, on_each_database
-from app.bench.live import Server, _settings, run_against_server
+from app.bench.live import Server, _settings, close_all, run_against_server
 from app.bench.stats import fmt, percentile
 from app.bench.stats import table as text_table
 
@@ -541,19 +540,6 @@ async def page_size(client: Any, table: DnTable, when: str) -> None:
     response = await client.get(f"/t/{table.id}/watch")
     response.raise_for_status()
     table.page_bytes[when] = len(response.content)
-
-
-async def close_all(spectators: list[Spectator]) -> None:
-    async def close(s: Spectator) -> None:
-        if s.task is not None:
-            s.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await s.task
-        if s.ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(s.ws.close(), 5)
-
-    await asyncio.gather(*(close(s) for s in spectators))
 
 
 def collect(tables: list[DnTable], figures: Figures) -> None:
