@@ -149,9 +149,11 @@ def all_fragments(
     return shell_fragments(env, ctx), shared_board(env, session, ctx)
 
 
-def board_html(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
-    """The board fragments for a whole page, as sent: without part marks."""
-    return {key: unmarked(html) for key, html in board_fragments(env, ctx).items()}
+def board_html(env: Environment, ctx: dict[str, Any], session: TableSession | None = None) -> dict[str, str]:
+    """The board fragments for a whole page, as sent: without part marks. With the
+    ``session`` (a page at the table's current seq) the render live updates made is reused."""
+    board = shared_board(env, session, ctx) if session is not None else board_fragments(env, ctx)
+    return {key: unmarked(html) for key, html in board.items()}
 
 
 def log_entries(

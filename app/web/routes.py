@@ -117,6 +117,11 @@ def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
     return options
 
 
+def seat_names_from_form(form: dict[str, list[str]]) -> list[str]:
+    """The players named in the lobby form, in order; empty seats are not created."""
+    return [n.strip() for n in form.get("seat", []) if n.strip()]
+
+
 @router.post("/lobby/summary", response_class=HTMLResponse)
 async def lobby_summary(request: Request) -> HTMLResponse:
     """What the chosen options add up to (a game's difficulty rating, who plays what), or
@@ -125,7 +130,7 @@ async def lobby_summary(request: Request) -> HTMLResponse:
     game = get_game((form.get("game") or [""])[-1])
     if game is None:
         return HTMLResponse("")  # the lobby offers only installed games
-    names = [n.strip() for n in form.get("seat", []) if n.strip()]  # as lobby_create reads them
+    names = seat_names_from_form(form)
     names += [f"Seat {i + 1}" for i in range(len(names), game.min_seats)]
     try:
         options = validate_options(game, options_from_form(game, form))
@@ -144,7 +149,7 @@ async def lobby_create(request: Request) -> HTMLResponse:
     game = games.get((form.get("game") or [""])[-1])
     if game is None:
         return message_page(request, 422, "Unknown game", "Pick a game from the list.")
-    names = [n.strip() for n in form.get("seat", []) if n.strip()]
+    names = seat_names_from_form(form)
     try:
         created = await hub_of(request).create_table(
             game.name,
@@ -236,7 +241,7 @@ async def table_page(request: Request, table_id: str, mode: str) -> HTMLResponse
         mode = "gm"
     env = request.app.state.templates
     ctx = fragments.context(hub, session, viewer)
-    shell, board = fragments.shell_fragments(env, ctx), fragments.board_html(env, ctx)
+    shell, board = fragments.shell_fragments(env, ctx), fragments.board_html(env, ctx, session)
     log_from = max(0, session.seq - fragments.LOG_PAGE)
     recent = await session.events_between(log_from, session.seq)
     log = list(reversed(fragments.log_entries(env, hub, session, recent, viewer)))

@@ -56,7 +56,7 @@ class HtmlStream:
             # The page is current, except maybe who holds which seat (seats can change
             # hands without an event): remember the rest, send the players panel.
             self._changed()
-            return [self.sent["seats"]] if "seats" in self.sent else []
+            return [self.sent["seats"]] if "seats" in self.sent else []  # no parts: frame == HTML
         return self._frames(events)
 
     def update(self, events: list[StoredEvent]) -> list[str]:

@@ -125,7 +125,7 @@ def test_the_darkest_night_lobby_assigns_heroes_and_rates_the_difficulty(
     expect(page.get_by_role("heading", level=1)).to_contain_text("Darkest Night")
     bo = open_page(page.locator("#invite-1").input_value())
     expect_live(bo)
-    expect(bo.locator("#prompts")).to_contain_text("hero")  # Bo chooses the first hero
+    expect(bo.locator("#prompts")).to_contain_text("Choose a hero")  # Bo chooses the first hero (hero_seats)
     expect(bo.locator("#status")).to_contain_text("Waiting for Bo")
     expect(bo.locator("#dn-offer details")).not_to_have_count(0)  # every hero's starting powers
     bo.locator("#dn-offer details").first.locator("summary").click()

@@ -6,6 +6,7 @@ sizes; never a deck's order, a hero's power deck, or the Necromancer player's ha
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, Content, PowerDef, load
@@ -157,9 +158,12 @@ def offer(state: State, d: dict[str, Any], content: Content) -> dict[str, Any] |
     return None
 
 
-def card_name(deck: str, card: str, content: Content) -> str:
+@cache
+def card_name(deck: str, card: str) -> str:
     """A card as the game master's deck list names it: a map card by its blight per
-    location, any other card by its title."""
+    location, any other card by its title. Cached: the game master's view lists every
+    deck on every commit."""
+    content = load()
     if deck == "map" and card in content.map_cards:
         spec = content.map_cards[card]
         return f"{card}: " + ", ".join(f"{loc} {spec.blights[loc]}" for loc in spec.blights)
@@ -180,7 +184,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     if viewer.is_gm:
         for name, d in state.decks.items():
             decks[name]["order"] = list(d.cards)
-            decks[name]["order_names"] = [card_name(name, c, content) for c in d.cards]
+            decks[name]["order_names"] = [card_name(name, c) for c in d.cards]
     board = {
         loc: {
             "blights": [blight_view(b, state, content) for b in state.blights.get(loc, [])],
