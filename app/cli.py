@@ -65,8 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     migrate = sub.add_parser("migrate", help="bring the database to the newest schema")
     migrate.set_defaults(func=cmd_migrate)
 
-    bench = sub.add_parser("bench", help="measure the store, the live layer or an engine")
-    bench.add_argument("what", choices=["store", "live", "engine"])
+    bench = sub.add_parser("bench", help="measure the store, the live layer or an engine; soak the servers")
+    bench.add_argument("what", choices=["store", "live", "soak", "engine"])
     bench.add_argument("game", nargs="?", default=None, help="a game, for 'engine' and 'live'")
     bench.add_argument(
         "--postgres-url",
@@ -75,6 +75,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--quick", action="store_true", help="a smaller run, for a smoke test")
     bench.add_argument("--no-postgres", action="store_true", help="SQLite only: skip PostgreSQL")
+    soak = bench.add_argument_group("soak", "options of 'umbra bench soak'")
+    soak.add_argument(
+        "--tables", type=int, default=None, metavar="N", help="tables played at once (20; 3 with --quick)"
+    )
+    soak.add_argument(
+        "--minutes", type=float, default=None, metavar="T", help="how long to play (10; 0.3 with --quick)"
+    )
+    soak.add_argument(
+        "--workers",
+        type=int,
+        choices=[1, 2],
+        default=2,
+        metavar="W",
+        help="separate 'umbra serve' processes sharing the database (1 or 2; default 2; SQLite: 1)",
+    )
+    soak.add_argument(
+        "--chaos", action="store_true", help="kill a server process or restart PostgreSQL now and then"
+    )
+    soak.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="seed of the tables, the clients and the chaos"
+    )
     bench.set_defaults(func=cmd_bench)
     return parser
 

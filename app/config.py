@@ -25,6 +25,17 @@ class Settings:
     """Modules to import for their games (tests register a test-only game this way)."""
     bot_delay: float = 0.05
     """Seconds a seat's bot waits before each move, so people can follow its play."""
+    secret_key: str = ""
+    """Signs exports (HMAC-SHA256). Empty: one is generated once and kept in the database,
+    so every replica on that database shares it."""
+    max_import_bytes: int = 8 << 20
+    max_import_events: int = 50_000
+    imports_per_minute: int = 10
+    """Per client address; a burst of this many, refilled over a minute."""
+    idle_evict_seconds: float = 600.0
+    """A table nobody watches, with no bot playing, leaves memory after this long idle."""
+    max_loaded_tables: int = 2000
+    """Beyond this many tables in memory the least recently used idle ones leave first."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -36,4 +47,10 @@ class Settings:
             max_body_bytes=int(os.environ.get("UMBRA_MAX_BODY_BYTES", str(1 << 20))),
             extra_games=tuple(m for m in os.environ.get("UMBRA_EXTRA_GAMES", "").split(",") if m.strip()),
             bot_delay=float(os.environ.get("UMBRA_BOT_DELAY", "0.05")),
+            secret_key=os.environ.get("UMBRA_SECRET_KEY", ""),
+            max_import_bytes=int(os.environ.get("UMBRA_MAX_IMPORT_BYTES", str(8 << 20))),
+            max_import_events=int(os.environ.get("UMBRA_MAX_IMPORT_EVENTS", "50000")),
+            imports_per_minute=int(os.environ.get("UMBRA_IMPORTS_PER_MINUTE", "10")),
+            idle_evict_seconds=float(os.environ.get("UMBRA_IDLE_EVICT_SECONDS", "600")),
+            max_loaded_tables=int(os.environ.get("UMBRA_MAX_LOADED_TABLES", "2000")),
         )

@@ -12,6 +12,8 @@ from fastapi.staticfiles import StaticFiles
 
 from app.api import errors, health, tables, ws
 from app.api.limits import BodyLimit
+from app.api.ratelimit import RateLimit
+from app.api.security import BrowserProtections
 from app.config import Settings
 from app.live.hub import Hub
 from app.store import EventStore
@@ -42,7 +44,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.state.import_limit = RateLimit(settings.imports_per_minute, 60.0)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, import_bytes=settings.max_import_bytes)
+    # Added last, so outermost: the 413s of BodyLimit get the security headers too.
+    app.add_middleware(BrowserProtections, public_url=settings.public_url)
     errors.install(app)
     app.include_router(health.router)
     app.include_router(tables.router)

@@ -1,7 +1,12 @@
 // Umbra's small client: live-connection status, resuming from the last seq, copy buttons,
-// and the replay scrubber. Everything else is htmx.
+// retrying a command the server could not store yet, and the replay scrubber. Everything
+// else is htmx. The Content-Security-Policy allows no inline script, so behaviour lives here
+// (keyed on data-* attributes), never in on*= or hx-on attributes.
 (function () {
   "use strict";
+
+  // Nothing here needs eval (hx-on, js: in hx-vals, trigger filters), and the CSP forbids it.
+  htmx.config.allowEval = false;
 
   // Swap error responses too: the server answers a refused command with the reason.
   htmx.config.responseHandling = [
@@ -53,6 +58,74 @@
     var code = e.detail && e.detail.event ? e.detail.event.code : 0;
     if (code >= 4000) { setConn("closed", "disconnected"); }
     else { setConn("reconnecting", "reconnecting…"); }
+  });
+
+  // A form with data-command-id="<prefix>" sends a command_id made here with each message;
+  // a retry below resends it unchanged, so the server stores the message once.
+  function newCommandId(prefix) {
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return prefix + "-" + Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
+  document.addEventListener("htmx:configRequest", function (e) {
+    var elt = e.detail.elt;
+    if (elt.dataset && elt.dataset.commandId && !e.detail.parameters.command_id) {
+      e.detail.parameters.command_id = newCommandId(elt.dataset.commandId);
+    }
+  });
+
+  // A form with data-reset-on-success empties once the server took it (the chat box), unless
+  // the reader typed something else meanwhile.
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var form = e.detail.elt, sent = e.detail.requestConfig && e.detail.requestConfig.formData;
+    if (!e.detail.successful || !form.matches || !form.matches("form[data-reset-on-success]")) return;
+    var unchanged = true;
+    new FormData(form).forEach(function (value, name) {
+      if (sent && sent.has(name) && sent.get(name) !== value) unchanged = false;
+    });
+    if (unchanged) form.reset();
+  });
+
+  // 503 + Retry-After: the server is reconnecting to its database and stored nothing. Send
+  // the very same request again (same element, same parameters; commands carry a fixed
+  // command_id, so a retry cannot act twice) after Retry-After seconds, up to MAX_RETRIES.
+  var RETRY_HEADER = "X-Umbra-Retry";
+  var MAX_RETRIES = 10;
+  function say(text) {
+    var flash = document.getElementById("flash");
+    if (!flash) return;
+    flash.className = "flash flash-error";
+    flash.textContent = text;
+  }
+  function retryDelay(xhr) {
+    var seconds = Number(xhr.getResponseHeader("Retry-After"));
+    if (!(seconds > 0)) seconds = 1;
+    return Math.min(seconds, 10) * 1000;
+  }
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var d = e.detail, xhr = d.xhr, config = d.requestConfig;
+    if (!xhr || xhr.status !== 503 || !config || !d.target || d.target.id !== "flash") return;
+    d.shouldSwap = false;
+    var tries = Number(config.headers[RETRY_HEADER] || 0);
+    if (tries >= MAX_RETRIES) {
+      say("The server could not reach its database, so nothing was done. Try again in a while.");
+      return;
+    }
+    say("The server is reconnecting to its database; retrying…");
+    var values = new FormData();
+    config.formData.forEach(function (value, name) { values.append(name, value); });
+    var headers = {};
+    headers[RETRY_HEADER] = String(tries + 1);
+    var elt = config.elt;
+    setTimeout(function () {
+      // A live update may have replaced the button meanwhile: then send from the page itself.
+      var source = elt && elt.isConnected ? elt : document.body;
+      htmx.ajax(config.verb, config.path, {
+        source: source, values: values, headers: headers, target: "#flash", swap: "outerHTML",
+      });
+    }, retryDelay(xhr));
   });
 
   document.addEventListener("click", function (e) {

@@ -1,7 +1,9 @@
-"""``GET /healthz``: the process is up and its database answers (for the proxy and Docker)."""
+"""``GET /healthz``: the process is up and its database answers (for the proxy and Docker),
+with its memory figures: tables in memory, evicted, watched, RSS and open files."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from fastapi import APIRouter
@@ -20,4 +22,16 @@ async def healthz(hub: HubDep) -> Any:
             await conn.execute(text("SELECT 1"))
     except Exception as exc:  # the database is unreachable: say so, with a 503
         return JSONResponse({"status": "down", "reason": type(exc).__name__}, status_code=503)
-    return {"status": "ok", "tables_loaded": len(hub.sessions)}
+    return {"status": "ok", **hub.health(), **process_figures()}
+
+
+def process_figures() -> dict[str, Any]:
+    """This process's resident memory and open files (Linux /proc; absent elsewhere)."""
+    out: dict[str, Any] = {}
+    try:
+        with open("/proc/self/statm") as statm:
+            out["rss_bytes"] = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        out["open_files"] = len(os.listdir("/proc/self/fd"))
+    except OSError:
+        pass
+    return out

@@ -1,4 +1,6 @@
-"""A cap on request bodies, enforced while reading (not just from Content-Length)."""
+"""The first gate of every request: bodies capped while they are read (chunked or not),
+JSON nested too deep refused before a parser recurses into it, and paths that cannot name
+anything (a NUL byte) answered 404 before any route or database sees them."""
 
 from __future__ import annotations
 
@@ -7,56 +9,108 @@ from typing import Any
 
 Scope = dict[str, Any]
 
+MAX_JSON_DEPTH = 64
+"""No request of ours nests deeper than a dozen levels; 64 leaves room and stays far from
+the parser's recursion limit (JSON 1,000 deep is a 422, not a crash or a 400)."""
+
+
+def too_deep(body: bytes) -> bool:
+    """Does this JSON text nest more than ``MAX_JSON_DEPTH`` deep? Costs nothing unless it
+    holds that many brackets; then one C-speed parse (whose recursion limit a hostile
+    text may hit: that is "too deep" too) and an iterative walk."""
+    if body.count(b"[") + body.count(b"{") <= MAX_JSON_DEPTH:
+        return False
+    try:
+        value = json.loads(body)
+    except RecursionError:
+        return True
+    except ValueError:
+        return False  # not JSON at all: the route says so precisely
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                return True
+            stack.extend((sub, depth + 1) for sub in (item.values() if isinstance(item, dict) else item))
+    return False
+
 
 class BodyLimit:
-    """ASGI middleware answering 413 for an HTTP body above ``max_bytes``."""
+    """ASGI middleware: reads an HTTP body up to ``max_bytes`` (``import_bytes`` for the
+    import endpoint) and hands it on whole; answers 413 beyond it, 422 for JSON nested
+    more than ``MAX_JSON_DEPTH`` deep, 404 for a path holding a NUL byte."""
 
-    def __init__(self, app: Any, max_bytes: int) -> None:
+    def __init__(self, app: Any, max_bytes: int, import_bytes: int | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.import_bytes = import_bytes or max_bytes
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        if "\x00" in scope.get("path", "") or b"%00" in scope.get("raw_path", b""):
+            if scope["type"] == "http":
+                await _reply(send, 404, "not_found", "no such page: a path cannot hold a NUL byte")
+            else:
+                await send({"type": "websocket.close", "code": 4404})
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        limit = self.import_bytes if scope.get("path") == "/api/tables/import" else self.max_bytes
         for name, value in scope.get("headers", ()):
-            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
-                await self._reject(send)
+            if name == b"content-length" and value.isdigit() and int(value[:20]) > limit:
+                await _reply(send, 413, "too_large", f"the body is over {limit} bytes")
                 return
-        seen = 0
-        too_large = False
-
-        async def limited_receive() -> Any:
-            nonlocal seen, too_large
+        chunks: list[bytes] = []
+        size = 0
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    too_large = True
-                    raise _TooLarge
-            return message
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _reply(send, 413, "too_large", f"the body is over {limit} bytes")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if (body[:1] in (b"{", b"[") or _is_json(scope)) and too_deep(body):
+            await _reply(send, 422, "too_complex", f"the JSON body nests more than {MAX_JSON_DEPTH} deep")
+            return
+        delivered = False
 
-        try:
-            await self.app(scope, limited_receive, send)
-        except _TooLarge:
-            await self._reject(send)
+        async def replay() -> Any:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # after the body: wait for the disconnect
 
-    async def _reject(self, send: Any) -> None:
-        body = json.dumps(
-            {"error": {"code": "too_large", "message": f"the body is over {self.max_bytes} bytes"}}
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await self.app(scope, replay, send)
 
 
-class _TooLarge(Exception):
-    pass
+def _is_json(scope: Scope) -> bool:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            return b"json" in value.lower()
+    return False
+
+
+async def _reply(send: Any, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

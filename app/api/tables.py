@@ -17,6 +17,7 @@ from app.api.models import (
     TableSummary,
     ViewOut,
 )
+from app.api.ratelimit import RateLimit
 from app.kernel.registry import all_games
 from app.kernel.types import Command
 from app.live.hub import AuthError, CreatedTable, Hub
@@ -29,7 +30,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"description": "The token does not hold that seat"},
     404: {"description": "Unknown table"},
     409: {"description": "The command no longer fits the current state"},
+    413: {"description": "The body (or an import's log) is too large"},
     422: {"description": "Malformed body, or a command the rules forbid (the message names the rule)"},
+    429: {"description": "Too many requests of this kind from your address (see Retry-After)"},
+    503: {"description": "The database is away for a moment: nothing was done; retry (see Retry-After)"},
 }
 
 
@@ -80,9 +84,14 @@ async def create_table(body: TableCreate, request: Request, hub: HubDep) -> Tabl
 async def import_table(
     request: Request,
     hub: HubDep,
-    body: dict[str, Any] = Body(...),  # noqa: B008
+    body: Any = Body(...),  # noqa: B008
 ) -> TableCreated:
-    """A new table from an exported log, verified by replaying it. New links are made."""
+    """A new table from a signed export (``GET /export``), checked whole and replayed: a
+    log that was edited, forged or signed by a server with another secret key is refused
+    (422 ``bad_signature``). New links are made. Rate-limited per client address (429)
+    and capped in bytes and events (413)."""
+    limiter: RateLimit = request.app.state.import_limit
+    limiter.take(request.client.host if request.client else "?", "imports")
     return created_payload(request, await hub.import_log(body))
 
 

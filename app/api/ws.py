@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from typing import Any, Protocol
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -85,6 +86,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     stream = make_stream(websocket, hub, session, viewer)
     receiver = asyncio.create_task(_drain(websocket))
+    session.subscribers += 1  # a watched table stays in memory
     try:
         last = session.seq
         for frame in stream.opening(await session.events_between(after, last)):
@@ -113,6 +115,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except (WebSocketDisconnect, RuntimeError):
         return
     finally:
+        session.subscribers -= 1
+        session.last_used = time.monotonic()
         receiver.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await receiver

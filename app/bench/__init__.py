@@ -21,6 +21,15 @@
     bytes sent per command per spectator against a full page render (the diff ratio), and
     the server's CPU time per command. See ``app.bench.live_darkest_night``.
 
+``umbra bench soak``
+    Darkest Night tables (``--tables``, 20) played for ``--minutes`` (10) by the server's
+    bot and one careful client seat each, on one or two ``umbra serve`` processes
+    (``--workers``) sharing one database, with JSON viewers that resume after a drop;
+    ``--chaos`` kills a server process or restarts PostgreSQL now and then (``--seed``).
+    Reports commands, errors, latency, bot moves and each process's memory and file
+    descriptors, and checks that every acknowledged command is in the log and every
+    viewer saw every event once and in order. See ``app.bench.soak``.
+
 ``umbra bench engine <game>``
     Dispatched to the game: if ``app/games/<game>/bench.py`` exists and defines
     ``run(args) -> int``, that function runs with the parsed command-line arguments
@@ -34,7 +43,8 @@ throwaway cluster with ``tests/pg_cluster.py`` from the checkout. If neither wor
 
 Exit codes: 0 done (and, for ``live``, no event lost, duplicated or out of order, and no
 command failed; for ``live darkest_night``, no command failed and every spectator got
-every command's frame); 1 a benchmark failed; 2 nothing to run.
+every command's frame; for ``soak``, its three checks passed); 1 a benchmark failed; 2
+nothing to run.
 """
 
 from __future__ import annotations
@@ -47,7 +57,7 @@ __all__ = ["run"]
 
 
 def run(what: str, game: str | None, args: argparse.Namespace | Any) -> int:
-    """Run benchmark ``what`` (``store``, ``live`` or ``engine``) and return an exit code."""
+    """Run benchmark ``what`` (``store``, ``live``, ``soak`` or ``engine``) and return an exit code."""
     if what == "store":
         if game:
             print(f"umbra bench store takes no game (got {game!r})")
@@ -66,9 +76,16 @@ def run(what: str, game: str | None, args: argparse.Namespace | Any) -> int:
         from app.bench.live import run_live
 
         return run_live(args)
+    if what == "soak":
+        if game and game.replace("-", "_") != "darkest_night":
+            print(f"umbra bench soak plays darkest_night; no soak for {game} yet")
+            return 2
+        from app.bench.soak import run_soak
+
+        return run_soak(args)
     if what == "engine":
         return run_engine(game, args)
-    print(f"unknown benchmark {what!r}: store, live or engine")
+    print(f"unknown benchmark {what!r}: store, live, soak or engine")
     return 2
 
 

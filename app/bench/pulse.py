@@ -65,6 +65,11 @@ class Pulse(GameBase):
         ),
     )
 
+    opening_event = "PulseStarted"
+
+    def event_types(self) -> dict[str, int]:
+        return {"PulseStarted": 1, "Ticked": 1}
+
     def initial_state(self) -> PulseState:
         return PulseState()
 

@@ -123,8 +123,14 @@ def random_playout(
             ) from err
         if not events:
             raise ConformanceError(f"seed {seed} step {step}: {choice.type} produced no events")
+        known = game.event_types()
         for event in events:
             json.dumps(event.to_json())
+            if event.type not in known or not 1 <= event.v <= known[event.type]:
+                raise ConformanceError(
+                    f"seed {seed} step {step}: event {event.type} v{event.v} is not in event_types() "
+                    "(an export holding it could not be imported)"
+                )
         state = kernel.fold_all(game, state, events)
         out.events.extend(events)
         out.commands += 1

@@ -9,7 +9,7 @@ never random and never fails. ``prompts`` lists who may act and every legal comm
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from app.kernel.types import (
@@ -65,6 +65,8 @@ class Game(Protocol):
 
     def log_mark(self, event: Event) -> str: ...
 
+    def event_types(self) -> Mapping[str, int]: ...
+
 
 class GameBase:
     """Defaults for the optional parts of the contract. Subclass and override."""
@@ -78,6 +80,13 @@ class GameBase:
     summary: ClassVar[str] = ""
     template_dir: ClassVar[str | None] = None
     """Folder under ``templates/games/`` with this game's board fragments, if any."""
+    opening_event: ClassVar[str | None] = None
+    """The event type a table's log starts with, once (an import must start with it)."""
+
+    def event_types(self) -> Mapping[str, int]:
+        """Every event type this game writes, with its current schema version: an
+        imported log may hold only these (older versions are upcast on read)."""
+        return {}
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None:
         """The event as ``viewer`` may see it (hidden parts removed), or None to omit it.

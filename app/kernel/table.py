@@ -10,14 +10,16 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from app.kernel import history
 from app.kernel.game import Game
+from app.kernel.text import COMMAND_BOUNDS, check_json, check_text
 from app.kernel.types import GM_SEAT, Command, Event, RuleError, Viewer
 
-PLATFORM_PREFIX = "table."
+PLATFORM_PREFIX = history.PLATFORM_PREFIX
 CHAT = "chat"
 UNDO = "undo"
-UNDO_EVENT = PLATFORM_PREFIX + UNDO
-MAX_CHAT_LENGTH = 500
+UNDO_EVENT = history.UNDO_EVENT
+MAX_CHAT_LENGTH = history.MAX_CHAT_LENGTH
 
 
 def is_platform_event(event: Event) -> bool:
@@ -51,20 +53,12 @@ def replay(game: Game, events: Iterable[Event], state: Any = None) -> Any:
     return fold_all(game, state, events)
 
 
-def undone_seqs(log: Iterable[tuple[int, Event]]) -> set[int]:
-    """The seqs that later ``table.undo`` events took back."""
-    out: set[int] = set()
-    for _seq, event in log:
-        if event.type == UNDO_EVENT:
-            first, last = event.data["undone"]
-            out.update(range(first, last + 1))
-    return out
-
-
 def replay_log(game: Game, log: Sequence[tuple[int, Event]], state: Any = None) -> Any:
-    """Replay a stored log, leaving out what was taken back (undo is recorded, never erased)."""
-    undone = undone_seqs(log)
-    return replay(game, (event for seq, event in log if seq not in undone), state)
+    """Replay a stored log, leaving out what was taken back (undo is recorded, never erased).
+
+    ``log`` runs in seq order; undone spans are clamped and merged, never expanded, so a
+    forged ``undone: [1, 10**12]`` costs no more than the log itself."""
+    return replay(game, history.live_events(log), state)
 
 
 def undo_event(seat: Any, taken_back: Sequence[tuple[int, Event]]) -> Event:
@@ -77,6 +71,7 @@ def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.
     if not actor.holds(command.seat):
         who = "the game master" if command.seat == GM_SEAT else f"seat {command.seat}"
         raise RuleError("seat_not_held", f"you do not hold {who}", status=403)
+    check_json(command.args, "args", COMMAND_BOUNDS)
     if command.type == CHAT:
         return [chat_event(command)]
     outcome = game.outcome(state)
@@ -93,7 +88,7 @@ def chat_event(command: Command) -> Event:
     text = command.args.get("text")
     if set(command.args) != {"text"} or not isinstance(text, str):
         raise RuleError("bad_chat", 'a chat message is {"text": "..."}')
-    text = text.strip()
+    text = check_text(text, "the chat message").strip()
     if not text:
         raise RuleError("bad_chat", "a chat message cannot be empty")
     if len(text) > MAX_CHAT_LENGTH:
@@ -112,7 +107,7 @@ def describe(game: Game, event: Event) -> str:
     if event.type == PLATFORM_PREFIX + CHAT:
         return str(event.data.get("text", ""))
     if event.type == UNDO_EVENT:
-        first, last = event.data["undone"]
+        first, last = event.data.get("undone") or (0, 0)
         span = f"event {first}" if first == last else f"events {first}–{last}"
         return f"takes back their last action ({span})"
     return game.describe(event)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from app.kernel.game import has_bot
 from app.kernel.types import Choice, Command, RuleError, Viewer
+from app.store import is_outage
 
 if TYPE_CHECKING:
     from app.live.hub import Hub
@@ -71,6 +72,8 @@ class BotDriver:
         self.hub = hub
         self.delay = delay
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.waiting: set[str] = set()
+        """Tables whose bot task waits for a person (nothing for a bot to play)."""
         self._resume: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -114,13 +117,37 @@ class BotDriver:
             return
         self.tasks[session.id] = asyncio.create_task(self._drive(session), name=f"bots-{session.id}")
 
+    def is_playing(self, table_id: str) -> bool:
+        """Is a bot of this table about to move (not merely waiting on a person)?"""
+        task = self.tasks.get(table_id)
+        return task is not None and not task.done() and table_id not in self.waiting
+
+    def forget(self, table_id: str) -> None:
+        """The table leaves memory: stop its bot task (loading the table starts it again)."""
+        task = self.tasks.pop(table_id, None)
+        self.waiting.discard(table_id)
+        if task is not None:
+            task.cancel()
+
     async def _drive(self, session: TableSession) -> None:
         try:
+            failures = 0
             while session.outcome is None and bot_seats(session):
                 epoch = session.seat_epoch
-                seen = await self.play(session)
+                seen, failed = await self.play(session)
+                if failed:
+                    # The database was away (say): try again soon, backing off, rather than
+                    # wait for a commit that may never come.
+                    failures += 1
+                    await asyncio.sleep(min(10.0, 0.25 * 2 ** min(failures, 6)))
+                    continue
+                failures = 0
                 # Wake on the next commit or seat change (at once if one came meanwhile).
-                await session.wait_beyond(seen, epoch)
+                self.waiting.add(session.id)
+                try:
+                    await session.wait_beyond(seen, epoch)
+                finally:
+                    self.waiting.discard(session.id)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -128,19 +155,20 @@ class BotDriver:
         finally:
             if self.tasks.get(session.id) is asyncio.current_task():
                 del self.tasks[session.id]
+                self.waiting.discard(session.id)
 
-    async def play(self, session: TableSession) -> int:
+    async def play(self, session: TableSession) -> tuple[int, bool]:
         """Play bot moves until the table waits on no bot seat (or the guard trips).
-        Returns the last seq looked at."""
+        Returns the last seq looked at, and whether a move failed for want of a database."""
         for _ in range(MAX_MOVES_PER_TRIGGER):
             seq = session.seq
             try:
                 move = bot_move(session)
             except Exception:
                 log.exception("the bot of table %s could not choose at seq %s", session.id, seq)
-                return seq
+                return seq, False
             if move is None:
-                return seq
+                return seq, False
             await asyncio.sleep(self.delay)  # let people see each move; let others in
             if session.seq != seq:
                 continue  # the table moved meanwhile: look again
@@ -162,9 +190,12 @@ class BotDriver:
                 log.warning(
                     "the bot of table %s seat %s was refused at seq %s: %s", session.id, seat, seq, err
                 )
-                return seq
-            except Exception:  # e.g. the database is away: try again on the next change
-                log.exception("the bot of table %s seat %s failed at seq %s", session.id, seat, seq)
-                return seq
+                return seq, False
+            except Exception as exc:
+                if is_outage(exc):
+                    log.warning("the bot of table %s waits for the database: %s", session.id, exc)
+                else:
+                    log.exception("the bot of table %s seat %s failed at seq %s", session.id, seat, seq)
+                return seq, True
         log.info("the bots of table %s paused after %s moves", session.id, MAX_MOVES_PER_TRIGGER)
-        return session.seq
+        return session.seq, False

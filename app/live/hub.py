@@ -4,19 +4,25 @@ viewers, and imports and exports logs. It knows no game's rules."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
+import re
+import secrets
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from app.config import Settings
 from app.kernel import table as kernel
-from app.kernel.game import Game, has_bot, validate_options
+from app.kernel.game import Game, has_bot
 from app.kernel.registry import get_game
 from app.kernel.rng import new_seed, rng_for
-from app.kernel.types import GM_SEAT, SPECTATOR, Choice, Event, Prompt, RuleError, SeatInfo, Viewer
+from app.kernel.text import check_text
+from app.kernel.types import GM_SEAT, SPECTATOR, Choice, Prompt, RuleError, SeatInfo, Viewer
+from app.live import exports
 from app.live.auth import new_table_id, new_token, token_hash
 from app.live.bots import BotDriver
 from app.live.session import TableSession
@@ -24,10 +30,10 @@ from app.store import EventStore, SeatRecord, StoredEvent, TableRecord
 
 log = logging.getLogger(__name__)
 
-EXPORT_FORMAT = "umbra-log"
-EXPORT_VERSION = 1
-MAX_SEAT_NAME = 40
-MAX_TABLE_NAME = 80
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+"""What a table id can look like (ids are made by ``new_table_id``); anything else is 404."""
+SWEEP_SECONDS = 5.0
+MIN_IDLE_FOR_LRU = 5.0
 
 
 class AuthError(Exception):
@@ -57,9 +63,15 @@ class Hub:
         self.settings = settings
         self.store = store
         self.sessions: dict[str, TableSession] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loads: dict[str, asyncio.Future[TableSession]] = {}
+        self._wanted: dict[str, list[Any]] = {}
+        """Per table: the seq to catch up to and whether its seats changed."""
+        self._catching: dict[str, asyncio.Task[None]] = {}
+        self._housekeeping: asyncio.Task[None] | None = None
+        self.evicted = 0
         self.listener: Any = None
         self.bots = BotDriver(self, delay=settings.bot_delay)
+        self._signing_key: str | None = None
 
     async def start(self) -> None:
         if self.store.is_postgres:
@@ -68,8 +80,13 @@ class Hub:
             self.listener = PgListener(self.store.database_url, self._on_notify, on_reconnect=self.resync_all)
             await self.listener.start()
         await self.bots.start()
+        self._housekeeping = asyncio.create_task(self._keep_house(), name="hub-housekeeping")
 
     async def stop(self) -> None:
+        if self._housekeeping is not None:
+            self._housekeeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._housekeeping
         await self.bots.stop()
         if self.listener is not None:
             await self.listener.stop()
@@ -78,46 +95,131 @@ class Hub:
     # -- sessions ---------------------------------------------------------------------
 
     async def session(self, table_id: str) -> TableSession:
-        """The live session of a table, loading it from the store on first use."""
+        """The live session of a table, loading it from the store on first use (one load
+        however many ask at once; a failed load is not remembered)."""
         session = self.sessions.get(table_id)
-        if session is not None:
-            return session
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            session = self.sessions.get(table_id)
-            if session is None:
-                record = await self.store.table(table_id)
-                if record is None:
-                    raise NotFound(f"no table {table_id!r}")
-                game = get_game(record.game)
-                if game is None:
-                    raise NotFound(f"table {table_id!r} is a game this server does not run")
-                session = await TableSession.load(
-                    self.store, game, record, snapshot_every=self.settings.snapshot_every
-                )
-                self.sessions[table_id] = session
-                self.bots.watch(session)
+        if session is None:
+            if not TABLE_ID.match(table_id):
+                raise NotFound(f"no table {table_id[:40]!r}")
+            task = self._loads.get(table_id)
+            if task is None:
+                task = asyncio.ensure_future(self._load(table_id))
+                self._loads[table_id] = task
+                task.add_done_callback(lambda _: self._loads.pop(table_id, None))
+            session = await asyncio.shield(task)
+        session.last_used = time.monotonic()
         return session
 
+    async def _load(self, table_id: str) -> TableSession:
+        record = await self.store.table(table_id)
+        if record is None:
+            raise NotFound(f"no table {table_id!r}")
+        game = get_game(record.game)
+        if game is None:
+            raise NotFound(f"table {table_id!r} is a game this server does not run")
+        session = await TableSession.load(
+            self.store, game, record, snapshot_every=self.settings.snapshot_every
+        )
+        self.sessions[table_id] = session
+        self.bots.watch(session)
+        return session
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Let tables leave memory (they reload from snapshot + log on demand): every table
+        idle for ``idle_evict_seconds`` that nobody watches and no bot is playing, and,
+        above ``max_loaded_tables``, the least recently used such tables idle a few seconds.
+        A bot merely waiting on a person is stopped too; loading the table restarts it."""
+        now = time.monotonic() if now is None else now
+        idle = [
+            s
+            for s in self.sessions.values()
+            if s.subscribers == 0 and not s.lock.locked() and not self.bots.is_playing(s.id)
+        ]
+        idle.sort(key=lambda s: s.last_used)
+        over = len(self.sessions) - self.settings.max_loaded_tables
+        gone: list[str] = []
+        for session in idle:
+            quiet = now - session.last_used
+            if quiet >= self.settings.idle_evict_seconds or (over > 0 and quiet >= MIN_IDLE_FOR_LRU):
+                self.bots.forget(session.id)
+                del self.sessions[session.id]
+                gone.append(session.id)
+                over -= 1
+        self.evicted += len(gone)
+        return gone
+
+    async def _keep_house(self) -> None:
+        """Every few seconds: evict idle tables; on PostgreSQL, check that every watched
+        table is at its newest seq (a safety net under NOTIFY, which a dropped listener
+        connection can miss)."""
+        period = max(0.5, min(SWEEP_SECONDS, self.settings.idle_evict_seconds / 4))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                self.evict_idle()
+                if self.store.is_postgres:
+                    await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database may be away: try again next time
+                log.warning("housekeeping skipped: %s", exc)
+
+    async def sweep(self) -> None:
+        watched = [s for s in self.sessions.values() if s.subscribers or self.bots.is_playing(s.id)]
+        newest = await self.store.tables_seqs([s.id for s in watched])
+        for session in watched:
+            if newest.get(session.id, 0) > session.seq:
+                self._poke(session, newest[session.id])
+
+    def health(self) -> dict[str, Any]:
+        return {
+            "tables_loaded": len(self.sessions),
+            "tables_evicted": self.evicted,
+            "max_loaded_tables": self.settings.max_loaded_tables,
+            "idle_evict_seconds": self.settings.idle_evict_seconds,
+            "viewers": sum(s.subscribers for s in self.sessions.values()),
+            "bots_playing": sum(1 for s in self.sessions.values() if self.bots.is_playing(s.id)),
+        }
+
     async def _on_notify(self, payload: str) -> None:
+        """A commit or a seat change on another process (or this one): catch up in the
+        background, one catch-up per table at a time, so one slow table holds up no other."""
         table_id, _, what = payload.rpartition(":")
         session = self.sessions.get(table_id)
         if session is None:
             return
         if what == "seats":
-            session.seats_changed(await self.store.seats(table_id))
-            self.bots.watch(session)
-        elif not what.isdigit():
-            await session.catch_up()
-        elif int(what) > session.seq:
-            await session.catch_up(int(what))
+            self._poke(session, None, seats=True)
+        else:
+            self._poke(session, int(what) if what.isdigit() else None)
+
+    def _poke(self, session: TableSession, upto: int | None, *, seats: bool = False) -> None:
+        wanted = self._wanted.setdefault(session.id, [0, False])
+        wanted[0] = max(wanted[0], upto if upto is not None else 1 << 62)
+        wanted[1] = wanted[1] or seats
+        if session.id not in self._catching:
+            task = asyncio.create_task(self._catch_up(session), name=f"catch-up-{session.id}")
+            self._catching[session.id] = task
+
+    async def _catch_up(self, session: TableSession) -> None:
+        try:
+            while (wanted := self._wanted.pop(session.id, None)) is not None:
+                upto, seats = wanted
+                try:
+                    if seats:
+                        session.seats_changed(await self.store.seats(session.id))
+                        self.bots.watch(session)
+                    if upto > session.seq:
+                        await session.catch_up(None if upto >= 1 << 62 else upto)
+                except Exception as exc:  # the sweep or the listener's resync tries again
+                    log.warning("catching up %s failed: %s", session.id, exc)
+        finally:
+            self._catching.pop(session.id, None)
 
     async def resync_all(self) -> None:
         """After the listener reconnects: anything may have been missed, so catch up."""
         for session in list(self.sessions.values()):
-            await session.catch_up()
-            session.seats_changed(await self.store.seats(session.id))
-            self.bots.watch(session)
+            self._poke(session, None, seats=True)
 
     # -- creating tables --------------------------------------------------------------
 
@@ -135,13 +237,15 @@ class Hub:
             raise RuleError("unknown_game", f"there is no game {game_name!r}")
         if seed is not None and not self.settings.test_mode:
             raise RuleError("seed_not_allowed", "a seed is accepted only in test mode")
-        names = check_seat_names(game, seat_names)
-        options = validate_options(game, options)
+        if seed is not None:
+            check_text(seed, "the seed")
+        names = exports.check_seat_names(game, seat_names)
+        options = exports.check_options(game, options)
         seed = seed or new_seed()
         opening = game.setup(options, [SeatInfo(i, n) for i, n in enumerate(names)], rng_for(seed, 1))
         at = datetime.now(UTC)
         stored = [StoredEvent(i + 1, e, "system", None, at) for i, e in enumerate(opening)]
-        return await self._insert(game, check_table_name(name), options, seed, names, stored)
+        return await self._insert(game, exports.check_table_name(name), options, seed, names, stored)
 
     async def _insert(
         self,
@@ -332,73 +436,44 @@ class Hub:
     # -- export and import ------------------------------------------------------------
 
     async def export(self, table_id: str) -> dict[str, Any]:
+        """The whole log, signed with this server's key (never the secret seed)."""
         session = await self.session(table_id)
         events = await self.store.events_after(table_id, 0)
-        return {
-            "format": EXPORT_FORMAT,
-            "version": EXPORT_VERSION,
-            "game": session.game.name,
-            "engine_version": session.record.engine_version,
-            "name": session.record.name,
-            "options": session.record.options,
-            "seats": [{"seat": s.seat, "name": s.name} for s in session.seats],
-            "outcome": session.outcome.to_json() if session.outcome else None,
-            "events": [e.to_json() | {"command_id": e.command_id} for e in events],
-        }
+        key = await self.signing_key()
+        return exports.export_doc(session.game, session.record, session.seats, session.outcome, events, key)
 
-    async def import_log(self, data: dict[str, Any]) -> CreatedTable:
-        """A new table from an exported log, verified by replaying every event."""
-        if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
-            raise RuleError("bad_export", f"not an {EXPORT_FORMAT} v{EXPORT_VERSION} file")
-        game = get_game(str(data.get("game")))
-        if game is None:
-            raise RuleError("unknown_game", f"there is no game {data.get('game')!r}")
-        names = check_seat_names(game, [s.get("name") for s in _list(data, "seats")])
-        options = validate_options(game, data.get("options") or {})
-        stored: list[StoredEvent] = []
-        for expected, raw in enumerate(_list(data, "events"), start=1):
-            stored.append(_imported_event(raw, expected))
-        try:
-            state = kernel.replay_log(game, [(s.seq, s.event) for s in stored])
-            game.prompts(state)
-            game.outcome(state)
-        except Exception as exc:
-            raise RuleError("replay_failed", f"the log does not replay: {exc}") from exc
+    async def import_log(self, data: Any) -> CreatedTable:
+        """A new table from a signed export, checked whole (see ``app.live.exports``); the
+        checks and the replay run in a worker thread so no table freezes meanwhile."""
+        key = await self.signing_key()
+        checked = await asyncio.to_thread(
+            exports.check_import, data, key, max_events=self.settings.max_import_events
+        )
         return await self._insert(
-            game, check_table_name(str(data.get("name") or "")), options, new_seed(), names, stored
+            checked.game, checked.name, checked.options, new_seed(), checked.seat_names, checked.events
         )
 
-
-def check_seat_names(game: Game, names: list[Any]) -> list[str]:
-    if not game.min_seats <= len(names) <= game.max_seats:
-        raise RuleError(
-            "seat_count",
-            f"{game.title} seats {game.min_seats}–{game.max_seats} players, not {len(names)}",
-        )
-    out = []
-    for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise RuleError("seat_name", f"seat {i} needs a name")
-        if len(name.strip()) > MAX_SEAT_NAME:
-            raise RuleError("seat_name", f"seat names are at most {MAX_SEAT_NAME} characters")
-        out.append(name.strip())
-    return out
-
-
-def check_table_name(name: str) -> str:
-    if len(name) > MAX_TABLE_NAME:
-        raise RuleError("table_name", f"a table name is at most {MAX_TABLE_NAME} characters")
-    return name.strip()
+    async def signing_key(self) -> str:
+        """``UMBRA_SECRET_KEY``, else the key generated once and kept in the database."""
+        if self._signing_key is None:
+            self._signing_key = self.settings.secret_key or await self.store.platform_setting(
+                exports.SIGNING_KEY_SETTING, lambda: secrets.token_urlsafe(32)
+            )
+        return self._signing_key
 
 
 def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     """A prompt with each choice as a ready-to-send command.
 
     The ``command_id`` is derived from the table, the seq and the command itself, so
-    sending the same choice twice from the same state is one command, not two."""
+    sending the same choice twice from the same state is one command, not two; the
+    table's secret seed goes into it too, so no one can predict another seat's ids."""
 
     def command(choice_type: str, args: dict[str, Any]) -> dict[str, Any]:
-        body = json.dumps([session.id, session.seq, prompt.seat, choice_type, args], sort_keys=True)
+        # The table's secret seed keeps another seat from guessing (and spending) this id.
+        body = json.dumps(
+            [session.record.seed, session.id, session.seq, prompt.seat, choice_type, args], sort_keys=True
+        )
         digest = hashlib.sha256(body.encode()).hexdigest()[:20]
         return {
             "command_id": f"{session.seq}-{digest}",
@@ -419,36 +494,3 @@ def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
             {"type": u.type, "label": u.label, "reason": u.reason, "rule": u.rule} for u in prompt.unavailable
         ],
     }
-
-
-def _list(data: dict[str, Any], key: str) -> list[Any]:
-    value = data.get(key)
-    if not isinstance(value, list):
-        raise RuleError("bad_export", f"the export's {key!r} must be a list")
-    return value
-
-
-def _imported_event(raw: Any, expected_seq: int) -> StoredEvent:
-    if not isinstance(raw, dict):
-        raise RuleError("bad_export", f"event {expected_seq} is not an object")
-    if raw.get("seq") != expected_seq:
-        raise RuleError(
-            "bad_export", f"events must run 1, 2, 3… without gaps; found {raw.get('seq')!r} at {expected_seq}"
-        )
-    if not isinstance(raw.get("type"), str) or not isinstance(raw.get("data"), dict):
-        raise RuleError("bad_export", f"event {expected_seq} needs a type and a data object")
-    try:
-        at = datetime.fromisoformat(raw["at"]) if raw.get("at") else datetime.now(UTC)
-    except (TypeError, ValueError) as exc:
-        raise RuleError("bad_export", f"event {expected_seq} has a bad time {raw.get('at')!r}") from exc
-    version = raw.get("v", 1)
-    if not isinstance(version, int):
-        raise RuleError("bad_export", f"event {expected_seq} has a bad version")
-    command_id = raw.get("command_id")
-    return StoredEvent(
-        expected_seq,
-        Event(raw["type"], raw["data"], version),
-        str(raw.get("actor") or "system")[:64],
-        command_id if isinstance(command_id, str) else None,
-        at if at.tzinfo else at.replace(tzinfo=UTC),
-    )

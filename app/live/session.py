@@ -12,12 +12,14 @@ import asyncio
 import logging
 import pickle
 import random
+import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from app.kernel import history
 from app.kernel import table as kernel
 from app.kernel.game import Game
 from app.kernel.rng import rng_for
@@ -40,6 +42,38 @@ class CommandResult:
 
 def actor_label(viewer: Viewer, command: Command) -> str:
     return "gm" if viewer.is_gm and command.seat == kernel.GM_SEAT else f"seat:{command.seat}"
+
+
+async def rebuild(
+    store: EventStore, game: Game, table_id: str, *, upto: int | None = None
+) -> tuple[Any, int, list[StoredEvent]]:
+    """A table's state as of ``upto`` (default: its newest event), its seq, and the events
+    read after the snapshot it started from: the newest snapshot at or before ``upto``,
+    unless an undo after the snapshot took back events inside it (then from the start)."""
+    state, seq = None, 0
+    snap = await store.latest_snapshot(table_id, game.engine_version, upto=upto)
+    if snap is not None:
+        try:
+            seq, state = snap[0], pickle.loads(snap[1])
+        except Exception:  # an unreadable snapshot is only a cache: replay instead
+            log.warning("snapshot of %s at %s unreadable; replaying", table_id, snap[0])
+            state, seq = None, 0
+    events = await store.events_after(table_id, seq, upto=upto)
+    if state is not None and any(reaches_before(e, seq) for e in events):
+        state, seq = None, 0
+        events = await store.events_after(table_id, 0, upto=upto)
+    state = kernel.replay_log(game, [(e.seq, e.event) for e in events], state)
+    if events:
+        seq = events[-1].seq
+    return state, seq, events
+
+
+def reaches_before(stored: StoredEvent, seq: int) -> bool:
+    """Is ``stored`` an undo that takes back an event at or before ``seq``?"""
+    if stored.event.type != kernel.UNDO_EVENT:
+        return False
+    span = history.undo_span(stored.seq, stored.event)
+    return span is not None and span[0] <= seq
 
 
 class TableSession:
@@ -69,6 +103,10 @@ class TableSession:
         self._prompts_seq = -1
         self.seat_epoch = 0
         """Bumped when a seat changes hands, so live connections re-check their seats."""
+        self.subscribers = 0
+        """Live connections on this table (a watched table never leaves memory)."""
+        self.last_used = time.monotonic()
+        """When a request last asked for this table (idle tables leave memory)."""
 
     @property
     def id(self) -> str:
@@ -79,24 +117,7 @@ class TableSession:
         cls, store: EventStore, game: Game, record: TableRecord, *, snapshot_every: int
     ) -> TableSession:
         """Rebuild a table from its newest usable snapshot and the events after it."""
-        state, seq = None, 0
-        snap = await store.latest_snapshot(record.id, game.engine_version)
-        if snap is not None:
-            try:
-                seq, state = snap[0], pickle.loads(snap[1])
-            except Exception:  # an unreadable snapshot is only a cache: replay instead
-                log.warning("snapshot of %s at %s unreadable; replaying", record.id, snap[0])
-                state, seq = None, 0
-        events = await store.events_after(record.id, seq)
-        if state is not None and any(
-            e.event.type == kernel.UNDO_EVENT and e.event.data["undone"][0] <= seq for e in events
-        ):
-            # An undo after the snapshot took back events inside it: replay from the start.
-            state, seq = None, 0
-            events = await store.events_after(record.id, 0)
-        state = kernel.replay_log(game, [(e.seq, e.event) for e in events], state)
-        if events:
-            seq = events[-1].seq
+        state, seq, events = await rebuild(store, game, record.id)
         session = cls(
             store,
             game,
@@ -108,6 +129,14 @@ class TableSession:
         )
         session.recent.extend(events[-RECENT_EVENTS:])
         return session
+
+    async def state_at(self, seq: int) -> Any:
+        """The state as of ``seq``, folded exactly as the live table folds its log (undo
+        included): the replay page's frames."""
+        if seq >= self.seq:
+            return self.state
+        state, _, _ = await rebuild(self.store, self.game, self.id, upto=seq)
+        return state
 
     # -- commands ---------------------------------------------------------------------
 
@@ -124,15 +153,17 @@ class TableSession:
         async with self.lock:
             done = await self.store.command_result(self.id, command_id)
             if done:
-                return CommandResult(done[-1].seq, done, replayed=True)
+                return self._replayed(done, actor, command)
+            if client_seq is not None and client_seq > self.seq:
+                # Chosen from a view this process has not caught up with (another process
+                # served it): read what it missed before deciding, never decide on stale state.
+                await self._catch_up_locked()
             for attempt in range(MAX_ATTEMPTS):
-                rng = rng_for(self.record.seed, self.seq + 1)
                 try:
-                    if command.type == kernel.UNDO:
-                        events = [self._undo(command, actor)]
-                    else:
-                        events = kernel.decide(self.game, self.state, command, actor, rng)
+                    events = self._decide(command, actor)
                 except RuleError as err:
+                    if err.status == 422 and await self._catch_up_locked():
+                        continue  # refused on a state another process had moved past: again
                     if client_seq is not None and client_seq < self.seq and err.status == 422:
                         raise RuleError(
                             "stale",
@@ -158,11 +189,28 @@ class TableSession:
                     await self._catch_up_locked()
                     done = await self.store.command_result(self.id, command_id)
                     if done:
-                        return CommandResult(done[-1].seq, done, replayed=True)
+                        return self._replayed(done, actor, command)
                     continue
                 await self._apply(stored)
                 return CommandResult(stored[-1].seq, stored)
         raise RuleError("busy", "the table is busy; try again", status=409)
+
+    def _replayed(self, done: list[StoredEvent], actor: Viewer, command: Command) -> CommandResult:
+        """A retried command's first result, if the same seat sent it; a command id that
+        another seat already spent is refused (it must not pass for theirs)."""
+        if done[0].actor != actor_label(actor, command):
+            raise RuleError(
+                "command_id_taken",
+                "that command_id was already used by another seat at this table; send a fresh one",
+                status=409,
+            )
+        return CommandResult(done[-1].seq, done, replayed=True)
+
+    def _decide(self, command: Command, actor: Viewer) -> list[Event]:
+        if command.type == kernel.UNDO:
+            return [self._undo(command, actor)]
+        rng = rng_for(self.record.seed, self.seq + 1)
+        return kernel.decide(self.game, self.state, command, actor, rng)
 
     # -- undo -------------------------------------------------------------------------
 
@@ -174,11 +222,12 @@ class TableSession:
         the events it takes back, so those are known by the time the walk reaches them."""
         undone: set[int] = set()
         command: list[StoredEvent] = []
+        oldest = self.recent[0].seq if self.recent else 1
         for stored in reversed(self.recent):
             event = stored.event
-            if event.type == kernel.UNDO_EVENT:
-                first, last = event.data["undone"]
-                undone.update(range(first, last + 1))
+            if event.type == kernel.UNDO_EVENT and (span := history.undo_span(stored.seq, event)):
+                # Only seqs still in memory matter, so the set never outgrows the window.
+                undone.update(range(max(span[0], oldest), span[1] + 1))
             if kernel.is_platform_event(event) or stored.seq in undone:
                 if command:
                     break
@@ -225,10 +274,12 @@ class TableSession:
                 return
             await self._catch_up_locked()
 
-    async def _catch_up_locked(self) -> None:
+    async def _catch_up_locked(self) -> bool:
+        """Apply what other processes committed since this session's seq; True if any."""
         events = await self.store.events_after(self.id, self.seq)
         if events:
             await self._apply(events)
+        return bool(events)
 
     async def _apply(self, stored: list[StoredEvent]) -> None:
         """Evolve the state by committed events, then publish them."""

@@ -1,5 +1,21 @@
 """The event store (SQLAlchemy Core over SQLite or PostgreSQL)."""
 
-from app.store.store import EventStore, SeatRecord, SeqConflict, StoredEvent, TableRecord
+from app.store.store import (
+    DATABASE_ERRORS,
+    EventStore,
+    SeatRecord,
+    SeqConflict,
+    StoredEvent,
+    TableRecord,
+    is_outage,
+)
 
-__all__ = ["EventStore", "SeatRecord", "SeqConflict", "StoredEvent", "TableRecord"]
+__all__ = [
+    "DATABASE_ERRORS",
+    "EventStore",
+    "SeatRecord",
+    "SeqConflict",
+    "StoredEvent",
+    "TableRecord",
+    "is_outage",
+]

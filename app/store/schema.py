@@ -69,3 +69,10 @@ snapshots = Table(
     Column("engine_version", String(32), primary_key=True),
     Column("state", LargeBinary, nullable=False),
 )
+
+platform_settings = Table(
+    "platform_settings",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)

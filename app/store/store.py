@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import event as sa_event
 from sqlalchemy import func, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SATimeoutError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.kernel.types import Event
@@ -22,6 +23,20 @@ from app.store.urls import async_url, is_postgres
 NOTIFY_CHANNEL = "umbra_events"
 """Payloads are ``<table_id>:<seq>`` after a commit, ``<table_id>:seats`` after a seat
 changes hands: never any content, so the other processes read it from the store."""
+
+
+DATABASE_ERRORS: tuple[type[BaseException], ...] = (DBAPIError, SATimeoutError, ConnectionError, TimeoutError)
+"""What the store raises when the database fails or is away (see ``is_outage``)."""
+
+
+def is_outage(exc: BaseException) -> bool:
+    """Is ``exc`` the database being away (restarting, unreachable, out of connections,
+    or SQLite locked past its timeout) rather than a bug? Such a request may be retried."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(
+        exc, OperationalError | InterfaceError | SATimeoutError | ConnectionError | TimeoutError
+    ) or (isinstance(exc, OSError) and not isinstance(exc, FileNotFoundError | PermissionError))
 
 
 class SeqConflict(Exception):
@@ -225,6 +240,34 @@ class EventStore:
             )
             ids = [r.id for r in rows]
         return [t for t in [await self.table(i) for i in ids] if t is not None]
+
+    async def platform_setting(self, key: str, make: Callable[[], str]) -> str:
+        """The platform's own setting ``key``; the first caller on this database stores
+        ``make()``, and every process (replica) after it reads that same value."""
+        query = select(schema.platform_settings.c.value).where(schema.platform_settings.c.key == key)
+        async with self.engine.connect() as conn:
+            value = await conn.scalar(query)
+        if value is not None:
+            return str(value)
+        try:
+            async with self._writing(), self.engine.begin() as conn:
+                await conn.execute(schema.platform_settings.insert().values(key=key, value=make()))
+        except IntegrityError:
+            pass  # another process stored it first: read theirs
+        async with self.engine.connect() as conn:
+            return str(await conn.scalar(query))
+
+    async def tables_seqs(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The newest seq of each table (for a cheap "did anyone commit?" sweep)."""
+        if not table_ids:
+            return {}
+        query = (
+            select(schema.events.c.table_id, func.max(schema.events.c.seq))
+            .where(schema.events.c.table_id.in_(list(table_ids)))
+            .group_by(schema.events.c.table_id)
+        )
+        async with self.engine.connect() as conn:
+            return {row[0]: int(row[1]) for row in await conn.execute(query)}
 
     # -- the log ----------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ a legal command taken from ``prompts``; the page stays live over the websocket."
 from __future__ import annotations
 
 import json
-import pickle
+import re
 import secrets
 from typing import Any
 from urllib.parse import parse_qs
@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from app.api.deps import cookie_name, cookie_tokens
-from app.api.errors import describe_validation
+from app.api.errors import RETRY_AFTER_SECONDS, describe_validation
 from app.api.models import CommandIn
 from app.api.tables import created_payload
 from app.kernel import table as kernel
@@ -24,17 +24,39 @@ from app.kernel.types import SPECTATOR, Command, RuleError, Viewer
 from app.live.auth import token_hash
 from app.live.hub import AuthError, Hub, NotFound
 from app.live.session import TableSession
-from app.store import StoredEvent
+from app.store import StoredEvent, is_outage
 from app.web import fragments
 from app.web.templating import make_environment
 
 router = APIRouter(include_in_schema=False)
+SMALL_NUMBER = re.compile(r"^-?[0-9]{1,6}$")
+"""A number a form may carry (a seat, an option): anything longer is refused, not parsed."""
 COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 
 
 def install(app: FastAPI) -> None:
     app.state.templates = make_environment()
+    app.state.html_error = html_error
     app.include_router(router)
+
+
+def html_error(request: Request, outage: bool) -> HTMLResponse:
+    """A failed browser request, as the page can show it: a flash for htmx (the page retries
+    a 503 by itself), else a whole page. Never a bare text/plain 500."""
+    status = 503 if outage else 500
+    message = (
+        "The server is reconnecting to its database; nothing was done yet. Retrying…"
+        if outage
+        else "The server failed on this request (it has been logged); nothing was done."
+    )
+    if "hx-request" in request.headers:
+        response = flash(request, message, status)
+    else:
+        title = "Back in a moment" if outage else "Something went wrong"
+        response = message_page(request, status, title, message)
+    if outage:
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 def hub_of(request: Request) -> Hub:
@@ -96,7 +118,7 @@ def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
                 chosen.pop()  # the selects past the count were left alone
             if not chosen:
                 continue  # all left to the game
-            if "" in chosen or not all(v.isdigit() for v in chosen):
+            if "" in chosen or not all(SMALL_NUMBER.match(v) for v in chosen):
                 missing = (chosen.index("") + 1) if "" in chosen else 0
                 raise RuleError(
                     "bad_option",
@@ -108,10 +130,9 @@ def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
         elif raw is None or raw[-1] == "":
             continue
         elif spec.kind == "int":
-            try:
-                options[spec.name] = int(raw[-1])
-            except ValueError as exc:
-                raise RuleError("bad_option", f"{spec.label} must be a whole number") from exc
+            if not SMALL_NUMBER.match(raw[-1].strip()):
+                raise RuleError("bad_option", f"{spec.label} must be a whole number")
+            options[spec.name] = int(raw[-1].strip())
         else:
             options[spec.name] = raw[-1]
     return options
@@ -176,7 +197,8 @@ def with_token(request: Request, response: Response, table_id: str, token: str, 
         max_age=COOKIE_MAX_AGE,
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        # Secure behind a TLS-terminating proxy too, where this hop may be plain http.
+        secure=request.url.scheme == "https" or request.app.state.settings.public_url.startswith("https://"),
     )
     return response
 
@@ -317,13 +339,16 @@ async def act(request: Request, table_id: str) -> HTMLResponse:
 
 @router.post("/t/{table_id}/chat", response_class=HTMLResponse)
 async def chat(request: Request, table_id: str) -> HTMLResponse:
+    """A chat line. The page makes a ``command_id`` per message and keeps it while it
+    retries (after a 503), so a message that did land is not posted twice."""
     form = await form_data(request)
     text = (form.get("text") or [""])[-1]
     seat_raw = (form.get("seat") or [""])[-1]
-    seat: Any = int(seat_raw) if seat_raw.isdigit() else seat_raw
-    return await submit(
-        request, table_id, Command(seat, kernel.CHAT, {"text": text}), "chat-" + secrets.token_hex(8), None
-    )
+    seat: Any = int(seat_raw) if SMALL_NUMBER.match(seat_raw) else seat_raw
+    posted = (form.get("command_id") or [""])[-1]  # must match ^[A-Za-z0-9._:-]{1,64}$
+    valid = 0 < len(posted) <= 64 and posted.isascii() and all(c.isalnum() or c in "._:-" for c in posted)
+    command_id = posted if valid else "chat-" + secrets.token_hex(8)
+    return await submit(request, table_id, Command(seat, kernel.CHAT, {"text": text}), command_id, None)
 
 
 async def submit(
@@ -344,6 +369,10 @@ async def submit(
         return flash(request, exc.message, exc.status)
     except RuleError as exc:
         return flash(request, exc.message, exc.status)
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        return html_error(request, outage=True)
     return flash(request, "")
 
 
@@ -384,22 +413,11 @@ async def seat_bot(request: Request, table_id: str, seat: int) -> HTMLResponse:
 # -- replay -----------------------------------------------------------------------------
 
 
-async def state_at(session: TableSession, seq: int) -> Any:
-    """The table's state as of ``seq`` (from the nearest snapshot at or before it)."""
-    store, game = session.store, session.game
-    snap = await store.latest_snapshot(session.id, game.engine_version, upto=seq)
-    state, start = None, 0
-    if snap is not None:
-        start, state = snap[0], pickle.loads(snap[1])
-    events = await store.events_after(session.id, start, upto=seq)
-    return kernel.replay(game, (e.event for e in events), state)
-
-
 async def replay_context(request: Request, session: TableSession, seq: int) -> dict[str, Any]:
     hub = hub_of(request)
     env = request.app.state.templates
     seq = max(0, min(seq, session.seq))
-    state = await state_at(session, seq)
+    state = await session.state_at(seq)
     view = session.game.view(state, SPECTATOR)
     ctx = fragments.context(hub, session, SPECTATOR, view=view) | {"seq": seq, "prompts": []}
     ctx["outcome"] = session.game.outcome(state)

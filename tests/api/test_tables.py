@@ -330,10 +330,10 @@ def test_import_refuses_a_broken_log(client: TestClient) -> None:
     bad_event = json.loads(json.dumps(exported))
     bad_event["events"][4]["data"] = {"nonsense": True}
     for broken, code in [
-        (gap, "bad_export"),
-        (bad_event, "replay_failed"),
+        (gap, "bad_signature"),  # tests/api/test_import_forgery.py re-signs to go deeper
+        (bad_event, "bad_signature"),
         ({"format": "other"}, "bad_export"),
-        (exported | {"game": "chess"}, "unknown_game"),
+        (exported | {"game": "chess"}, "bad_signature"),
         (exported | {"events": "nope"}, "bad_export"),
     ]:
         response = client.post("/api/tables/import", json=broken)

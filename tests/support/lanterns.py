@@ -65,6 +65,12 @@ class Lanterns(GameBase):
         OptionSpec("dice", "bool", True, "Allow rolling a die"),
     )
 
+    opening_event = "GameStarted"
+
+    def event_types(self) -> dict[str, int]:
+        types = ("GameStarted", "DeckShuffled", "CardsDealt", "CardDrawn", "CardPlayed")
+        return dict.fromkeys((*types, "DieRolled", "GiftGiven", "TurnPassed"), 1)
+
     def initial_state(self) -> LanternsState:
         return LanternsState()
 

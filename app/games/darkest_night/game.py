@@ -8,8 +8,9 @@ from typing import Any
 
 from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
+from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
-from app.games.darkest_night.engine import DECISIONS, Ctx, apply
+from app.games.darkest_night.engine import APPLIERS, DECISIONS, Ctx, apply
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.items import ANY_TIME_COMMANDS, anytime_choices, resolve_anytime
 from app.games.darkest_night.rules.round import check_victory, schedule
@@ -69,6 +70,12 @@ class DarkestNight(GameBase):
     min_seats = 1
     max_seats = 6
     options = OPTIONS
+    opening_event = "GameStarted"
+
+    def event_types(self) -> dict[str, int]:
+        """Every event the rules write: those the fold applies and those that only narrate
+        (each has a log line); all at schema version 1 so far."""
+        return dict.fromkeys(sorted({*APPLIERS, *EVENT_TEXTS}), 1)
 
     def initial_state(self) -> State:
         return State()

@@ -1,0 +1,175 @@
+"""A table's log as history: which events an undo took back, and whether a whole log (an
+import) is one this platform could have written.
+
+Every walk here is linear in the log (or ``n log n``): a log is untrusted input when it is
+imported, so nothing may cost more than its size (an undo of ``[1, 10**12]`` is clamped
+to the events before it, never expanded).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.kernel.game import Game
+from app.kernel.text import EVENT_BOUNDS, check_json
+from app.kernel.types import Event, RuleError
+
+PLATFORM_PREFIX = "table."
+CHAT_EVENT = PLATFORM_PREFIX + "chat"
+UNDO_EVENT = PLATFORM_PREFIX + "undo"
+MAX_CHAT_LENGTH = 500
+COMMAND_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+ACTOR = re.compile(r"^(system|gm|seat:(0|[1-9][0-9]?))$")
+
+
+class LogEntry(Protocol):
+    """A stored event as the store hands it out (``app.store.StoredEvent``)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def event(self) -> Event: ...
+    @property
+    def actor(self) -> str: ...
+    @property
+    def command_id(self) -> str | None: ...
+
+
+def undo_span(seq: int, event: Event) -> tuple[int, int] | None:
+    """The seqs ``first..last`` that the undo stored at ``seq`` took back, clamped to the
+    events before it; None if it names none."""
+    raw = event.data.get("undone")
+    if not isinstance(raw, list) or len(raw) != 2:
+        return None
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in raw):
+        return None
+    first, last = max(1, raw[0]), min(raw[1], seq - 1)
+    return (first, last) if first <= last else None
+
+
+def undone_intervals(log: Iterable[tuple[int, Event]]) -> list[tuple[int, int]]:
+    """The seqs later undos took back, as sorted, disjoint ``(first, last)`` intervals."""
+    spans = sorted(span for seq, event in log if event.type == UNDO_EVENT and (span := undo_span(seq, event)))
+    merged: list[tuple[int, int]] = []
+    for first, last in spans:
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+def live_events(log: Sequence[tuple[int, Event]]) -> Iterator[Event]:
+    """The events of a log (in seq order) that no undo took back."""
+    intervals = undone_intervals(log)
+    i = 0
+    for seq, event in log:
+        while i < len(intervals) and intervals[i][1] < seq:
+            i += 1
+        if i < len(intervals) and intervals[i][0] <= seq:
+            continue
+        yield event
+
+
+def is_platform(event_type: str) -> bool:
+    return event_type.startswith(PLATFORM_PREFIX)
+
+
+# -- checking a whole log ------------------------------------------------------------------
+
+
+@dataclass
+class _Command:
+    entries: list[LogEntry] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str | None, str]:
+        return self.entries[0].command_id, self.entries[0].actor
+
+
+def bad(message: str) -> RuleError:
+    return RuleError("bad_export", message)
+
+
+def check_history(game: Game, entries: Sequence[LogEntry], seat_count: int) -> None:
+    """Refuse (``bad_export``) a log this platform could not have written for ``game``:
+    seqs 1, 2, 3…; the game's opening event first and only once; every event of a known
+    type and version, within bounds; actors and command ids well formed; chat lines as the
+    chat command makes them; each undo taking back exactly the newest command still
+    standing, sent by the undoing seat, and one the game lets players take back (no dice,
+    no card drawn, nothing hidden revealed). Linear in the log."""
+    if not entries:
+        raise bad("the log is empty: a table starts with its game's opening events")
+    known: dict[str, int] = dict(game.event_types())  # type: ignore[attr-defined]
+    opening = getattr(game, "opening_event", None)
+    standing: list[_Command] = []
+    current: _Command | None = None
+    for expected, entry in enumerate(entries, start=1):
+        event = entry.event
+        where = f"event {expected} ({event.type[:40]})"
+        if entry.seq != expected:
+            raise bad(f"events must run 1, 2, 3… without gaps; found {entry.seq} at {expected}")
+        if not ACTOR.match(entry.actor) or (
+            entry.actor.startswith("seat:") and int(entry.actor[5:]) >= seat_count
+        ):
+            raise bad(f"{where}: unknown actor {entry.actor[:40]!r}")
+        if entry.command_id is not None and not COMMAND_ID.match(entry.command_id):
+            raise bad(f"{where}: a malformed command id")
+        if (entry.actor == "system") != (entry.command_id is None):
+            raise bad(f"{where}: only the table's setup acts without a command")
+        check_json(event.data, where, EVENT_BOUNDS)
+        if opening is not None and (expected == 1) != (event.type == opening):
+            raise bad(f"{where}: the log must start with one {opening}, and have only one")
+        if is_platform(event.type):
+            current = None
+            if event.v != 1:
+                raise bad(f"{where}: version {event.v} is unknown")
+            if event.type == CHAT_EVENT:
+                _check_chat(entry, where)
+            elif event.type == UNDO_EVENT:
+                _check_undo(game, entry, standing, where)
+            else:
+                raise bad(f"{where}: no such event type")
+            continue
+        latest = known.get(event.type)
+        if latest is None:
+            raise bad(f"{where}: {game.title} has no such event type")
+        if not 1 <= event.v <= latest:
+            raise bad(f"{where}: version {event.v} is unknown (the newest is {latest})")
+        if current is None or current.key != (entry.command_id, entry.actor):
+            current = _Command()
+            standing.append(current)
+        current.entries.append(entry)
+
+
+def _check_chat(entry: LogEntry, where: str) -> None:
+    data: dict[str, Any] = entry.event.data
+    text = data.get("text")
+    if set(data) != {"seat", "text"} or not isinstance(text, str):
+        raise bad(f"{where}: a chat line is {{seat, text}}")
+    if not text.strip() or text != text.strip() or len(text) > MAX_CHAT_LENGTH:
+        raise bad(f"{where}: a chat line is 1–{MAX_CHAT_LENGTH} characters, trimmed")
+    if entry.actor not in (f"seat:{data['seat']}", "gm"):
+        raise bad(f"{where}: a chat line is sent by its own seat")
+
+
+def _check_undo(game: Game, entry: LogEntry, standing: list[_Command], where: str) -> None:
+    data: dict[str, Any] = entry.event.data
+    if set(data) != {"seat", "undone", "count"}:
+        raise bad(f"{where}: an undo is {{seat, undone, count}}")
+    if not standing:
+        raise bad(f"{where}: there is nothing left to take back")
+    command = standing[-1]
+    first, last = command.entries[0].seq, command.entries[-1].seq
+    if data["undone"] != [first, last] or data["count"] != len(command.entries):
+        raise bad(f"{where}: an undo takes back exactly the newest command (events {first}–{last})")
+    if command.entries[0].command_id is None or entry.actor != f"seat:{data['seat']}":
+        raise bad(f"{where}: a seat takes back only its own command")
+    if command.entries[0].actor != entry.actor:
+        raise bad(f"{where}: a seat takes back only its own command")
+    if not game.undoable([e.event for e in command.entries]):  # type: ignore[attr-defined]
+        raise bad(f"{where}: that command cannot be taken back (dice, a card drawn or something revealed)")
+    standing.pop()
