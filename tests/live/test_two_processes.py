@@ -12,8 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
-from tests.conftest import LiveServer
+from app.main import create_app
+from app.store.migrate import upgrade
+from tests.conftest import LiveServer, make_settings
 from tests.live.test_live import frames_until, open_ws
 from tests.support.tables import auth, create_body, first_choice
 
@@ -72,3 +75,45 @@ def play_across(a: LiveServer, b: LiveServer, tid: str, tokens: list[str], start
     assert refused == []
     assert final > start + 20
     return final
+
+
+def test_a_process_that_hears_nothing_still_decides_fresh_and_delivers(pg_url: str) -> None:
+    """Process B's listener is gone (as after a dropped connection): it learns of A's commits
+    only when a command chosen from A's newer view reaches it, and then catches up before
+    deciding; its viewer still receives every event once, in order (the periodic sweep)."""
+    upgrade(pg_url)
+    with (
+        TestClient(create_app(make_settings(pg_url))) as a,
+        TestClient(create_app(make_settings(pg_url))) as b,
+    ):
+        b.portal.call(b.app.state.hub.listener.stop)
+        table = a.post("/api/tables", json=create_body(seats=2, target=60, deck="long")).json()
+        tid, tokens = table["table_id"], [s["token"] for s in table["seats"]]
+        start = b.get(f"/api/tables/{tid}").json()["seq"]  # B holds the table, at the start
+        with b.websocket_connect(f"/ws/tables/{tid}?after={start}") as ws:
+            assert ws.receive_json()["type"] == "hello"
+            final = start
+            for move in range(12):
+                chooser, sender = (a, b) if move % 2 == 0 else (b, a)
+                seat = chooser.get(f"/api/tables/{tid}").json()["waiting_for"][0]
+                view = chooser.get(f"/api/tables/{tid}/view", headers=auth(tokens[seat])).json()
+                if move % 2 == 0:  # A moves on once more before B hears of the choice
+                    other = a.post(
+                        f"/api/tables/{tid}/commands",
+                        json=first_choice(view, seat),
+                        headers=auth(tokens[seat]),
+                    )
+                    assert other.status_code == 200, other.text
+                    seat = a.get(f"/api/tables/{tid}").json()["waiting_for"][0]
+                    view = a.get(f"/api/tables/{tid}/view", headers=auth(tokens[seat])).json()
+                command = first_choice(view, seat)
+                response = sender.post(
+                    f"/api/tables/{tid}/commands", json=command, headers=auth(tokens[seat])
+                )
+                assert response.status_code == 200, (move, response.text)
+                final = response.json()["seq"]
+            seqs: list[int] = []
+            while not seqs or seqs[-1] < final:
+                frame = ws.receive_json()
+                seqs += [e["seq"] for e in frame["events"]]
+        assert seqs == list(range(start + 1, final + 1))
