@@ -23,7 +23,6 @@ import contextlib as _contextlib
 import os as _os
 import socket as _socket
 import subprocess as _subprocess
-import sys as _sys
 import time as _time
 import uuid as _uuid
 from collections.abc import Iterator as _Iterator
@@ -32,6 +31,7 @@ from pathlib import Path as _Path
 import pytest
 from fastapi.testclient import TestClient
 
+from app.bench.live import spawn_serve
 from app.config import Settings
 from app.main import create_app
 from app.store.migrate import upgrade
@@ -147,23 +147,13 @@ class LiveServer:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> LiveServer:
-        env = dict(_os.environ)
-        env.update(
-            {
-                "DATABASE_URL": self.database_url,
-                "UMBRA_TEST_MODE": "1",
-                "UMBRA_EXTRA_GAMES": ",".join(TEST_GAMES),
-                "UMBRA_SNAPSHOT_EVERY": "10",
-                "PYTHONPATH": str(ROOT),
-            }
-        )
         out = open(self.log_path, "ab") if self.log_path else _subprocess.DEVNULL  # noqa: SIM115
-        self.proc = _subprocess.Popen(
-            [_sys.executable, "-m", "app.cli", "serve", "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=_subprocess.STDOUT,
+        self.proc = spawn_serve(
+            self.port,
+            self.database_url,
+            out,
+            UMBRA_EXTRA_GAMES=",".join(TEST_GAMES),
+            UMBRA_SNAPSHOT_EVERY="10",
         )
         deadline = _time.monotonic() + 30
         while _time.monotonic() < deadline:

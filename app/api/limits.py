@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.api.errors import error_body
+
 Scope = dict[str, Any]
 
 MAX_JSON_DEPTH = 64
@@ -52,7 +54,7 @@ class BodyLimit:
             return
         if "\x00" in scope.get("path", "") or b"%00" in scope.get("raw_path", b""):
             if scope["type"] == "http":
-                await _reply(send, 404, "not_found", "no such page: a path cannot hold a NUL byte")
+                await send_error(send, 404, "not_found", "no such page: a path cannot hold a NUL byte")
             else:
                 await send({"type": "websocket.close", "code": 4404})
             return
@@ -62,7 +64,7 @@ class BodyLimit:
         limit = self.import_bytes if scope.get("path") == "/api/tables/import" else self.max_bytes
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and value.isdigit() and int(value[:20]) > limit:
-                await _reply(send, 413, "too_large", f"the body is over {limit} bytes")
+                await send_error(send, 413, "too_large", f"the body is over {limit} bytes")
                 return
         chunks: list[bytes] = []
         size = 0
@@ -73,14 +75,14 @@ class BodyLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await _reply(send, 413, "too_large", f"the body is over {limit} bytes")
+                await send_error(send, 413, "too_large", f"the body is over {limit} bytes")
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
         if (body[:1] in (b"{", b"[") or _is_json(scope)) and too_deep(body):
-            await _reply(send, 422, "too_complex", f"the JSON body nests more than {MAX_JSON_DEPTH} deep")
+            await send_error(send, 422, "too_complex", f"the JSON body nests more than {MAX_JSON_DEPTH} deep")
             return
         delivered = False
 
@@ -101,8 +103,9 @@ def _is_json(scope: Scope) -> bool:
     return False
 
 
-async def _reply(send: Any, status: int, code: str, message: str) -> None:
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+async def send_error(send: Any, status: int, code: str, message: str) -> None:
+    """Answer an HTTP request from inside an ASGI middleware, in the API's error shape."""
+    body = json.dumps(error_body(code, message)).encode()
     await send(
         {
             "type": "http.response.start",

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.kernel.history import COMMAND_ID_PATTERN
+
 Seat = int | Literal["gm"]
 
 
@@ -43,7 +45,7 @@ class TableCreated(BaseModel):
 
 
 class CommandIn(Strict):
-    command_id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9._:-]+$")
+    command_id: str = Field(min_length=1, max_length=64, pattern=COMMAND_ID_PATTERN)
     seat: Seat
     type: str = Field(min_length=1, max_length=64)
     args: dict[str, Any] = Field(default_factory=dict)

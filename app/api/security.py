@@ -20,13 +20,13 @@ foreign page cannot read a seat's hidden view through the visitor's cookie.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.requests import cookie_parser
 
 from app.api.deps import COOKIE_PREFIX
+from app.api.limits import send_error
 
 Scope = dict[str, Any]
 
@@ -53,9 +53,7 @@ DOCS_CSP = (
 DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
 
 
-def security_headers(path: str) -> list[tuple[bytes, bytes]]:
-    """The headers every HTTP response gets (the CSP depends on the path)."""
-    csp = DOCS_CSP if path in DOCS_PATHS else CSP
+def _headers_with(csp: str) -> list[tuple[bytes, bytes]]:
     return [
         (b"content-security-policy", csp.encode()),
         (b"x-frame-options", b"DENY"),
@@ -63,6 +61,15 @@ def security_headers(path: str) -> list[tuple[bytes, bytes]]:
         (b"referrer-policy", b"same-origin"),
         (b"x-content-type-options", b"nosniff"),
     ]
+
+
+HEADERS = _headers_with(CSP)
+DOCS_HEADERS = _headers_with(DOCS_CSP)
+
+
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The headers every HTTP response gets (the CSP depends on the path); built once."""
+    return DOCS_HEADERS if path in DOCS_PATHS else HEADERS
 
 
 def normal_origin(scheme: str, netloc: str) -> str | None:
@@ -115,7 +122,13 @@ class BrowserProtections:
             await send(message)
 
         if self._cross_site(scope):
-            await self._reject(send_with_headers)
+            await send_error(
+                send_with_headers,
+                403,
+                "cross_site",
+                "this request came from another site; open the table's page on this server "
+                "and act from there",
+            )
             return
         await self.app(scope, receive, send_with_headers)
 
@@ -158,28 +171,6 @@ class BrowserProtections:
             server_host, server_port = scope["server"]
             host = f"{server_host}:{server_port}" if server_port else server_host
         return host is not None and claimed == normal_origin(scheme, host)
-
-    async def _reject(self, send: Any) -> None:
-        body = json.dumps(
-            {
-                "error": {
-                    "code": "cross_site",
-                    "message": "this request came from another site; open the table's page "
-                    "on this server and act from there",
-                }
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 403,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
 
 
 def _headers(scope: Scope) -> dict[str, str]:

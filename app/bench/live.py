@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from app.bench.databases import (
     ROOT,
@@ -281,6 +281,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def spawn_serve(port: int, database_url: str, log: IO[bytes] | int, **env: str) -> subprocess.Popen[bytes]:
+    """``python -m app.cli serve`` of this checkout on a loopback ``port``, in test mode,
+    with ``env`` over this process's environment and its output to ``log``."""
+    full = dict(os.environ)
+    path = [str(ROOT), *([full["PYTHONPATH"]] if full.get("PYTHONPATH") else [])]
+    full.update(
+        {"DATABASE_URL": database_url, "UMBRA_TEST_MODE": "1", "PYTHONPATH": os.pathsep.join(path), **env}
+    )
+    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    return subprocess.Popen(command, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
+
+
 class Server:
     """``python -m app.cli serve`` on a free loopback port, with the bench game."""
 
@@ -299,33 +311,8 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = dict(os.environ)
-        path = [str(ROOT), *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])]
-        env.update(
-            {
-                "DATABASE_URL": self.database_url,
-                "UMBRA_TEST_MODE": "1",
-                "UMBRA_EXTRA_GAMES": "app.bench.pulse",
-                "PYTHONPATH": os.pathsep.join(path),
-            }
-        )
         with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "app.cli",
-                    "serve",
-                    "--port",
-                    str(self.port),
-                    "--log-level",
-                    "warning",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+            self.proc = spawn_serve(self.port, self.database_url, log, UMBRA_EXTRA_GAMES="app.bench.pulse")
 
     async def wait_ready(self, client: Any, timeout: float = 60) -> None:
         deadline = time.perf_counter() + timeout

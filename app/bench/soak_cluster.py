@@ -16,15 +16,13 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.bench.databases import ROOT
-from app.bench.live import free_port
+from app.bench.live import free_port, spawn_serve
 
 CLOCK = time.monotonic
 
@@ -90,35 +88,10 @@ class SoakServer:
         return self.proc is not None and self.proc.poll() is None
 
     def start(self) -> None:
-        env = dict(os.environ)
-        path = [str(ROOT), *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])]
-        env.update(
-            {
-                "DATABASE_URL": self.database_url,
-                "UMBRA_TEST_MODE": "1",
-                "UMBRA_BOT_DELAY": str(self.bot_delay),
-                "PYTHONPATH": os.pathsep.join(path),
-            }
-        )
         with open(self.log_path, "ab") as log:
             log.write(f"--- server {self.name} starting at {CLOCK() - self.t0:.1f} s ---\n".encode())
             log.flush()
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "app.cli",
-                    "serve",
-                    "--port",
-                    str(self.port),
-                    "--log-level",
-                    "warning",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+            self.proc = spawn_serve(self.port, self.database_url, log, UMBRA_BOT_DELAY=str(self.bot_delay))
         self.incarnations.append(Incarnation(self.proc.pid, CLOCK() - self.t0))
 
     async def wait_ready(self, timeout: float = 60) -> None:

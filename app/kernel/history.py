@@ -14,14 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.kernel.game import Game
-from app.kernel.text import EVENT_BOUNDS, check_json
-from app.kernel.types import Event, RuleError
+from app.kernel.text import EVENT_BOUNDS, check_json, check_text
+from app.kernel.types import Command, Event, RuleError
 
 PLATFORM_PREFIX = "table."
 CHAT_EVENT = PLATFORM_PREFIX + "chat"
 UNDO_EVENT = PLATFORM_PREFIX + "undo"
 MAX_CHAT_LENGTH = 500
-COMMAND_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+COMMAND_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
+COMMAND_ID = re.compile(COMMAND_ID_PATTERN)
+"""What a client's ``command_id`` may be (use ``fullmatch``: ``$`` admits a final newline)."""
 ACTOR = re.compile(r"^(system|gm|seat:(0|[1-9][0-9]?))$")
 
 
@@ -78,6 +80,19 @@ def is_platform(event_type: str) -> bool:
     return event_type.startswith(PLATFORM_PREFIX)
 
 
+def chat_event(command: Command) -> Event:
+    """The chat command's one event: trimmed, storable text of 1–500 characters."""
+    text = command.args.get("text")
+    if set(command.args) != {"text"} or not isinstance(text, str):
+        raise RuleError("bad_chat", 'a chat message is {"text": "..."}')
+    text = check_text(text, "the chat message").strip()
+    if not text:
+        raise RuleError("bad_chat", "a chat message cannot be empty")
+    if len(text) > MAX_CHAT_LENGTH:
+        raise RuleError("bad_chat", f"a chat message is at most {MAX_CHAT_LENGTH} characters")
+    return Event(CHAT_EVENT, {"seat": command.seat, "text": text})
+
+
 # -- checking a whole log ------------------------------------------------------------------
 
 
@@ -103,7 +118,7 @@ def check_history(game: Game, entries: Sequence[LogEntry], seat_count: int) -> N
     no card drawn, nothing hidden revealed). Linear in the log."""
     if not entries:
         raise bad("the log is empty: a table starts with its game's opening events")
-    known: dict[str, int] = dict(game.event_types())  # type: ignore[attr-defined]
+    known = game.event_types()
     opening = getattr(game, "opening_event", None)
     standing: list[_Command] = []
     current: _Command | None = None
@@ -112,11 +127,11 @@ def check_history(game: Game, entries: Sequence[LogEntry], seat_count: int) -> N
         where = f"event {expected} ({event.type[:40]})"
         if entry.seq != expected:
             raise bad(f"events must run 1, 2, 3… without gaps; found {entry.seq} at {expected}")
-        if not ACTOR.match(entry.actor) or (
+        if not ACTOR.fullmatch(entry.actor) or (
             entry.actor.startswith("seat:") and int(entry.actor[5:]) >= seat_count
         ):
             raise bad(f"{where}: unknown actor {entry.actor[:40]!r}")
-        if entry.command_id is not None and not COMMAND_ID.match(entry.command_id):
+        if entry.command_id is not None and not COMMAND_ID.fullmatch(entry.command_id):
             raise bad(f"{where}: a malformed command id")
         if (entry.actor == "system") != (entry.command_id is None):
             raise bad(f"{where}: only the table's setup acts without a command")
@@ -146,12 +161,16 @@ def check_history(game: Game, entries: Sequence[LogEntry], seat_count: int) -> N
 
 
 def _check_chat(entry: LogEntry, where: str) -> None:
+    """A chat line exactly as ``chat_event`` makes it, sent by its own seat (or the GM)."""
     data: dict[str, Any] = entry.event.data
-    text = data.get("text")
-    if set(data) != {"seat", "text"} or not isinstance(text, str):
+    if set(data) != {"seat", "text"}:
         raise bad(f"{where}: a chat line is {{seat, text}}")
-    if not text.strip() or text != text.strip() or len(text) > MAX_CHAT_LENGTH:
-        raise bad(f"{where}: a chat line is 1–{MAX_CHAT_LENGTH} characters, trimmed")
+    try:
+        remade = chat_event(Command(data["seat"], "chat", {"text": data["text"]}))
+    except RuleError as err:
+        raise bad(f"{where}: {err.message}") from err
+    if remade.data != data:
+        raise bad(f"{where}: a chat line is stored trimmed")
     if entry.actor not in (f"seat:{data['seat']}", "gm"):
         raise bad(f"{where}: a chat line is sent by its own seat")
 
@@ -166,9 +185,8 @@ def _check_undo(game: Game, entry: LogEntry, standing: list[_Command], where: st
     first, last = command.entries[0].seq, command.entries[-1].seq
     if data["undone"] != [first, last] or data["count"] != len(command.entries):
         raise bad(f"{where}: an undo takes back exactly the newest command (events {first}–{last})")
-    if command.entries[0].command_id is None or entry.actor != f"seat:{data['seat']}":
-        raise bad(f"{where}: a seat takes back only its own command")
-    if command.entries[0].actor != entry.actor:
+    own = f"seat:{data['seat']}"
+    if command.entries[0].command_id is None or entry.actor != own or command.entries[0].actor != own:
         raise bad(f"{where}: a seat takes back only its own command")
     if not game.undoable([e.event for e in command.entries]):  # type: ignore[attr-defined]
         raise bad(f"{where}: that command cannot be taken back (dice, a card drawn or something revealed)")

@@ -12,7 +12,7 @@ from typing import Any
 
 from app.kernel import history
 from app.kernel.game import Game
-from app.kernel.text import COMMAND_BOUNDS, check_json, check_text
+from app.kernel.text import COMMAND_BOUNDS, check_json
 from app.kernel.types import GM_SEAT, Command, Event, RuleError, Viewer
 
 PLATFORM_PREFIX = history.PLATFORM_PREFIX
@@ -23,7 +23,7 @@ MAX_CHAT_LENGTH = history.MAX_CHAT_LENGTH
 
 
 def is_platform_event(event: Event) -> bool:
-    return event.type.startswith(PLATFORM_PREFIX)
+    return history.is_platform(event.type)
 
 
 def fold(game: Game, state: Any, event: Event) -> Any:
@@ -73,7 +73,7 @@ def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.
         raise RuleError("seat_not_held", f"you do not hold {who}", status=403)
     check_json(command.args, "args", COMMAND_BOUNDS)
     if command.type == CHAT:
-        return [chat_event(command)]
+        return [history.chat_event(command)]
     outcome = game.outcome(state)
     if outcome is not None:
         raise RuleError("game_over", f"the game is over: {outcome.reason}", status=409)
@@ -82,18 +82,6 @@ def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.
         if is_platform_event(event):
             raise ValueError(f"{game.name} may not emit platform event {event.type}")
     return events
-
-
-def chat_event(command: Command) -> Event:
-    text = command.args.get("text")
-    if set(command.args) != {"text"} or not isinstance(text, str):
-        raise RuleError("bad_chat", 'a chat message is {"text": "..."}')
-    text = check_text(text, "the chat message").strip()
-    if not text:
-        raise RuleError("bad_chat", "a chat message cannot be empty")
-    if len(text) > MAX_CHAT_LENGTH:
-        raise RuleError("bad_chat", f"a chat message is at most {MAX_CHAT_LENGTH} characters")
-    return Event(PLATFORM_PREFIX + CHAT, {"seat": command.seat, "text": text})
 
 
 def event_for_viewer(game: Game, event: Event, viewer: Viewer) -> Event | None:

@@ -18,10 +18,6 @@ UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 """A NUL, or a surrogate code point (only ever lone in a Python ``str``)."""
 
 
-def is_storable(text: str) -> bool:
-    return UNSTORABLE.search(text) is None
-
-
 def check_text(text: str, where: str) -> str:
     """``text`` unchanged, or a ``bad_text`` RuleError naming ``where`` it was found."""
     if UNSTORABLE.search(text) is not None:

@@ -110,6 +110,8 @@ class BotDriver:
         already running notices new bot seats by itself (the seat epoch changes)."""
         if self._closed or session.outcome is not None or not bot_seats(session):
             return
+        if self.hub.sessions.get(session.id) is not session:
+            return  # the table left memory (a late catch-up still held it): loading it watches anew
         if not has_bot(session.game):
             return
         task = self.tasks.get(session.id)

@@ -20,19 +20,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.kernel import table as kernel
-from app.kernel.game import Game, validate_options
+from app.kernel.game import Game
 from app.kernel.history import check_history
 from app.kernel.registry import get_game
-from app.kernel.text import COMMAND_BOUNDS, check_json, check_text
+from app.kernel.text import check_text
 from app.kernel.types import Event, RuleError
+from app.live import inputs
 from app.store import StoredEvent
 
 EXPORT_FORMAT = "umbra-log"
 EXPORT_VERSION = 1
 SIGNATURE_PREFIX = "hmac-sha256:"
 SIGNING_KEY_SETTING = "export_signing_key"
-MAX_SEAT_NAME = 40
-MAX_TABLE_NAME = 80
 
 
 class TooLarge(RuleError):
@@ -67,39 +66,6 @@ class CheckedImport:
     events: list[StoredEvent]
 
 
-def check_seat_names(game: Game, names: list[Any]) -> list[str]:
-    if not game.min_seats <= len(names) <= game.max_seats:
-        raise RuleError(
-            "seat_count",
-            f"{game.title} seats {game.min_seats}–{game.max_seats} players, not {len(names)}",
-        )
-    out = []
-    for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise RuleError("seat_name", f"seat {i} needs a name")
-        if len(name.strip()) > MAX_SEAT_NAME:
-            raise RuleError("seat_name", f"seat names are at most {MAX_SEAT_NAME} characters")
-        out.append(check_text(name, f"the name of seat {i}").strip())
-    return out
-
-
-def check_table_name(name: Any) -> str:
-    if not isinstance(name, str):
-        raise RuleError("table_name", "a table name is text")
-    if len(name) > MAX_TABLE_NAME:
-        raise RuleError("table_name", f"a table name is at most {MAX_TABLE_NAME} characters")
-    return check_text(name, "the table name").strip()
-
-
-def check_options(game: Game, options: Any) -> dict[str, Any]:
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise RuleError("bad_option", "options are an object of option name to value")
-    check_json(options, "options", COMMAND_BOUNDS)
-    return validate_options(game, options)
-
-
 def check_import(doc: Any, key: str, *, max_events: int) -> CheckedImport:
     """Everything an import must pass, cheapest first; raises RuleError (422, or 413 for
     too many events) and touches nothing. Linear in the size of ``doc``."""
@@ -124,9 +90,9 @@ def check_import(doc: Any, key: str, *, max_events: int) -> CheckedImport:
     seats = doc.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
         raise RuleError("bad_export", "the export's 'seats' must be a list of {seat, name}")
-    names = check_seat_names(game, [s.get("name") for s in seats])
-    options = check_options(game, doc.get("options"))
-    name = check_table_name(doc.get("name") or "")
+    names = inputs.check_seat_names(game, [s.get("name") for s in seats])
+    options = inputs.check_options(game, doc.get("options"))
+    name = inputs.check_table_name(doc.get("name") or "")
     stored = [_imported_event(raw, seq) for seq, raw in enumerate(events, start=1)]
     check_history(game, stored, len(names))
     try:

@@ -22,7 +22,7 @@ from app.kernel.registry import get_game
 from app.kernel.rng import new_seed, rng_for
 from app.kernel.text import check_text
 from app.kernel.types import GM_SEAT, SPECTATOR, Choice, Prompt, RuleError, SeatInfo, Viewer
-from app.live import exports
+from app.live import exports, inputs
 from app.live.auth import new_table_id, new_token, token_hash
 from app.live.bots import BotDriver
 from app.live.session import TableSession
@@ -51,6 +51,15 @@ class NotFound(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Wanted:
+    """A catch-up a table is owed: to ``upto`` (None: whatever is stored), and whether its
+    seats changed hands."""
+
+    upto: int | None
+    seats: bool
+
+
+@dataclass(frozen=True, slots=True)
 class CreatedTable:
     table_id: str
     seat_tokens: list[tuple[int, str, str]]
@@ -64,8 +73,7 @@ class Hub:
         self.store = store
         self.sessions: dict[str, TableSession] = {}
         self._loads: dict[str, asyncio.Future[TableSession]] = {}
-        self._wanted: dict[str, list[Any]] = {}
-        """Per table: the seq to catch up to and whether its seats changed."""
+        self._wanted: dict[str, Wanted] = {}
         self._catching: dict[str, asyncio.Task[None]] = {}
         self._housekeeping: asyncio.Task[None] | None = None
         self.evicted = 0
@@ -194,9 +202,13 @@ class Hub:
             self._poke(session, int(what) if what.isdigit() else None)
 
     def _poke(self, session: TableSession, upto: int | None, *, seats: bool = False) -> None:
-        wanted = self._wanted.setdefault(session.id, [0, False])
-        wanted[0] = max(wanted[0], upto if upto is not None else 1 << 62)
-        wanted[1] = wanted[1] or seats
+        """Ask for a catch-up of ``session`` (to ``upto``, or to whatever is stored: None),
+        merged with any asked for already; one task per table runs them in turn."""
+        had = self._wanted.get(session.id)
+        if had is not None:
+            upto = None if upto is None or had.upto is None else max(upto, had.upto)
+            seats = seats or had.seats
+        self._wanted[session.id] = Wanted(upto, seats)
         if session.id not in self._catching:
             task = asyncio.create_task(self._catch_up(session), name=f"catch-up-{session.id}")
             self._catching[session.id] = task
@@ -204,13 +216,13 @@ class Hub:
     async def _catch_up(self, session: TableSession) -> None:
         try:
             while (wanted := self._wanted.pop(session.id, None)) is not None:
-                upto, seats = wanted
+                if self.sessions.get(session.id) is not session:
+                    return  # evicted meanwhile: a reload reads the store afresh
                 try:
-                    if seats:
+                    if wanted.seats:
                         session.seats_changed(await self.store.seats(session.id))
                         self.bots.watch(session)
-                    if upto > session.seq:
-                        await session.catch_up(None if upto >= 1 << 62 else upto)
+                    await session.catch_up(wanted.upto)
                 except Exception as exc:  # the sweep or the listener's resync tries again
                     log.warning("catching up %s failed: %s", session.id, exc)
         finally:
@@ -239,13 +251,13 @@ class Hub:
             raise RuleError("seed_not_allowed", "a seed is accepted only in test mode")
         if seed is not None:
             check_text(seed, "the seed")
-        names = exports.check_seat_names(game, seat_names)
-        options = exports.check_options(game, options)
+        names = inputs.check_seat_names(game, seat_names)
+        options = inputs.check_options(game, options)
         seed = seed or new_seed()
         opening = game.setup(options, [SeatInfo(i, n) for i, n in enumerate(names)], rng_for(seed, 1))
         at = datetime.now(UTC)
         stored = [StoredEvent(i + 1, e, "system", None, at) for i, e in enumerate(opening)]
-        return await self._insert(game, exports.check_table_name(name), options, seed, names, stored)
+        return await self._insert(game, inputs.check_table_name(name), options, seed, names, stored)
 
     async def _insert(
         self,

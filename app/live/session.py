@@ -269,6 +269,8 @@ class TableSession:
     async def catch_up(self, upto: int | None = None) -> None:
         """Read what other processes committed (after a NOTIFY) and publish it; nothing to
         do if this process already has ``upto`` (its own commit's NOTIFY)."""
+        if upto is not None and self.seq >= upto:
+            return  # without waiting for the lock: the common case, our own commit
         async with self.lock:
             if upto is not None and self.seq >= upto:
                 return
@@ -285,8 +287,9 @@ class TableSession:
         """Evolve the state by committed events, then publish them."""
         before = self.seq
         if any(s.event.type == kernel.UNDO_EVENT for s in stored):
-            log = await self.store.events_after(self.id, 0)
-            self.state = kernel.replay_log(self.game, [(e.seq, e.event) for e in log])
+            # Taking back is folding the log without those events: from the newest snapshot
+            # the undo leaves whole, else from the start.
+            self.state, _, _ = await rebuild(self.store, self.game, self.id, upto=stored[-1].seq)
         else:
             self.state = kernel.fold_all(self.game, self.state, [s.event for s in stored])
         self.seq = stored[-1].seq
