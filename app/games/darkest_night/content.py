@@ -1,7 +1,8 @@
 """Darkest Night's content, read from ``content/*.toml`` (DESIGN.md, "Content").
 
 Every card and token is data naming the small rule functions (``op``s) that give it effect;
-``tests/games/darkest_night/test_content.py`` checks that each named op exists and that each
+``tests/games/darkest_night/test_content.py`` checks that each named op exists, that each
+entry's ``source`` is valid (with the kernel's ``app.kernel.flow.content``) and that each
 deck has its rulebook size.
 """
 
@@ -12,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from app.kernel.flow.content import read_toml
 
 CONTENT = Path(__file__).with_name("content")
 LOCATIONS = ("Monastery", "Mountains", "Castle", "Village", "Swamp", "Forest", "Ruins")
@@ -144,11 +147,7 @@ class Content:
 
 
 def _read(name: str) -> dict[str, Any]:
-    path = CONTENT / name
-    if not path.exists():
-        return {}
-    with path.open("rb") as f:
-        return tomllib.load(f)
+    return read_toml(CONTENT, name)
 
 
 def _foe(name: str, strength: int, awareness: int) -> Foe:

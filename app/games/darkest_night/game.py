@@ -10,9 +10,9 @@ from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
-from app.games.darkest_night.engine import APPLIERS, DECISIONS, Ctx, apply
+from app.games.darkest_night.engine import RULES, Ctx, apply
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
-from app.games.darkest_night.rules.items import ANY_TIME_COMMANDS, anytime_choices, resolve_anytime
+from app.games.darkest_night.rules.items import ANY_TIME
 from app.games.darkest_night.rules.round import check_victory, schedule
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
@@ -75,7 +75,7 @@ class DarkestNight(GameBase):
     def event_types(self) -> dict[str, int]:
         """Every event the rules write: those the fold applies and those that only narrate
         (each has a log line); all at schema version 1 so far."""
-        return dict.fromkeys(sorted({*APPLIERS, *EVENT_TEXTS}), 1)
+        return dict.fromkeys(sorted({*RULES.appliers, *EVENT_TEXTS}), 1)
 
     def initial_state(self) -> State:
         return State()
@@ -131,20 +131,16 @@ class DarkestNight(GameBase):
         if not state.started:
             raise RuleError("not_started", "the game has not been set up")
         ctx = Ctx(state.clone(), rng, load())
-        if command.type in ANY_TIME_COMMANDS:
+        if command.type in ANY_TIME.commands:
             if not isinstance(command.seat, int):
                 raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
-            saved, agenda = ctx.s.decision, ctx.s.agenda
-            ctx.s.decision, ctx.s.agenda = None, []
-            resolve_anytime(ctx, command.seat, command.type, command.args)
-            ctx.s.agenda = [*ctx.s.agenda, {"op": "resume_decision", "decision": saved}, *agenda]
+            ctx.interrupt(ANY_TIME, command.seat, command.type, command.args)
         else:
             d = state.decision
             if d is None:
                 raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
             self._check_choice(state, d, command)
-            ctx.s.decision = None
-            DECISIONS[d["kind"]].resolve(ctx, d, command.type, dict(command.args))
+            ctx.resolve(command.type, command.args)
         ctx.run(schedule, check_victory)
         return ctx.finish()
 
@@ -159,7 +155,7 @@ class DarkestNight(GameBase):
         choices = self._choices_for(state, d, command.seat)
         if any(c.type == command.type and c.args == command.args for c in choices):
             return
-        rule = DECISIONS[d["kind"]]
+        rule = RULES.decisions[d["kind"]]
         for missing in rule.unavailable(state, d) if rule.unavailable else []:
             if missing.type == command.type:
                 raise RuleError("not_allowed", f"{missing.label.lower()} — {missing.reason}, {missing.rule}")
@@ -171,7 +167,7 @@ class DarkestNight(GameBase):
         )
 
     def _choices_for(self, state: State, d: dict[str, Any], seat: Any) -> list[Choice]:
-        choices = DECISIONS[d["kind"]].choices(state, d)
+        choices = RULES.decisions[d["kind"]].choices(state, d)
         if d.get("seats") and len(d["seats"]) > 1:
             choices = [
                 c for c in choices if "hero" not in c.args or state.heroes[c.args["hero"]].seat == seat
@@ -186,16 +182,16 @@ class DarkestNight(GameBase):
         out: list[Prompt] = []
         d = state.decision
         if d is not None:
-            rule = DECISIONS[d["kind"]]
+            rule = RULES.decisions[d["kind"]]
             unavailable = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
             for seat in d.get("seats") or [d["seat"]]:
                 choices = self._choices_for(state, d, seat)
                 if choices:
                     out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
         for seat in sorted({h.seat for h in state.living()}):
-            extra = anytime_choices(state, seat)
+            extra = ANY_TIME.choices(state, seat)
             if extra:
-                out.append(Prompt(seat, "At any time", tuple(extra), required=False))
+                out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))
         return out
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:

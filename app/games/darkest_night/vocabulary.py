@@ -9,12 +9,13 @@ import inspect
 from collections import defaultdict
 
 from app.games.darkest_night import DARKEST_NIGHT  # noqa: F401  (registers the rules)
-from app.games.darkest_night.engine import STEPS
+from app.games.darkest_night.engine import RULES
 
 
 def vocabulary() -> dict[str, list[tuple[str, str]]]:
     by_module: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for name, rule in sorted(STEPS.items()):
+    for name, spec in sorted(RULES.steps.items()):
+        rule = spec.rule
         doc = (inspect.getdoc(rule) or "").split("\n\n")[0].replace("\n", " ")
         by_module[rule.__module__.rsplit(".", 1)[-1]].append((name, doc))
     return dict(sorted(by_module.items()))

@@ -3,14 +3,12 @@ every subdeck its count and blights (DN 2.0, 3.3)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
-from app.games.darkest_night.content import LOCATIONS, load
-from app.games.darkest_night.engine import STEPS
+from app.games.darkest_night.content import CONTENT, LOCATIONS, load
+from app.games.darkest_night.engine import RULES
 from app.games.darkest_night.rules.powers import ROLL_GROUPS
+from app.kernel.flow.content import bad_sources, walk_ops
 
 SUBDECKS = {  # DN 3.3: card count and blight types (with might)
     "simplicity": (
@@ -89,18 +87,6 @@ def test_map_deck() -> None:
         assert all(b in c.blights for b in card.blights.values())
 
 
-def walk_ops(node: Any) -> Iterator[str]:
-    """Every ``op`` named anywhere inside a piece of content data."""
-    if isinstance(node, dict):
-        if isinstance(node.get("op"), str):
-            yield node["op"]
-        for value in node.values():
-            yield from walk_ops(value)
-    elif isinstance(node, list | tuple):
-        for value in node:
-            yield from walk_ops(value)
-
-
 MODIFIER_OPS = {"dice", "boost", "default_grace", "default_secrecy", "can_pray", "on"}
 
 
@@ -108,17 +94,23 @@ def test_every_named_effect_exists() -> None:
     c = load()
     missing = set()
     for card in [*c.events.values(), *c.quests.values(), *c.mysteries.values(), *c.darkness.values()]:
-        missing |= {op for op in walk_ops([card.effects, card.data]) if op not in STEPS}
+        missing |= {op for op in walk_ops([card.effects, card.data]) if op not in RULES.steps}
     for blight in c.blights.values():
-        missing |= {op for op in walk_ops([blight.defense, blight.monster_fail]) if op not in STEPS}
+        missing |= {op for op in walk_ops([blight.defense, blight.monster_fail]) if op not in RULES.steps}
     for power in c.powers().values():
         for mod in [*power.bonus, *power.active, *power.inactive]:
             assert mod["op"] in MODIFIER_OPS, (power.id, mod)
             if mod["op"] in ("dice", "boost"):
                 assert mod.get("roll", "any") in {r for g in ROLL_GROUPS.values() for r in g}, (power.id, mod)
-            missing |= {op for op in walk_ops(mod.get("effects", [])) if op not in STEPS}
-        missing |= {op for op in walk_ops([power.action, power.any_time, power.tactic]) if op not in STEPS}
+            missing |= {op for op in walk_ops(mod.get("effects", [])) if op not in RULES.steps}
+        named = walk_ops([power.action, power.any_time, power.tactic])
+        missing |= {op for op in named if op not in RULES.steps}
     assert not missing, f"ops named in the content but not implemented: {sorted(missing)}"
+
+
+def test_every_entry_says_where_it_comes_from() -> None:
+    """DESIGN.md, "Content": every entry is ``source = "rulebook"`` or ``"authored"``."""
+    assert bad_sources(CONTENT) == []
 
 
 def test_heroes_have_full_power_decks() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from app.games.darkest_night.content import CONTENT, load
-from app.games.darkest_night.engine import STEPS, Ctx
+from app.games.darkest_night.engine import RULES, Ctx
 from app.games.darkest_night.rules.cards import RENEWAL
 from app.games.darkest_night.state import Blight, Placed, State
 from tests.games.darkest_night.harness import Table
@@ -146,7 +146,7 @@ def test_every_card_has_text_ids_and_known_foes() -> None:
         assert card.text.strip(), card.id
         assert card.id == card.id.lower() and " " not in card.id
         for st in walk(list(card.effects)):
-            assert st["op"] in STEPS, (card.id, st["op"])
+            assert st["op"] in RULES.steps, (card.id, st["op"])
             if st["op"] == "fight":
                 assert st["foe"] in c.foes, (card.id, st["foe"])
             if st["op"] == "gain_item":
@@ -342,7 +342,7 @@ def test_necromancer_approach_stays_when_he_is_here_or_the_hero_is_in_the_monast
     for location in ("Village", "Monastery"):
         state.heroes["prince"].location = location
         ctx = Ctx(state, random.Random(0), load())
-        STEPS["necromancer_approach"](ctx, {"op": "necromancer_approach", "hero": "prince"})
+        RULES.rule_for("necromancer_approach")(ctx, {"op": "necromancer_approach", "hero": "prince"})
         assert ctx.s.agenda == [] and ctx.events == []
 
 
@@ -355,7 +355,7 @@ def test_necromancer_approach_with_a_gate_goes_straight_to_the_hero() -> None:
     state.necromancer = "Ruins"
     state.heroes["prince"].location = "Mountains"
     ctx = Ctx(state, random.Random(0), load())
-    STEPS["necromancer_approach"](ctx, {"op": "necromancer_approach", "hero": "prince"})
+    RULES.rule_for("necromancer_approach")(ctx, {"op": "necromancer_approach", "hero": "prince"})
     assert [(s["op"], s["to"]) for s in ctx.s.agenda] == [("move_necromancer", "Mountains")]
 
 
@@ -388,7 +388,7 @@ def test_by_quests_picks_the_case_for_the_number_of_quests() -> None:
         state = table.state.clone()
         state.quests = [Placed(f"q{i}", "some_quest", "Village") for i in range(count)]
         ctx = Ctx(state, random.Random(0), load())
-        STEPS["by_quests"](ctx, {"op": "by_quests", "hero": "prince", "cases": cases})
+        RULES.rule_for("by_quests")(ctx, {"op": "by_quests", "hero": "prince", "cases": cases})
         assert [(s["op"], s["hero"]) for s in ctx.s.agenda] == [(op, "prince")]
 
 

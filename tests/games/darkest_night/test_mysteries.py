@@ -114,9 +114,9 @@ def steps_in(node: Any) -> list[dict[str, Any]]:
 
 
 def test_mystery_ops_exist() -> None:
-    from app.games.darkest_night.engine import STEPS
+    from app.games.darkest_night.engine import RULES
 
-    assert {op for m in load().mysteries.values() for op in walk_ops(m.data)} <= set(STEPS)
+    assert {op for m in load().mysteries.values() for op in walk_ops(m.data)} <= set(RULES.steps)
 
 
 def test_variants_remove_their_mysteries() -> None:

@@ -160,9 +160,9 @@ def walk_ops_steps(node: Any) -> list[dict[str, Any]]:
 
 
 def test_quest_ops_exist() -> None:
-    from app.games.darkest_night.engine import STEPS
+    from app.games.darkest_night.engine import RULES
 
-    assert {op for q in load().quests.values() for op in walk_ops(q.data)} <= set(STEPS)
+    assert {op for q in load().quests.values() for op in walk_ops(q.data)} <= set(RULES.steps)
 
 
 # -- placing (DN 16.1) -----------------------------------------------------------------------

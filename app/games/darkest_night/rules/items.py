@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
-from app.games.darkest_night.engine import Ctx, decision
+from app.games.darkest_night.engine import RULES, Ctx, decision
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
     blight_effect_active,
@@ -281,3 +281,8 @@ def green_item_choices(s: State, d: dict[str, Any]) -> list[Choice]:
 def resolve_green_item(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     """No token of the reward left: any green-backed item instead (DN 16.2)."""
     ctx.emit("ItemGained", hero=d["hero"], item=f"i{ctx.s.next_item}", kind=args["kind"], why=d["why"])
+
+
+ANY_TIME = RULES.window("any_time", ANY_TIME_COMMANDS, anytime_choices, resolve_anytime)
+"""Giving, storing, taking and using items and "any time" powers, while the table waits on
+any decision, even another player's (DN 14.3.2, 15.1)."""

@@ -199,13 +199,6 @@ def check_victory(ctx: Ctx) -> None:
         )
 
 
-@step("resume_decision")
-def resume_decision(ctx: Ctx, st: Step) -> None:
-    """Back to the decision an "any time" action interrupted (DN 14.3.2)."""
-    if st["decision"] is not None:
-        ctx.s.decision = dict(st["decision"])
-
-
 def reveal_hidden_relics(ctx: Ctx) -> None:
     from app.games.darkest_night.rules.actions import relic_cost
 

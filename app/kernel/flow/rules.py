@@ -1,0 +1,208 @@
+"""A game's rule registry: its steps, its event appliers, its decision kinds and its
+"any time" windows (see README.md in this package).
+
+Registries are per game: two games may both have a step called ``move`` or a decision
+called ``choose_target``, so nothing here is global. A game makes one ``Rules`` object and
+registers with its decorators::
+
+    rules = Rules("darkest_night")
+
+    @rules.step("lose_secrecy", "hero", "n", "why")
+    def lose_secrecy(ctx, st): ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from app.kernel.flow.records import DecisionSchema, DecisionUpcaster, StepUpcaster
+from app.kernel.types import Choice, Event, Unavailable
+
+if TYPE_CHECKING:
+    from app.kernel.flow.ctx import Ctx
+
+Step = dict[str, Any]
+"""One step on the agenda: ``{"op": "lose_secrecy", "hero": "seer", "n": 1}``. The op names
+and parameter names are the game's published step vocabulary (the same words its content
+TOML is written in), so a pending step can be stored in the log and read back later."""
+
+StepRule = Callable[["Ctx[Any, Any]", Step], None]
+Applier = Callable[[Any, dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """A registered step: its rule and the parameter names it reads (besides ``op``)."""
+
+    op: str
+    rule: StepRule
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DecisionRule:
+    """How a kind of decision lists its choices and resolves the one taken.
+
+    ``choices(state, decision)``; ``resolve(ctx, decision, command_type, args)``;
+    ``unavailable(state, decision)`` lists standard commands that are not allowed now (with
+    the rule that forbids them), so a refusal can name the rule."""
+
+    kind: str
+    schema: DecisionSchema
+    choices: Callable[[Any, Any], list[Choice]]
+    resolve: Callable[[Any, Any, str, dict[str, Any]], None]
+    unavailable: Callable[[Any, Any], list[Unavailable]] | None = None
+
+
+@dataclass(frozen=True)
+class Window:
+    """An "any time" window: commands a seat may send while the table waits on another
+    decision (an item given during someone's combat, a defence card in another's turn).
+
+    ``choices(state, seat)`` lists what ``seat`` may do in the window now (empty when the
+    window is shut); ``resolve(ctx, seat, command_type, args)`` does it. The engine sets
+    the interrupted decision aside, runs the interruption, and asks it again afterwards
+    (``Ctx.interrupt``)."""
+
+    name: str
+    commands: frozenset[str]
+    choices: Callable[[Any, Any], list[Choice]]
+    resolve: Callable[[Any, Any, str, dict[str, Any]], None]
+    title: str = "At any time"
+
+
+RESUME_OP = "resume_decision"
+"""The step the kernel schedules after an interruption to ask the set-aside decision again."""
+
+
+def _resume_decision(ctx: Ctx[Any, Any], st: Step) -> None:
+    """Back to the decision an "any time" command interrupted (its record is a step
+    parameter, so an interruption that itself waits keeps it in the log)."""
+    if st["decision"] is not None:
+        ctx.s.decision = ctx.rules.decision_from_record(st["decision"])
+
+
+class Rules:
+    """Everything one game registers with the stepwise engine."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.steps: dict[str, StepSpec] = {}
+        self.appliers: dict[str, Applier] = {}
+        self.decisions: dict[str, DecisionRule] = {}
+        self.windows: dict[str, Window] = {}
+        self.steps_version = 1
+        """The version of the published step vocabulary (raised with each step upcaster)."""
+        self.step_upcasters: dict[str, tuple[int, StepUpcaster]] = {}
+        self.decision_upcasters: dict[tuple[str, int], DecisionUpcaster] = {}
+        self.step(RESUME_OP, "decision")(_resume_decision)
+        self.applies("FlowSet")(self._apply_waiting)
+
+    # -- registering -----------------------------------------------------------------------
+
+    def step(self, op: str, *params: str) -> Callable[[StepRule], StepRule]:
+        """Register a step rule under ``op`` (also usable as a content effect), reading
+        ``params`` from its step dict. The op and params are published in the game's flow
+        manifest: renaming one needs an upcaster for stored games."""
+
+        def register(fn: StepRule) -> StepRule:
+            if op in self.steps:
+                raise ValueError(f"{self.game}: step {op} registered twice")
+            self.steps[op] = StepSpec(op, fn, tuple(params))
+            return fn
+
+        return register
+
+    def applies(self, *types: str) -> Callable[[Applier], Applier]:
+        """Register how events of ``types`` change the state (the fold)."""
+
+        def register(fn: Applier) -> Applier:
+            for t in types:
+                if t in self.appliers:
+                    raise ValueError(f"{self.game}: event {t} has two appliers")
+                self.appliers[t] = fn
+            return fn
+
+        return register
+
+    def decision(
+        self,
+        kind: str,
+        choices: Callable[..., list[Choice]],
+        *,
+        fields: tuple[str, ...] = (),
+        version: int = 1,
+        unavailable: Callable[..., list[Unavailable]] | None = None,
+    ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+        """Register a decision kind: ``choices(state, d)`` and the decorated resolver
+        ``resolve(ctx, d, command_type, args)``; ``fields`` (with ``version``) is the
+        kind's published record shape, besides the seats asked."""
+
+        def register(resolve: Callable[..., None]) -> Callable[..., None]:
+            if kind in self.decisions:
+                raise ValueError(f"{self.game}: decision {kind} registered twice")
+            schema = DecisionSchema(kind, tuple(fields), version)
+            self.decisions[kind] = DecisionRule(kind, schema, choices, resolve, unavailable)
+            return resolve
+
+        return register
+
+    def window(
+        self,
+        name: str,
+        commands: Iterable[str],
+        choices: Callable[[Any, Any], list[Choice]],
+        resolve: Callable[[Any, Any, str, dict[str, Any]], None],
+        *,
+        title: str = "At any time",
+    ) -> Window:
+        """Declare an "any time" window (see ``Window``)."""
+        if name in self.windows:
+            raise ValueError(f"{self.game}: window {name} declared twice")
+        window = Window(name, frozenset(commands), choices, resolve, title)
+        self.windows[name] = window
+        return window
+
+    # -- using -------------------------------------------------------------------------------
+
+    def apply(self, state: Any, event: Event) -> None:
+        """Change ``state`` in place by one event (only ever on a private copy)."""
+        applier = self.appliers.get(event.type)
+        if applier is not None:
+            applier(state, event.data)
+
+    def rule_for(self, op: str) -> StepRule:
+        spec = self.steps.get(op)
+        if spec is None:
+            raise KeyError(f"{self.game}: no rule for step {op!r}")
+        return spec.rule
+
+    def kind_of(self, decision: Any) -> str:
+        return str(decision["kind"])
+
+    def decision_record(self, decision: Any) -> Any:
+        """The pending decision as stored in the log (None when nothing is pending)."""
+        return dict(decision) if decision is not None else None
+
+    def decision_from_record(self, record: Any) -> Any:
+        return dict(record)
+
+    def waiting_event(self, state: Any) -> tuple[str, dict[str, Any]]:
+        """The fact that records where the game waits: the pending steps and decision."""
+        return "FlowSet", {
+            "agenda": [dict(x) for x in state.agenda],
+            "decision": self.decision_record(state.decision),
+        }
+
+    def _apply_waiting(self, state: Any, d: dict[str, Any]) -> None:
+        state.agenda = [dict(x) for x in d["agenda"]]
+        state.decision = dict(d["decision"]) if d["decision"] is not None else None
+
+    def window_for(self, command_type: str) -> Window | None:
+        """The window whose commands include ``command_type``, if any."""
+        for window in self.windows.values():
+            if command_type in window.commands:
+                return window
+        return None
