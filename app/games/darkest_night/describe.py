@@ -50,7 +50,7 @@ FIELD_WORDS = {"grace": "grace", "secrecy": "secrecy", "sparks": "sparks"}
 
 
 def hero_changed(d: D) -> str:
-    field = d["field"]
+    field = d["stat"]
     why = reason(d)
     if field in FIELD_WORDS:
         by = d.get("by", 0)
@@ -253,7 +253,7 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "HandCardPlayed": lambda d: f"The Necromancer plays a map card on the {d['location']}.",
     "HandDiscarded": lambda d: "The Necromancer reveals and discards his hand.",
     "ArtifactChanged": lambda d: "",
-    "FlowSet": lambda d: "",
+    "Waiting": lambda d: "",
     "GameEnded": lambda d: ("Victory! " if d["result"] == "win" else "Defeat. ") + d["reason"],
 }
 

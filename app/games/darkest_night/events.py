@@ -3,6 +3,7 @@ tense; each carries what it changed, so replay never needs the rules that decide
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from app.games.darkest_night.engine import applies
@@ -170,10 +171,69 @@ def _artifact_changed(s: State, d: D) -> None:
         item.data = dict(d["data"])
 
 
-@applies("HeroChanged")
+def _set_grace(h: Hero, v: Any) -> None:
+    h.grace = v
+
+
+def _set_secrecy(h: Hero, v: Any) -> None:
+    h.secrecy = v
+
+
+def _set_sparks(h: Hero, v: Any) -> None:
+    h.sparks = v
+
+
+def _set_default_grace(h: Hero, v: Any) -> None:
+    h.default_grace = v
+
+
+def _set_default_secrecy(h: Hero, v: Any) -> None:
+    h.default_secrecy = v
+
+
+def _set_lost_turn(h: Hero, v: Any) -> None:
+    h.lost_turn = bool(v)
+
+
+def _set_last_tactic(h: Hero, v: Any) -> None:
+    h.last_tactic = v
+
+
+def _set_last_action_power(h: Hero, v: Any) -> None:
+    h.last_action_power = v
+
+
+def _set_free_actions(h: Hero, v: Any) -> None:
+    h.free_actions = list(v)
+
+
+HERO_STATS: dict[str, Callable[[Hero, Any], None]] = {
+    "grace": _set_grace,
+    "secrecy": _set_secrecy,
+    "sparks": _set_sparks,
+    "default_grace": _set_default_grace,
+    "default_secrecy": _set_default_secrecy,
+    "lost_turn": _set_lost_turn,
+    "last_tactic": _set_last_tactic,
+    "last_action_power": _set_last_action_power,
+    "free_actions": _set_free_actions,
+}
+"""The closed, published vocabulary of ``HeroChanged`` (v2): a stat's name in the log and
+how it is applied. Grace, secrecy and sparks are the hero's resources (DN 4.1, 4.2), the
+defaults what refreshes restore (DN 4.1), ``lost_turn`` a turn to be lost (DN 13.3),
+``last_tactic``/``last_action_power`` the dual-class limits (DN 20.2.3), ``free_actions``
+the powers used as free actions this turn (DN 8.0). A new stat is added here; a stat is
+never renamed without an upcaster in ``game.py``."""
+
+HERO_CHANGED_VERSION = 2
+"""v1 (before the flow move) named the hero's Python attribute in ``field``; v2 names a
+stat of ``HERO_STATS`` in ``stat`` (upcast in ``DarkestNight.upcast``)."""
+
+
+@applies("HeroChanged", version=HERO_CHANGED_VERSION)
 def _hero_changed(s: State, d: D) -> None:
-    """A number or flag of a hero changed: grace, secrecy, sparks, defaults, lost turn…"""
-    setattr(s.heroes[d["hero"]], d["field"], d["to"])
+    """A stat of a hero changed (one of ``HERO_STATS``)."""
+    HERO_STATS[d["stat"]](s.heroes[d["hero"]], d["to"])
 
 
 @applies("HeroFlagged")

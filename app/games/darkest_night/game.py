@@ -11,12 +11,15 @@ from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
 from app.games.darkest_night.engine import RULES, Ctx, apply
+from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.items import ANY_TIME
 from app.games.darkest_night.rules.round import check_victory, schedule
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
+from app.kernel.flow import RESUME_OP
+from app.kernel.flow.records import WAITING_EVENT, WAITING_VERSION
 from app.kernel.game import GameBase
 from app.kernel.types import (
     Choice,
@@ -73,9 +76,22 @@ class DarkestNight(GameBase):
     opening_event = "GameStarted"
 
     def event_types(self) -> dict[str, int]:
-        """Every event the rules write: those the fold applies and those that only narrate
-        (each has a log line); all at schema version 1 so far."""
-        return dict.fromkeys(sorted({*RULES.appliers, *EVENT_TEXTS}), 1)
+        """Every event the rules write, with its schema version: those the fold applies
+        (``HeroChanged`` at 2, the rest at 1) and those that only narrate (each has a log
+        line); and the retired ``FlowSet``, which old logs hold and ``upcast`` reads."""
+        narrated = dict.fromkeys(EVENT_TEXTS, 1)
+        return dict(sorted((narrated | RULES.versions | RETIRED_EVENTS).items()))
+
+    def upcast(self, event: Event) -> Event:
+        """Old logs read as today's (DESIGN.md, "Saves outlive releases"): ``FlowSet``
+        (the engine's to-do list and decision dict) becomes the kernel's ``Waiting`` record,
+        ``HeroChanged`` v1 (a Python attribute name) names a stat of ``HERO_STATS``, and
+        the kernel brings ``Waiting`` records up to today's step vocabulary."""
+        if event.type == "FlowSet":
+            event = waiting_from_flow_set(event)
+        elif event.type == "HeroChanged" and event.v == 1:
+            event = hero_changed_v2(event)
+        return RULES.upcast(event)
 
     def initial_state(self) -> State:
         return State()
@@ -206,7 +222,7 @@ class DarkestNight(GameBase):
         return event_view(event, viewer)
 
     def describe(self, event: Event) -> str:
-        return describe_event(event)
+        return describe_event(self.upcast(event))
 
     def log_mark(self, event: Event) -> str:
         """Rounds and turns divide the log, so each line reads under its round and hero
@@ -230,6 +246,50 @@ class DarkestNight(GameBase):
         if not prompt.required or not prompt.choices:
             return None
         return choose(state, prompt, rng)
+
+
+RETIRED_EVENTS = {"FlowSet": 1}
+"""Event types no longer written but still read (and accepted in imports): ``upcast``
+turns them into today's events."""
+
+LEGACY_HERO_FIELDS = {name: name for name in HERO_STATS}
+"""``HeroChanged`` v1 stored the Hero attribute's name; on the day v2 was made every
+attribute it could name had a stat of the same name (a later rename of a stat maps here)."""
+
+
+def waiting_from_flow_set(event: Event) -> Event:
+    """``FlowSet`` {agenda, decision} (before the flow move) as the kernel's ``Waiting``:
+    the decision dict becomes a v1 record, the agenda the pending steps of vocabulary v1
+    (whose op and parameter names it already used); a decision set aside by an "any time"
+    action inside a ``resume_decision`` step becomes a record too."""
+    d = event.data.get("decision")
+    pending = [resumed_as_record(dict(st)) for st in event.data.get("agenda", ())]
+    return Event(
+        WAITING_EVENT,
+        {"decision": legacy_record(d), "pending": pending, "steps_v": 1},
+        WAITING_VERSION,
+    )
+
+
+def legacy_record(d: dict[str, Any] | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {"kind": d["kind"], "v": 1} | {k: v for k, v in d.items() if k != "kind"}
+
+
+def resumed_as_record(st: dict[str, Any]) -> dict[str, Any]:
+    if st.get("op") == RESUME_OP:
+        return st | {"decision": legacy_record(st.get("decision"))}
+    return st
+
+
+def hero_changed_v2(event: Event) -> Event:
+    """``HeroChanged`` v1 ``{hero, field, to, by, why}`` as v2 ``{hero, stat, to, by, why}``."""
+    data = {
+        ("stat" if k == "field" else k): (LEGACY_HERO_FIELDS[v] if k == "field" else v)
+        for k, v in event.data.items()
+    }
+    return Event("HeroChanged", data, HERO_CHANGED_VERSION)
 
 
 def prompt_title(state: State, d: dict[str, Any]) -> str:

@@ -293,7 +293,7 @@ def event_view(event: Event, viewer: Viewer) -> Event | None:
         return Event(event.type, hidden | {"hidden": True}, event.v)
     if event.type == "HandDrawn" and not viewer.sees_seat(data.get("seat", -1)):
         return Event(event.type, {"cards": len(data["cards"])}, event.v)
-    if event.type == "FlowSet":
+    if event.type == "Waiting":
         d = data.get("decision")
         return Event(event.type, {"waiting": {"kind": d["kind"], "seat": d["seat"]} if d else None}, event.v)
     return event

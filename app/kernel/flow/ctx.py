@@ -45,7 +45,7 @@ class Ctx(Generic[S, C]):
 
     def emit(self, type_: str, **data: Any) -> None:
         """Record a fact and apply it to the private state at once."""
-        event = Event(type_, data)
+        event = Event(type_, data, self.rules.versions.get(type_, 1))
         self.rules.apply(self.s, event)
         self.events.append(event)
 

@@ -17,7 +17,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from app.kernel.flow.records import DecisionSchema, DecisionUpcaster, StepUpcaster
+from app.kernel.flow.records import (
+    ASKED_FIELDS,
+    WAITING_EVENT,
+    WAITING_VERSION,
+    DecisionSchema,
+    DecisionUpcaster,
+    FlowSchemaError,
+    Record,
+    StepUpcaster,
+)
 from app.kernel.types import Choice, Event, Unavailable
 
 if TYPE_CHECKING:
@@ -93,12 +102,14 @@ class Rules:
         self.appliers: dict[str, Applier] = {}
         self.decisions: dict[str, DecisionRule] = {}
         self.windows: dict[str, Window] = {}
+        self.versions: dict[str, int] = {}
+        """The schema version each event type is written at (``Ctx.emit`` stamps it)."""
         self.steps_version = 1
         """The version of the published step vocabulary (raised with each step upcaster)."""
         self.step_upcasters: dict[str, tuple[int, StepUpcaster]] = {}
         self.decision_upcasters: dict[tuple[str, int], DecisionUpcaster] = {}
         self.step(RESUME_OP, "decision")(_resume_decision)
-        self.applies("FlowSet")(self._apply_waiting)
+        self.applies(WAITING_EVENT, version=WAITING_VERSION)(self._apply_waiting)
 
     # -- registering -----------------------------------------------------------------------
 
@@ -115,14 +126,16 @@ class Rules:
 
         return register
 
-    def applies(self, *types: str) -> Callable[[Applier], Applier]:
-        """Register how events of ``types`` change the state (the fold)."""
+    def applies(self, *types: str, version: int = 1) -> Callable[[Applier], Applier]:
+        """Register how events of ``types`` change the state (the fold); ``version`` is
+        the schema version of their data that the rules write today."""
 
         def register(fn: Applier) -> Applier:
             for t in types:
                 if t in self.appliers:
                     raise ValueError(f"{self.game}: event {t} has two appliers")
                 self.appliers[t] = fn
+                self.versions[t] = version
             return fn
 
         return register
@@ -182,23 +195,143 @@ class Rules:
     def kind_of(self, decision: Any) -> str:
         return str(decision["kind"])
 
-    def decision_record(self, decision: Any) -> Any:
-        """The pending decision as stored in the log (None when nothing is pending)."""
-        return dict(decision) if decision is not None else None
+    # -- the record of where the game waits (records.py) ------------------------------------
 
-    def decision_from_record(self, record: Any) -> Any:
-        return dict(record)
+    def decision_record(self, decision: Any) -> Record | None:
+        """The pending decision as the log stores it: ``{kind, v, seat(s), fields…}``.
+        Refuses a field the kind does not declare (``FlowSchemaError``)."""
+        if decision is None:
+            return None
+        kind = self.kind_of(decision)
+        rule = self.decisions.get(kind)
+        if rule is None:
+            raise FlowSchemaError(f"{self.game}: no decision kind {kind!r}")
+        allowed = {"kind", *ASKED_FIELDS, *rule.schema.fields}
+        extra = sorted(set(decision) - allowed)
+        if extra:
+            raise FlowSchemaError(f"{self.game}: decision {kind} has undeclared fields {extra}")
+        return {"kind": kind, "v": rule.schema.version} | {k: v for k, v in decision.items() if k != "kind"}
+
+    def decision_from_record(self, record: Record) -> Any:
+        """The decision a (current-version) record stands for."""
+        return {k: v for k, v in record.items() if k != "v"}
+
+    def step_record(self, st: Step) -> Step:
+        """A pending step as the log stores it: checked against the published vocabulary
+        (nested steps too, and a set-aside decision as its record)."""
+        op = st.get("op")
+        spec = self.steps.get(op) if isinstance(op, str) else None
+        if spec is None:
+            raise FlowSchemaError(f"{self.game}: no step {op!r}")
+        extra = sorted(set(st) - {"op", *spec.params})
+        if extra:
+            raise FlowSchemaError(f"{self.game}: step {op} has undeclared parameters {extra}")
+        for value in st.values():
+            self._check_nested(value)
+        return dict(st)
+
+    def _check_nested(self, value: Any) -> None:
+        if isinstance(value, dict):
+            if isinstance(value.get("op"), str):
+                self.step_record(value)
+            else:
+                for inner in value.values():
+                    self._check_nested(inner)
+        elif isinstance(value, list | tuple):
+            for inner in value:
+                self._check_nested(inner)
 
     def waiting_event(self, state: Any) -> tuple[str, dict[str, Any]]:
-        """The fact that records where the game waits: the pending steps and decision."""
-        return "FlowSet", {
-            "agenda": [dict(x) for x in state.agenda],
+        """The fact that records where the game waits: the pending decision's record and
+        the pending steps, in the published vocabulary of ``steps_version``."""
+        return WAITING_EVENT, {
             "decision": self.decision_record(state.decision),
+            "pending": [self.step_record(x) for x in state.agenda],
+            "steps_v": self.steps_version,
         }
 
     def _apply_waiting(self, state: Any, d: dict[str, Any]) -> None:
-        state.agenda = [dict(x) for x in d["agenda"]]
-        state.decision = dict(d["decision"]) if d["decision"] is not None else None
+        state.agenda = [dict(x) for x in d["pending"]]
+        state.decision = self.decision_from_record(d["decision"]) if d["decision"] is not None else None
+
+    # -- upcasting stored records -------------------------------------------------------------
+
+    def upcast_step(self, old_op: str, version: int) -> Callable[[StepUpcaster], StepUpcaster]:
+        """Register how a step stored under ``old_op`` (in a vocabulary older than
+        ``version``) reads today: a renamed op or parameter. Raises ``steps_version``."""
+
+        def register(fn: StepUpcaster) -> StepUpcaster:
+            self.step_upcasters[old_op] = (version, fn)
+            self.steps_version = max(self.steps_version, version)
+            return fn
+
+        return register
+
+    def upcast_decision(self, kind: str, from_version: int) -> Callable[[DecisionUpcaster], DecisionUpcaster]:
+        """Register how a record of ``kind`` at ``from_version`` becomes the next version's
+        (it may also rename the kind)."""
+
+        def register(fn: DecisionUpcaster) -> DecisionUpcaster:
+            self.decision_upcasters[(kind, from_version)] = fn
+            return fn
+
+        return register
+
+    def upcast_waiting(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A stored ``Waiting`` record brought up to today's vocabulary and schemas."""
+        stored_v = int(data.get("steps_v", 1))
+        record = data.get("decision")
+        if stored_v == self.steps_version and not self._decision_stale(record):
+            return data
+        return {
+            "decision": self._upcast_record(record, stored_v),
+            "pending": [self._upcast_step(x, stored_v) for x in data.get("pending", ())],
+            "steps_v": self.steps_version,
+        }
+
+    def _decision_stale(self, record: Record | None) -> bool:
+        if record is None:
+            return False
+        rule = self.decisions.get(record.get("kind", ""))
+        return rule is None or record.get("v") != rule.schema.version
+
+    def _upcast_record(self, record: Record | None, stored_v: int) -> Record | None:
+        if record is None:
+            return None
+        record = dict(record)
+        for _ in range(100):
+            fn = self.decision_upcasters.get((record.get("kind", ""), int(record.get("v", 1))))
+            if fn is None:
+                break
+            record = fn(record)
+        return {k: self._upcast_value(v, stored_v) for k, v in record.items()}
+
+    def _upcast_step(self, st: Step, stored_v: int) -> Step:
+        for _ in range(100):
+            found = self.step_upcasters.get(st.get("op", ""))
+            if found is None or stored_v >= found[0]:
+                break
+            st = found[1](dict(st))
+        if st.get("op") == RESUME_OP and st.get("decision") is not None:
+            return st | {"decision": self._upcast_record(st["decision"], stored_v)}
+        return {k: self._upcast_value(v, stored_v) for k, v in st.items()}
+
+    def _upcast_value(self, value: Any, stored_v: int) -> Any:
+        if isinstance(value, dict):
+            if isinstance(value.get("op"), str):
+                return self._upcast_step(value, stored_v)
+            return {k: self._upcast_value(v, stored_v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._upcast_value(v, stored_v) for v in value]
+        return value
+
+    def upcast(self, event: Event) -> Event:
+        """The kernel's part of a game's ``upcast``: the ``Waiting`` record."""
+        if event.type == WAITING_EVENT:
+            data = self.upcast_waiting(event.data)
+            if data is not event.data:
+                return Event(event.type, data, WAITING_VERSION)
+        return event
 
     def window_for(self, command_type: str) -> Window | None:
         """The window whose commands include ``command_type``, if any."""

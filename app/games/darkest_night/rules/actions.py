@@ -26,7 +26,7 @@ PRAY_TARGET = 3
 PRAY_DICE = 2
 
 
-@step("action_step")
+@step("action_step", "hero", "taken")
 def action_step(ctx: Ctx, st: Step) -> None:
     """Ask the hero for an action (DN 8.0); ``taken`` once the one action is used."""
     hero = ctx.s.heroes[st["hero"]]
@@ -258,7 +258,7 @@ def action_unavailable(s: State, d: dict[str, Any]) -> list[Unavailable]:
     return action_options(s, d)[1]
 
 
-@decision("action", action_choices, unavailable=action_unavailable)
+@decision("action", action_choices, fields=("hero", "taken"), unavailable=action_unavailable)
 def resolve_action(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     hero = ctx.s.heroes[d["hero"]]
     if type_ == "end_action":
@@ -270,7 +270,7 @@ def resolve_action(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]
         ctx.emit(
             "HeroChanged",
             hero=hero.id,
-            field="free_actions",
+            stat="free_actions",
             to=[*hero.free_actions, args["power"]],
             by=0,
             why="a free action (DN 8.0)",
@@ -280,7 +280,7 @@ def resolve_action(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]
         ctx.emit(
             "HeroChanged",
             hero=hero.id,
-            field="last_action_power",
+            stat="last_action_power",
             to=last,
             by=0,
             why="dual-class action limit (DN 20.2.3)",
@@ -324,7 +324,7 @@ def pray_roll(hero_id: str) -> Step:
     }
 
 
-@step("prayed")
+@step("prayed", "faces", "hero", "kept", "successes")
 def prayed(ctx: Ctx, st: Step) -> None:
     """After the prayer's roll: +1 grace per success up to default, then refresh (DN 8.0)."""
     hero = ctx.s.heroes[st["hero"]]

@@ -23,7 +23,7 @@ from app.kernel.types import Choice
 MAX_MAP_TRIES = 3
 
 
-@step("create_blight_at")
+@step("create_blight_at", "location", "type", "why")
 def create_blight_at(ctx: Ctx, st: Step) -> None:
     """Create a blight now: check where it goes, then draw map cards until one names a
     blight still in the stock; after 3 misses, any blight of the players' choice (DN 11.1).
@@ -91,12 +91,12 @@ def blight_type_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     ]
 
 
-@decision("choose_blight_type", blight_type_choices)
+@decision("choose_blight_type", blight_type_choices, fields=("location", "options", "why"))
 def resolve_blight_type(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     ctx.then([{"op": "create_blight_at", "location": d["location"], "why": d["why"], "type": args["type"]}])
 
 
-@step("necromancer_plays_blight")
+@step("necromancer_plays_blight", "location", "redrawn", "why")
 def necromancer_plays_blight(ctx: Ctx, st: Step) -> None:
     """The Necromancer player plays a map card for the blight (DN 20.3.3)."""
     s = ctx.s
@@ -143,7 +143,7 @@ def play_card_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("play_map_card", play_card_choices)
+@decision("play_map_card", play_card_choices, fields=("location", "why"))
 def resolve_play_card(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     card = args["card"]
     ctx.emit("HandCardPlayed", card=card, location=d["location"])
@@ -176,7 +176,7 @@ def hook_groups(ctx: Ctx, hero: Hero, hook: str) -> list[dict[str, Any]]:
     return groups
 
 
-@step("start_of_turn_effects")
+@step("start_of_turn_effects", "hero")
 def start_of_turn_effects(ctx: Ctx, st: Step) -> None:
     """Start of turn (DN 6.0): the Necromancer here costs 1 secrecy (DN 10.0), each Holy
     Relic carried 1 (DN 15.2), Oblivion a power (DN 11.2), and powers' start-of-turn
@@ -232,7 +232,7 @@ def start_of_turn_effects(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("end_of_turn_effects")
+@step("end_of_turn_effects", "hero")
 def end_of_turn_effects(ctx: Ctx, st: Step) -> None:
     """End of turn (DN 6.0): Spies cost 1 secrecy, each monster blight here brings a
     monster to face (DN 11.2), powers' end-of-turn effects; the player orders them
@@ -282,7 +282,7 @@ def end_of_turn_effects(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("simultaneous")
+@step("simultaneous", "groups", "hero")
 def simultaneous(ctx: Ctx, st: Step) -> None:
     """Effects that happen at the same time: the affected player chooses their order
     (DN 14.3.1). Losses alone commute, so they are not asked about."""
@@ -303,7 +303,7 @@ def order_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     ]
 
 
-@decision("order_effects", order_choices)
+@decision("order_effects", order_choices, fields=("groups", "hero"))
 def resolve_order(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     chosen = d["groups"][args["effect"]]
     rest = [g for i, g in enumerate(d["groups"]) if i != args["effect"]]

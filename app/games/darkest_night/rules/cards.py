@@ -35,7 +35,7 @@ def village_arrow(ctx: Ctx, face: int) -> str:
 # -- events (DN 7.0) ---------------------------------------------------------------------
 
 
-@step("draw_event")
+@step("draw_event", "hero", "power", "single", "why")
 def draw_event(ctx: Ctx, st: Step) -> None:
     """Draw and resolve an event; with an Omen here, draw 2 and resolve the higher fate."""
     from app.games.darkest_night.rules.common import blight_effect_active
@@ -85,7 +85,7 @@ def draw_one_event(ctx: Ctx) -> str | None:
     return None
 
 
-@step("discard_event")
+@step("discard_event", "card", "hero")
 def discard_event(ctx: Ctx, st: Step) -> None:
     """The resolved event goes to the discard pile (DN 7.0)."""
     discard(ctx, "event", st["card"])
@@ -94,7 +94,7 @@ def discard_event(ctx: Ctx, st: Step) -> None:
 # -- quests (DN 16.0) --------------------------------------------------------------------
 
 
-@step("draw_quest")
+@step("draw_quest", "hero", "power", "why")
 def draw_quest(ctx: Ctx, st: Step) -> None:
     """Draw a quest and roll for its location (DN 16.1)."""
     if ctx.s.options.get("no_quests"):
@@ -122,7 +122,7 @@ def draw_quest(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("choose_quest_location")
+@step("choose_quest_location", "card", "faces", "hero", "kept", "successes")
 def choose_quest_location(ctx: Ctx, st: Step) -> None:
     """With several dice, the placer chooses any one result (DN 16.1)."""
     places = sorted({village_arrow(ctx, f) for f in st["faces"]}, key=LOCATIONS.index)
@@ -137,12 +137,12 @@ def quest_location_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return [Choice("place_quest", {"location": loc}, f"Place it in the {loc}") for loc in d["places"]]
 
 
-@decision("quest_location", quest_location_choices)
+@decision("quest_location", quest_location_choices, fields=("card", "hero", "places"))
 def resolve_quest_location(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     ctx.then([{"op": "place_quest_card", "card": d["card"], "location": args["location"]}])
 
 
-@step("place_quest")
+@step("place_quest", "location", "why")
 def place_quest(ctx: Ctx, st: Step) -> None:
     """A quest at a given location (Pall of Suffering, Increased Quests)."""
     card = draw(ctx, "quest", reason=st.get("why", "a quest"))
@@ -150,7 +150,7 @@ def place_quest(ctx: Ctx, st: Step) -> None:
         ctx.then([{"op": "place_quest_card", "card": card, "location": st["location"]}])
 
 
-@step("place_quest_card")
+@step("place_quest_card", "card", "location")
 def place_quest_card(ctx: Ctx, st: Step) -> None:
     """Put a drawn quest on the map at a location (DN 16.1)."""
     spec = ctx.c.quests[st["card"]]
@@ -189,7 +189,7 @@ def advance_quest(ctx: Ctx, quest_id: str, n: int) -> None:
         ctx.then([{"op": "expire_quest", "id": quest.id}])
 
 
-@step("expire_quest")
+@step("expire_quest", "id")
 def expire_quest(ctx: Ctx, st: Step) -> None:
     """Expired: discarded (or into the Necromancer's pall, DN 20.1.5) and its penalty."""
     quest = next((q for q in ctx.s.quests if q.id == st["id"]), None)
@@ -212,7 +212,7 @@ def located(effect: Any, location: str) -> Any:
     return location if effect == "$location" else effect
 
 
-@step("quest_progress")
+@step("quest_progress", "hero", "n", "quest")
 def quest_progress(ctx: Ctx, st: Step) -> None:
     """Add progress tokens; at the quest's number it is completed and the hero who added
     the last token takes the reward (DN 16.2); a completed quest may lift a pall card."""
@@ -241,7 +241,7 @@ def reduce_pall(ctx: Ctx, _: Step) -> None:
         ctx.emit("PallReduced", card=ctx.s.pall[0])
 
 
-@step("advance_quests")
+@step("advance_quests", "hero", "mystery", "n", "power", "why")
 def advance_quests(ctx: Ctx, st: Step) -> None:
     """Events that put extra time on quests (DN 16.3)."""
     for quest in list(ctx.s.quests):
@@ -297,7 +297,7 @@ def run_placed_action(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
 # -- mysteries (DN 17.0) -------------------------------------------------------------------
 
 
-@step("draw_mystery")
+@step("draw_mystery", "hero", "power", "why")
 def draw_mystery(ctx: Ctx, st: Step) -> None:
     """Gain its clues at once and place it (Random: the Village's arrows) (DN 17.2)."""
     card = draw(ctx, "mystery", reason="a mystery")
@@ -318,7 +318,7 @@ def draw_mystery(ctx: Ctx, st: Step) -> None:
         ctx.emit("MysteryRemoved", id=f"m{card}", card=card)
 
 
-@step("mystery_key")
+@step("mystery_key", "do", "hero", "key", "mystery")
 def mystery_key(ctx: Ctx, st: Step) -> None:
     """A keyed reward, once each; a mystery with keys and no permanent part leaves play when
     all are taken (DN 17.3). ``key`` is the reward's number on the card."""
@@ -333,7 +333,7 @@ def mystery_key(ctx: Ctx, st: Step) -> None:
         ctx.later([{"op": "remove_mystery", "id": mystery.id}])
 
 
-@step("mystery_roll_keys")
+@step("mystery_roll_keys", "faces", "hero", "kept", "mystery")
 def mystery_roll_keys(ctx: Ctx, st: Step) -> None:
     """Rewards by the best die of a roll: ``keys = [{min, do}]`` in card order."""
     best = max(st.get("kept") or st.get("faces") or [0])
@@ -356,7 +356,7 @@ def mystery_roll_keys(ctx: Ctx, st: Step) -> None:
     ctx.then(steps)
 
 
-@step("remove_mystery")
+@step("remove_mystery", "id")
 def remove_mystery(ctx: Ctx, st: Step) -> None:
     """A mystery whose keys are all taken leaves play (DN 17.3)."""
     mystery = next((m for m in ctx.s.mysteries if m.id == st["id"]), None)
@@ -367,7 +367,7 @@ def remove_mystery(ctx: Ctx, st: Step) -> None:
 # -- darkness cards (DN 9.0, 9.1) -------------------------------------------------------------
 
 
-@step("draw_darkness_card")
+@step("draw_darkness_card", "setup", "thresholds")
 def draw_darkness_card(ctx: Ctx, st: Step) -> None:
     """At each threshold a darkness card comes into play for the rest of the game; with five
     heroes one more at setup, never Eclipse (DN 20.2.1)."""
@@ -392,7 +392,7 @@ def draw_darkness_card(ctx: Ctx, st: Step) -> None:
     ctx.then([dict(e) for e in spec.data.get("on_draw", ())])
 
 
-@step("darkness_card_hook")
+@step("darkness_card_hook", "hero", "hook")
 def darkness_card_hook(ctx: Ctx, st: Step) -> None:
     """Darkness cards in play whose effect happens at this moment (``hooks.<name>``)."""
     steps: list[Step] = []
@@ -413,7 +413,7 @@ def darkness_rule(ctx: Ctx, rule: str) -> bool:
 # -- blights destroyed and the Necromancer (DN 11.3, 12.2, 18.1) -----------------------------
 
 
-@step("destroy_blight")
+@step("destroy_blight", "blight", "hero", "why")
 def destroy_blight(ctx: Ctx, st: Step) -> None:
     """Return the blight to the stock; with Last Gasp, its destroyer suffers its defense."""
     found = ctx.s.find_blight(st["blight"])
@@ -437,7 +437,7 @@ def destroy_blight(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("battle_necromancer")
+@step("battle_necromancer", "attack", "hero")
 def battle_necromancer(ctx: Ctx, st: Step) -> None:
     """Strength 7, awareness 6; failing is a wound; eluding has no effect (DN 12.2)."""
     hero = ctx.s.heroes[st["hero"]]
@@ -457,7 +457,7 @@ def battle_necromancer(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("necromancer_beaten")
+@step("necromancer_beaten", "approach", "hero")
 def necromancer_beaten(ctx: Ctx, st: Step) -> None:
     """A won fight: a pall card goes first (DN 20.1.5), else he sacrifices a blight here of
     the hero's choice, else a hero with a Holy Relic slays him (DN 12.2, 18.1)."""
@@ -508,7 +508,7 @@ def sacrifice_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("sacrifice", sacrifice_choices)
+@decision("sacrifice", sacrifice_choices, fields=("blights", "hero"))
 def resolve_sacrifice(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     ctx.then(
         [
@@ -537,7 +537,7 @@ def place_hidden_relic(ctx: Ctx, _: Step) -> None:
 # -- search results (DN 8.0) ---------------------------------------------------------------
 
 
-@step("search_result")
+@step("search_result", "faces", "hero", "kept", "successes")
 def search_result(ctx: Ctx, st: Step) -> None:
     """A map card per success; cards whose result cannot be taken are replaced; after 3
     misses a power card or any green-backed item (DN 8.0)."""
@@ -600,7 +600,7 @@ def search_choice_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     ]
 
 
-@decision("search_choice", search_choice_choices)
+@decision("search_choice", search_choice_choices, fields=("cards", "hero"))
 def resolve_search_choice(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     hero = ctx.s.heroes[d["hero"]]
     take_search_result(ctx, hero, args["card"], [c for c in d["cards"] if c != args["card"]])
@@ -637,7 +637,7 @@ def fallback_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out or [Choice("fallback_nothing", {}, "Receive nothing", "nothing is left to take (DN 8.0)")]
 
 
-@decision("search_fallback", fallback_choices)
+@decision("search_fallback", fallback_choices, fields=("hero",))
 def resolve_fallback(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     if type_ == "fallback_power":
         ctx.then([{"op": "draw_power", "hero": d["hero"]}])
@@ -657,26 +657,26 @@ RESULT_NAMES = {
 }
 
 
-@step("find_mystery")
+@step("find_mystery", "hero", "kind", "why")
 def find_mystery(ctx: Ctx, st: Step) -> None:
     """A search result: draw a mystery card (DN 17.2)."""
     ctx.then([{"op": "draw_mystery", "hero": st["hero"]}])
 
 
-@step("find_forgotten_shrine")
+@step("find_forgotten_shrine", "hero", "kind", "power", "why")
 def find_forgotten_shrine(ctx: Ctx, st: Step) -> None:
     """+2 grace with no limit (DN 4.1 example)."""
     gain(ctx, ctx.s.heroes[st["hero"]], "grace", 2, "a forgotten shrine (DN 4.1)")
 
 
-@step("find_revelation")
+@step("find_revelation", "hero", "kind", "power", "why")
 def find_revelation(ctx: Ctx, st: Step) -> None:
     """A search result: 3 clues (and Revelation's permanent mysteries)."""
     ctx.then([{"op": "clues", "hero": st["hero"], "n": 3, "why": "a revelation"}])
     ctx.then([{"op": "permanent_hook", "hook": "revelation", "hero": st["hero"]}])
 
 
-@step("find_inspiration")
+@step("find_inspiration", "hero")
 def find_inspiration(ctx: Ctx, st: Step) -> None:
     """Inspiration (authored): a spark and your powers refreshed."""
     from app.games.darkest_night.rules.powers import refresh_all
@@ -686,7 +686,7 @@ def find_inspiration(ctx: Ctx, st: Step) -> None:
     refresh_all(ctx, hero, "inspiration")
 
 
-@step("find_stardust")
+@step("find_stardust", "hero", "kind", "why")
 def find_stardust(ctx: Ctx, st: Step) -> None:
     """Stardust (authored): +2 secrecy up to 7 and 1 grace up to default."""
     from app.games.darkest_night.rules.common import default_grace
@@ -696,7 +696,7 @@ def find_stardust(ctx: Ctx, st: Step) -> None:
     gain(ctx, hero, "grace", 1, "stardust", cap=default_grace(ctx, hero))
 
 
-@step("find_epiphany")
+@step("find_epiphany", "hero", "kind", "power", "why")
 def find_epiphany(ctx: Ctx, st: Step) -> None:
     """Choose any card of your power deck, then shuffle it (first edition's wording)."""
     hero = ctx.s.heroes[st["hero"]]
@@ -715,7 +715,7 @@ def epiphany_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     ]
 
 
-@decision("epiphany", epiphany_choices)
+@decision("epiphany", epiphany_choices, fields=("hero",))
 def resolve_epiphany(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     take_power_from_deck(ctx, ctx.s.heroes[d["hero"]], args["power"], "an epiphany")
 
@@ -729,7 +729,7 @@ def take_power_from_deck(ctx: Ctx, hero: Hero, power: str, why: str) -> None:
     ctx.emit("PowerDeckShuffled", hero=hero.id, order=order)
 
 
-@step("find_supply_cache")
+@step("find_supply_cache", "hero", "kind", "power", "why")
 def find_supply_cache(ctx: Ctx, st: Step) -> None:
     """Draw 2 powers, keep 1, the other to the bottom of the deck (Extended Example)."""
     hero = ctx.s.heroes[st["hero"]]
@@ -751,7 +751,7 @@ def supply_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return [Choice("keep_power", {"power": p}, f"Keep {powers[p].name}", powers[p].text) for p in d["drawn"]]
 
 
-@decision("supply_cache", supply_choices)
+@decision("supply_cache", supply_choices, fields=("drawn", "hero"))
 def resolve_supply(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     hero = ctx.s.heroes[d["hero"]]
     ctx.emit("PowerGained", hero=hero.id, power=args["power"])
@@ -759,7 +759,7 @@ def resolve_supply(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -
     ctx.emit("PowerPutBack", hero=hero.id, power=other, bottom=True, private_seat=hero.seat)
 
 
-@step("draw_power")
+@step("draw_power", "hero", "power", "why")
 def draw_power(ctx: Ctx, st: Step) -> None:
     """Draw the top card of the hero's power deck into play (DN 14.0)."""
     hero = ctx.s.heroes[st["hero"]]
@@ -769,13 +769,13 @@ def draw_power(ctx: Ctx, st: Step) -> None:
         ctx.emit("PowerGained", hero=hero.id, power=power)
 
 
-@step("find_artifact")
+@step("find_artifact", "hero", "kind", "why")
 def find_artifact(ctx: Ctx, st: Step) -> None:
     """A search result: draw an artifact card (DN 14.4)."""
     ctx.then([{"op": "draw_artifact", "hero": st["hero"]}])
 
 
-@step("draw_artifact")
+@step("draw_artifact", "hero", "power", "why")
 def draw_artifact(ctx: Ctx, st: Step) -> None:
     """An artifact card: a power that is also an item (DN 14.4)."""
     card = draw(ctx, "artifact", reason="an artifact")
@@ -792,7 +792,7 @@ def draw_artifact(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("permanent_hook")
+@step("permanent_hook", "hero", "hook")
 def permanent_hook(ctx: Ctx, st: Step) -> None:
     """Permanent mystery effects that trigger on a moment (Contemplation: an epiphany in the
     Swamp gives 3 clues, DN 17.3). ``permanent = {hook, at?, do}``."""

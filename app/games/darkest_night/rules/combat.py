@@ -18,6 +18,15 @@ from app.games.darkest_night.rules.powers import boosts, dice_bonus, note_use, s
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
+ROLL = ("hero", "purpose", "target", "base", "vs", "tactic", "tactic_after", "then")
+"""A roll as a step (DN 5.0): who rolls for what, against which target, with how many
+base dice, in which fight, with which tactic's after-effects, and the step it feeds."""
+ROLLING = (*ROLL, "dice", "sources", "relic", "terror")
+"""A roll ready to be rolled: the dice counted with their sources, the Holy Relic's +1
+(DN 15.2) and Terror's extra die (DN 11.2)."""
+ROLLED = (*ROLLING, "faces", "successes", "no_items")
+"""A roll made: its faces and successes; ``no_items`` when no item may act on it."""
+
 ROLL_NAMES = {"fight": "fight", "elude": "elude", "search": "search", "pray": "pray"}
 
 
@@ -46,7 +55,7 @@ def chance(dice: int, target: int, *, relic: bool = False, terror: bool = False,
 # -- combat -----------------------------------------------------------------------------
 
 
-@step("combat")
+@step("combat", "allow", "dice", "fail", "foe", "hero", "power", "vs", "why", "win")
 def combat(ctx: Ctx, st: Step) -> None:
     """A combat: the hero chooses fight or elude, and at most one tactic (DN 12.0)."""
     hero = ctx.s.heroes[st["hero"]]
@@ -135,7 +144,9 @@ def terror_here(ctx: Ctx, hero: Hero) -> bool:
     return blight_effect_active(ctx, "terror_dice", hero.location, hero=hero) > 0
 
 
-@decision("combat", combat_choices)
+@decision(
+    "combat", combat_choices, fields=("allow", "dice", "fail", "foe", "hero", "power", "vs", "why", "win")
+)
 def resolve_combat(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     hero = ctx.s.heroes[d["hero"]]
     if type_ == "yield":
@@ -155,7 +166,7 @@ def resolve_combat(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]
         ctx.emit(
             "HeroChanged",
             hero=hero.id,
-            field="last_tactic",
+            stat="last_tactic",
             to=power_id,
             by=0,
             why="dual-class tactic limit (DN 20.2.3)",
@@ -182,7 +193,7 @@ def resolve_combat(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]
     )
 
 
-@step("combat_result")
+@step("combat_result", "approach", "combat", "faces", "hero", "kept", "successes")
 def combat_result(ctx: Ctx, st: Step) -> None:
     """After the combat roll: win with any success, else the loss (DN 12.0)."""
     finish_combat(
@@ -213,7 +224,7 @@ def substitute(effect: dict[str, Any], successes: int, hero_id: str) -> dict[str
 # -- the roll itself ---------------------------------------------------------------------
 
 
-@step("roll")
+@step("roll", *ROLL)
 def roll(ctx: Ctx, st: Step) -> None:
     """Set up a roll: its dice and the optional boosts the hero may add before rolling."""
     hero = ctx.s.heroes[st["hero"]]
@@ -297,7 +308,7 @@ def roll_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("roll", roll_choices)
+@decision("roll", roll_choices, fields=ROLLING)
 def resolve_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     hero = ctx.s.heroes[d["hero"]]
     pending = {k: v for k, v in d.items() if k not in ("kind", "seat")}
@@ -322,7 +333,7 @@ def resolve_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) 
     ctx.ask("roll", hero.seat, **pending)  # the player rolls when ready
 
 
-@step("roll_now")
+@step("roll_now", *ROLLING)
 def roll_now(ctx: Ctx, st: Step) -> None:
     """Roll the dice (Terror adds one to drop), then record the roll (DN 5.0)."""
     hero = ctx.s.heroes[st["hero"]]
@@ -381,7 +392,7 @@ def after_roll_items(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> list[tuple[str
     return out
 
 
-@step("after_roll")
+@step("after_roll", *ROLLED)
 def after_roll(ctx: Ctx, st: Step) -> None:
     """After a roll: offer the items that act on it (Charm, Bottled Magic, Vanishing Dust)."""
     hero = ctx.s.heroes[st["hero"]]
@@ -409,7 +420,7 @@ def after_roll_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("after_roll", after_roll_choices)
+@decision("after_roll", after_roll_choices, fields=ROLLED)
 def resolve_after_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     hero = ctx.s.heroes[d["hero"]]
     st = {k: v for k, v in d.items() if k not in ("kind", "seat")}
@@ -455,7 +466,7 @@ def conclude_roll(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> None:
 # -- wounds and death (DN 13.1, 13.5) ----------------------------------------------------
 
 
-@step("wound")
+@step("wound", "hero", "power", "quest", "why")
 def wound(ctx: Ctx, st: Step) -> None:
     """A wound kills unless the hero spends 1 grace (DN 13.1)."""
     hero = ctx.s.heroes[st["hero"]]
@@ -480,7 +491,7 @@ def wound_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     ]
 
 
-@decision("wound", wound_choices)
+@decision("wound", wound_choices, fields=("hero", "why"))
 def resolve_wound(ctx: Ctx, d: dict[str, Any], type_: str, _a: dict[str, Any]) -> None:
     hero = ctx.s.heroes[d["hero"]]
     if type_ == "spend_grace":
@@ -489,7 +500,7 @@ def resolve_wound(ctx: Ctx, d: dict[str, Any], type_: str, _a: dict[str, Any]) -
     ctx.then([{"op": "die", "hero": hero.id, "why": d.get("why", "a wound")}])
 
 
-@step("die")
+@step("die", "hero", "why")
 def die(ctx: Ctx, st: Step) -> None:
     """Death (DN 13.1): the turn ends at once, items go to a hero here (or wait for the
     next to arrive), darkness +1; the player picks a new hero next round."""
@@ -509,9 +520,9 @@ def die(ctx: Ctx, st: Step) -> None:
     raise_darkness(ctx, 1, f"{hero_name(ctx, hero.id)} died (DN 13.1)")
 
 
-@step("lose_turn")
+@step("lose_turn", "hero", "power", "why")
 def lose_turn(ctx: Ctx, st: Step) -> None:
     """Lose your next turn; if already lost, nothing more (DN 13.3)."""
     hero = ctx.s.heroes[st["hero"]]
     if not hero.dead and not hero.lost_turn:
-        ctx.emit("HeroChanged", hero=hero.id, field="lost_turn", to=True, by=1, why=st.get("why", ""))
+        ctx.emit("HeroChanged", hero=hero.id, stat="lost_turn", to=True, by=1, why=st.get("why", ""))

@@ -78,7 +78,7 @@ def default_secrecy(ctx: Ctx, hero: Hero) -> int:
 def set_resource(ctx: Ctx, hero: Hero, field: str, value: int, why: str) -> None:
     old = getattr(hero, field)
     if value != old:
-        ctx.emit("HeroChanged", hero=hero.id, field=field, to=value, by=value - old, why=why)
+        ctx.emit("HeroChanged", hero=hero.id, stat=field, to=value, by=value - old, why=why)
 
 
 def gain(ctx: Ctx, hero: Hero, resource: str, n: int, why: str, cap: int | None = None) -> int:

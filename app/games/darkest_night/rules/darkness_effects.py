@@ -71,7 +71,7 @@ def hero_matches(ctx: Ctx, hero: Hero, st: Step) -> bool:
     return True
 
 
-@step("heroes_where")
+@step("heroes_where", "do", "hero", "max", "min", "pick", "power", "relic", "stat", "where", "why")
 def heroes_where(ctx: Ctx, st: Step) -> None:
     """Apply ``do`` to every living hero who fits (see ``hero_matches``), in play order;
     ``pick = "lowest_secrecy"`` keeps only those with the lowest secrecy among them."""
@@ -114,7 +114,7 @@ def board_count(ctx: Ctx, of: str) -> int:
     raise ValueError(f"if_count cannot count {of!r}")
 
 
-@step("if_count")
+@step("if_count", "do", "every", "hero", "max", "min", "of", "power", "why")
 def if_count(ctx: Ctx, st: Step) -> None:
     """``do`` when a number on the board (``of``, see ``board_count``) lies within
     ``min``..``max`` (and is a multiple of ``every``, if given), else ``else``."""
@@ -126,7 +126,7 @@ def if_count(ctx: Ctx, st: Step) -> None:
     ctx.then([dict(e) for e in st.get("do" if fits else "else", ())])
 
 
-@step("if_necromancer_at")
+@step("if_necromancer_at", "do", "hero", "locations", "power", "why")
 def if_necromancer_at(ctx: Ctx, st: Step) -> None:
     """``do`` when the Necromancer stands at one of ``locations``, else ``else``."""
     here = ctx.s.necromancer in st["locations"]
@@ -136,7 +136,7 @@ def if_necromancer_at(ctx: Ctx, st: Step) -> None:
 # -- the Necromancer's extra blights and steps ---------------------------------------------
 
 
-@step("blight_at")
+@step("blight_at", "hero", "n", "power", "where", "why")
 def blight_at(ctx: Ctx, st: Step) -> None:
     """More blights (DN 11.1): ``where`` is "random" (the Village's arrows, as for quests),
     "empty" (every location but the Monastery that has none) or "lowest_secrecy" (where the
@@ -161,7 +161,7 @@ def blight_at(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "create_blight", "where": location, "why": why} for location in places])
 
 
-@step("necromancer_stalks")
+@step("necromancer_stalks", "hero", "leap", "max_secrecy", "pick", "power", "why")
 def necromancer_stalks(ctx: Ctx, st: Step) -> None:
     """The Necromancer goes after the closest hero outside the Monastery whose secrecy is at
     most ``max_secrecy`` (or, with ``pick = "lowest_secrecy"``, the least hidden such
@@ -194,7 +194,7 @@ def necromancer_stalks(ctx: Ctx, st: Step) -> None:
 # -- lasting changes to the heroes ---------------------------------------------------------
 
 
-@step("lasting_default")
+@step("lasting_default", "card", "hero", "n", "power", "resource", "why")
 def lasting_default(ctx: Ctx, st: Step) -> None:
     """Lower every hero's default grace or secrecy (DN 4.1) by ``n`` for as long as the card
     is in play: once per hero, marked ``darkness:<card>`` so a hero who joins later is
@@ -208,11 +208,11 @@ def lasting_default(ctx: Ctx, st: Step) -> None:
             continue
         old = getattr(hero, field)
         new = max(0, old - int(st.get("n", 1)))
-        ctx.emit("HeroChanged", hero=hero.id, field=field, to=new, by=new - old, why=st.get("why", ""))
+        ctx.emit("HeroChanged", hero=hero.id, stat=field, to=new, by=new - old, why=st.get("why", ""))
         ctx.emit("HeroFlagged", hero=hero.id, flag=mark, value=True)
 
 
-@step("tithe")
+@step("tithe", "else", "else_label", "hero", "n", "power", "resource", "title", "why")
 def tithe(ctx: Ctx, st: Step) -> None:
     """The heroes pay the Necromancer's price together: any one hero who has ``n`` of the
     ``resource`` may pay it, or they refuse and suffer ``else`` (a player's choice, DN 4.1:
@@ -241,7 +241,7 @@ def tithe(ctx: Ctx, st: Step) -> None:
 # -- quests and clues ----------------------------------------------------------------------
 
 
-@step("advance_quests_near")
+@step("advance_quests_near", "hero", "n", "power", "why")
 def advance_quests_near(ctx: Ctx, st: Step) -> None:
     """Every quest at or next to the Necromancer's location gets ``n`` more time markers;
     one that reaches its time expires (DN 16.3)."""
@@ -253,7 +253,7 @@ def advance_quests_near(ctx: Ctx, st: Step) -> None:
             advance_quest(ctx, quest.id, int(st.get("n", 1)))
 
 
-@step("lose_clues")
+@step("lose_clues", "hero", "n", "power", "why")
 def lose_clues(ctx: Ctx, st: Step) -> None:
     """The heroes lose clues they have gathered (never below zero, DN 4.1)."""
     lost = min(ctx.s.clues, int(st.get("n", 1)))
@@ -264,14 +264,14 @@ def lose_clues(ctx: Ctx, st: Step) -> None:
 # -- activated darkness cards (DN 9.1) ------------------------------------------------------
 
 
-@step("darkness_card_state")
+@step("darkness_card_state", "card", "hero", "power", "state", "why")
 def darkness_card_state(ctx: Ctx, st: Step) -> None:
     """Activate, deactivate or break a darkness card ("active", "inactive", "broken")."""
     if st["card"] in ctx.s.darkness_cards and ctx.s.darkness_active.get(st["card"]) != st["state"]:
         ctx.emit("DarknessCardChanged", card=st["card"], state=st["state"], why=st.get("why", ""))
 
 
-@step("if_darkness_card")
+@step("if_darkness_card", "card", "do", "hero", "power", "state", "why")
 def if_darkness_card(ctx: Ctx, st: Step) -> None:
     """``do`` while the card is in the given state (default "active"), else ``else``."""
     fits = ctx.s.darkness_active.get(st["card"]) == st.get("state", "active")
@@ -281,7 +281,7 @@ def if_darkness_card(ctx: Ctx, st: Step) -> None:
 # -- artifacts (DN 14.4) ------------------------------------------------------------------
 
 
-@step("teleport")
+@step("teleport", "hero", "power", "why")
 def teleport(ctx: Ctx, st: Step) -> None:
     """Move the hero to any other location of the player's choice."""
     hero = ctx.s.heroes[st["hero"]]
@@ -294,7 +294,7 @@ def teleport(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "choose", "hero": hero.id, "title": why, "options": options}])
 
 
-@step("push_necromancer")
+@step("push_necromancer", "hero", "power", "why")
 def push_necromancer(ctx: Ctx, st: Step) -> None:
     """Drive the Necromancer to a location next to his, of the player's choice (never the
     Monastery, DN 10.0)."""
@@ -308,7 +308,7 @@ def push_necromancer(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "choose", "hero": st["hero"], "title": why, "options": options}])
 
 
-@step("banish_blight")
+@step("banish_blight", "hero", "power", "why")
 def banish_blight(ctx: Ctx, st: Step) -> None:
     """Destroy a blight here that could be attacked (Shroud and Nexus protect, DN 11.2),
     without a roll; its destroyer is the hero (Last Gasp applies)."""
@@ -325,7 +325,7 @@ def banish_blight(ctx: Ctx, st: Step) -> None:
         ctx.then([{"op": "choose", "hero": hero.id, "title": why, "options": options}])
 
 
-@step("progress_quest_here")
+@step("progress_quest_here", "else", "hero", "n", "power", "why")
 def progress_quest_here(ctx: Ctx, st: Step) -> None:
     """Add ``n`` progress to a quest at the hero's location (DN 16.2), the player's choice
     if several; with none here, ``else``."""

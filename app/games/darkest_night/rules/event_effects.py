@@ -11,7 +11,7 @@ from app.games.darkest_night.rules.necromancer import first_steps
 from app.games.darkest_night.rules.ops import branch
 
 
-@step("necromancer_approach")
+@step("necromancer_approach", "hero", "power", "why")
 def necromancer_approach(ctx: Ctx, st: Step) -> None:
     """The Necromancer moves one step toward this hero by the shortest route, ties at
     random; he never enters the Monastery, so a hero there draws him nowhere (DN 10.0); a
@@ -27,7 +27,7 @@ def necromancer_approach(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "move_necromancer", "to": to, "why": st.get("why", "drawn toward a hero by an event")}])
 
 
-@step("move_hero_random")
+@step("move_hero_random", "hero", "power", "why")
 def move_hero_random(ctx: Ctx, st: Step) -> None:
     """Roll a die and move the hero to the location the Village's arrow for it shows, as a
     quest is placed (DN 16.1): never the Monastery. Upheaval."""
@@ -53,7 +53,7 @@ def move_hero_random(ctx: Ctx, st: Step) -> None:
         ctx.then([{"op": "move_hero", "hero": hero.id, "to": to, "why": st.get("why", "an event")}])
 
 
-@step("by_quests")
+@step("by_quests", "cases", "hero", "power", "why")
 def by_quests(ctx: Ctx, st: Step) -> None:
     """Cases by the number of quests in play (DN 16.0): ``cases = [{min, max, do}]``, the
     first that fits. Grim Tidings."""

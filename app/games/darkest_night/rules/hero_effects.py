@@ -12,7 +12,7 @@ from app.kernel.types import Choice
 # -- Druid, Rogue, Mesmer, Shaman, Bard ------------------------------------------------
 
 
-@step("search_with")
+@step("search_with", "dice", "hero", "power", "why")
 def search_with(ctx: Ctx, st: Step) -> None:
     """Search rolling ``dice`` dice instead of 1: a map card per success, choose one (DN 8.0).
     The Rogue's Eavesdrop: spend 1 secrecy to search with 2 dice (DN 4.1). Bonus search dice
@@ -36,7 +36,7 @@ def search_with(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("druid_take_form")
+@step("druid_take_form", "forms", "hero", "power", "to", "why")
 def druid_take_form(ctx: Ctx, st: Step) -> None:
     """The Druid's Celerity: leave every Form (``forms``), then take any one of them that is
     not exhausted, or none. Forms end each other (DN 14.1 example: another Form card
@@ -67,7 +67,7 @@ def druid_form_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("druid_form", druid_form_choices)
+@decision("druid_form", druid_form_choices, fields=("forms", "hero"))
 def resolve_druid_form(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     from app.games.darkest_night.rules.powers import set_power, spec
 
@@ -95,7 +95,7 @@ def _hb_quests_here(ctx: Ctx, hero: Any) -> list[Any]:
     return [q for q in ctx.s.quests if q.location == hero.location]
 
 
-@step("knight_end_oath")
+@step("knight_end_oath", "hero", "oath", "power", "why")
 def knight_end_oath(ctx: Ctx, st: Step) -> None:
     """An Oath is kept until it is fulfilled or broken, then it ends (first-edition Knight,
     shared/facts "First-edition power decks"): deactivate it (DN 14.1) and forget what it was
@@ -137,7 +137,7 @@ def _hb_knight_condition(ctx: Ctx, hero: Any, st: Step) -> bool:
     raise ValueError(f"knight_if: unknown condition {cond!r}")
 
 
-@step("knight_if")
+@step("knight_if", "cond", "do", "else", "hero", "power", "why")
 def knight_if(ctx: Ctx, st: Step) -> None:
     """The Knight's Oath conditions, checked at the start or end of his turns (the hooks a
     power has, DN 6.0): ``cond`` is "sworn" (an Oath of his is active), "left_post" (he is
@@ -151,7 +151,7 @@ def knight_if(ctx: Ctx, st: Step) -> None:
     _hb_then(ctx, st, st.get("do") if _hb_knight_condition(ctx, hero, st) else st.get("else"))
 
 
-@step("knight_mark_place")
+@step("knight_mark_place", "hero", "oath", "power", "why")
 def knight_mark_place(ctx: Ctx, st: Step) -> None:
     """Remember where the Knight swore an Oath (Oath of Defense: broken if he leaves it)."""
     from app.games.darkest_night.rules.powers import set_power
@@ -162,7 +162,7 @@ def knight_mark_place(ctx: Ctx, st: Step) -> None:
         set_power(ctx, hero, oath.id, data=dict(oath.data) | {"oath_place": hero.location})
 
 
-@step("knight_swear_on_quest")
+@step("knight_swear_on_quest", "ends", "hero", "oath", "power", "why")
 def knight_swear_on_quest(ctx: Ctx, st: Step) -> None:
     """Oath of Service (DN 20.6 names it): swear the Oath on a quest at the Knight's location
     (his choice if several); it ends his other Oaths (``ends``). With no quest here, nothing
@@ -219,12 +219,12 @@ def _hb_quest_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("hb_oath_quest", _hb_quest_choices)
+@decision("hb_oath_quest", _hb_quest_choices, fields=("ends", "hero", "oath", "quests"))
 def _hb_resolve_oath_quest(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     _hb_swear_quest(ctx, ctx.s.heroes[d["hero"]], d, args["quest"])
 
 
-@step("knight_seek_oath")
+@step("knight_seek_oath", "hero", "power", "why")
 def knight_seek_oath(ctx: Ctx, st: Step) -> None:
     """Oath of Valor fulfilled (first edition: "may take any Oath"): the Knight may take any
     Oath card from his power deck into play; the deck is then shuffled."""
@@ -244,7 +244,7 @@ def _hb_seek_oath_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("hb_seek_oath", _hb_seek_oath_choices)
+@decision("hb_seek_oath", _hb_seek_oath_choices, fields=("hero", "oaths"))
 def _hb_resolve_seek_oath(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     if type_ != "take_oath":
         return
@@ -253,7 +253,7 @@ def _hb_resolve_seek_oath(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[st
     take_power_from_deck(ctx, ctx.s.heroes[d["hero"]], args["power"], "Oath of Valor fulfilled")
 
 
-@step("move_choice")
+@step("move_choice", "hero", "power", "range", "to", "why")
 def move_choice(ctx: Ctx, st: Step) -> None:
     """A power's further move, which the player may decline: ``range`` "adjacent" (the
     Knight's Hard Ride, the Wayfarer's Long Road: a second step) or "any" (the Wayfarer's
@@ -277,7 +277,7 @@ def _hb_move_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("hb_move", _hb_move_choices)
+@decision("hb_move", _hb_move_choices, fields=("hero", "places", "why"))
 def _hb_resolve_move(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     from app.games.darkest_night.rules.blights import move_hero
 
@@ -285,7 +285,7 @@ def _hb_resolve_move(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, An
         move_hero(ctx, ctx.s.heroes[d["hero"]], args["to"], d["why"])
 
 
-@step("for_target_hero")
+@step("for_target_hero", "do", "hero", "power", "target", "why")
 def for_target_hero(ctx: Ctx, st: Step) -> None:
     """Apply ``do`` to the hero a power's action targeted (``target = "hero_here"`` or
     ``"any_hero"``, DN 14.1), not to the power's owner (the Paragon's Words of Comfort)."""
@@ -298,7 +298,7 @@ def for_target_hero(ctx: Ctx, st: Step) -> None:
     ctx.then([dict(e) | {"hero": hero.id} for e in st.get("do", ())])
 
 
-@step("pick_hero_here")
+@step("pick_hero_here", "cost", "do", "hero", "others", "power", "why")
 def pick_hero_here(ctx: Ctx, st: Step) -> None:
     """The player picks a hero at this hero's location (``others = true``: another hero)
     and ``do`` applies to that hero; ``cost`` is paid by this hero when the pick is made, and
@@ -339,7 +339,7 @@ def _hb_pick_hero_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("hb_pick_hero", _hb_pick_hero_choices)
+@decision("hb_pick_hero", _hb_pick_hero_choices, fields=("cost", "do", "hero", "heroes", "why"))
 def _hb_resolve_pick_hero(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     from app.games.darkest_night.rules.common import spend
 
@@ -351,7 +351,7 @@ def _hb_resolve_pick_hero(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[st
     ctx.then([dict(e) | {"hero": args["target"]} for e in d["do"]])
 
 
-@step("flag_current_hero")
+@step("flag_current_hero", "flag", "hero", "power", "scope", "why")
 def flag_current_hero(ctx: Ctx, st: Step) -> None:
     """Mark the hero whose turn it is for the rest of that turn (``flag``, e.g.
     ``safe_from_wounds``): ``scope`` "self" (only if it is this hero's turn), "here" (if that
@@ -369,7 +369,7 @@ def flag_current_hero(ctx: Ctx, st: Step) -> None:
     ctx.emit("HeroFlagged", hero=current.id, flag="turn:" + st["flag"], value=st.get("why") or "a power")
 
 
-@step("quest_here_progress")
+@step("quest_here_progress", "hero", "n", "power", "to", "why")
 def quest_here_progress(ctx: Ctx, st: Step) -> None:
     """Add ``n`` progress tokens to a quest at the hero's location (choose if several); the
     hero who adds the last token takes the reward (DN 16.2). No quest here: nothing (the
@@ -377,7 +377,7 @@ def quest_here_progress(ctx: Ctx, st: Step) -> None:
     _hb_quest_op(ctx, st, "progress")
 
 
-@step("quest_here_delay")
+@step("quest_here_delay", "hero", "n", "power", "why")
 def quest_here_delay(ctx: Ctx, st: Step) -> None:
     """Remove up to ``n`` time markers from a quest at the hero's location (choose if
     several), so it expires later (DN 16.3; the Tinker's Stabilizing Gadget)."""
@@ -406,12 +406,12 @@ def _hb_quest_apply(ctx: Ctx, hero_id: str, quest_id: str, what: str, n: int) ->
         ctx.emit("QuestTimeAdvanced", id=quest.id, to=max(0, quest.time - n), by=-min(n, quest.time))
 
 
-@decision("hb_quest", _hb_quest_choices)
+@decision("hb_quest", _hb_quest_choices, fields=("hero", "n", "quests", "what"))
 def _hb_resolve_quest(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     _hb_quest_apply(ctx, d["hero"], args["quest"], d["what"], int(d["n"]))
 
 
-@step("tinker_scrap_item")
+@step("tinker_scrap_item", "do", "hero", "power", "why")
 def tinker_scrap_item(ctx: Ctx, st: Step) -> None:
     """The Tinker's Scrap for Parts: discard a basic item token he carries (not a Holy Relic
     or an artifact; it returns to the stock, DN 15.0), then ``do``. Carrying none: nothing."""
@@ -440,7 +440,7 @@ def _hb_scrap_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("hb_scrap", _hb_scrap_choices)
+@decision("hb_scrap", _hb_scrap_choices, fields=("do", "hero", "items", "power"))
 def _hb_resolve_scrap(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     if type_ != "scrap_item":
         return
@@ -452,7 +452,7 @@ def _hb_resolve_scrap(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, A
     _hb_then(ctx, {"hero": hero.id, "power": d.get("power")}, d["do"])
 
 
-@step("offer_attack")
+@step("offer_attack", "hero", "power", "to", "why")
 def offer_attack(ctx: Ctx, st: Step) -> None:
     """The hero may attack a blight here, as with the attack action (DN 8.0, 12.1: any
     tactic, 1 secrecy lost either way), or decline (the Valkyrie's Ride of the Slain)."""
@@ -478,7 +478,7 @@ def _hb_attack_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("hb_attack", _hb_attack_choices)
+@decision("hb_attack", _hb_attack_choices, fields=("blights", "hero"))
 def _hb_resolve_attack(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     from app.games.darkest_night.rules.ops import attack_step
 

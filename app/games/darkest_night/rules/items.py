@@ -277,7 +277,7 @@ def green_item_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return [Choice("take_item", {"kind": k}, f"Take a {items[k].name}", items[k].text) for k in d["options"]]
 
 
-@decision("green_item", green_item_choices)
+@decision("green_item", green_item_choices, fields=("hero", "options", "why"))
 def resolve_green_item(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     """No token of the reward left: any green-backed item instead (DN 16.2)."""
     ctx.emit("ItemGained", hero=d["hero"], item=f"i{ctx.s.next_item}", kind=args["kind"], why=d["why"])

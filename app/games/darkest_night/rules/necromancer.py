@@ -76,7 +76,7 @@ def necromancer_move(ctx: Ctx, _: Step) -> None:
     ctx.then([{"op": "necromancer_after_roll", "roll": faces[0]}])
 
 
-@step("necromancer_after_roll")
+@step("necromancer_after_roll", "roll")
 def necromancer_after_roll(ctx: Ctx, st: Step) -> None:
     """A Skull Token may move him anywhere instead, after the roll (items, DN 15.0)."""
     holders = [h for h in ctx.s.living() if any(i.kind == "skull_token" and not i.locked for i in h.items)]
@@ -105,7 +105,7 @@ def skull_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("skull_token", skull_choices)
+@decision("skull_token", skull_choices, fields=("roll",))
 def resolve_skull(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     if type_ == "let_necromancer_move":
         ctx.then([{"op": "necromancer_detect", "roll": d["roll"]}])
@@ -114,7 +114,7 @@ def resolve_skull(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any])
     move_necromancer(ctx, args["to"], "a Skull Token")
 
 
-@step("necromancer_detect")
+@step("necromancer_detect", "roll")
 def necromancer_detect(ctx: Ctx, st: Step) -> None:
     """Detected: heroes outside the Monastery whose secrecy is below the roll ("heroes win
     ties"); chase the closest, ties at random (DN 10.0); a Necromancer player chooses
@@ -169,7 +169,7 @@ def necromancer_move_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     ]
 
 
-@decision("necromancer_move", necromancer_move_choices)
+@decision("necromancer_move", necromancer_move_choices, fields=("roll", "targets"))
 def resolve_necromancer_move(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     move_necromancer(ctx, args["to"], "the Necromancer's choice (DN 20.3.2)")
 

@@ -42,7 +42,7 @@ def _why(st: Step, fallback: str) -> str:
     return str(st.get("why") or fallback)
 
 
-@step("gain_grace")
+@step("gain_grace", "cap", "hero", "n", "power", "why")
 def gain_grace(ctx: Ctx, st: Step) -> None:
     """Gain ``n`` grace up to ``cap`` (DN 4.1)."""
     hero = hero_of(ctx, st)
@@ -56,13 +56,13 @@ def gain_grace(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("lose_grace")
+@step("lose_grace", "hero", "n", "power", "why")
 def lose_grace(ctx: Ctx, st: Step) -> None:
     """Lose ``n`` grace, never below zero (DN 4.1)."""
     lose(ctx, hero_of(ctx, st), "grace", int(st.get("n", 1)), _why(st, "a card"))
 
 
-@step("gain_secrecy")
+@step("gain_secrecy", "cap", "hero", "n", "power", "to", "why")
 def gain_secrecy(ctx: Ctx, st: Step) -> None:
     """Gain ``n`` secrecy up to ``cap`` (DN 4.1)."""
     hero = hero_of(ctx, st)
@@ -76,25 +76,25 @@ def gain_secrecy(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("lose_secrecy")
+@step("lose_secrecy", "hero", "n", "power", "why")
 def lose_secrecy(ctx: Ctx, st: Step) -> None:
     """Lose ``n`` secrecy, never below zero (DN 4.1)."""
     lose(ctx, hero_of(ctx, st), "secrecy", int(st.get("n", 1)), _why(st, "a card"))
 
 
-@step("gain_spark")
+@step("gain_spark", "hero", "n", "power", "why")
 def gain_spark(ctx: Ctx, st: Step) -> None:
     """Gain ``n`` sparks, at most 3 (DN 4.2)."""
     gain(ctx, hero_of(ctx, st), "sparks", int(st.get("n", 1)), _why(st, "a card"))
 
 
-@step("lose_spark")
+@step("lose_spark", "hero", "n", "power", "why")
 def lose_spark(ctx: Ctx, st: Step) -> None:
     """Lose ``n`` sparks."""
     lose(ctx, hero_of(ctx, st), "sparks", int(st.get("n", 1)), _why(st, "a card"))
 
 
-@step("darkness")
+@step("darkness", "hero", "n", "power", "why")
 def darkness(ctx: Ctx, st: Step) -> None:
     """Raise (or with a negative ``n`` lower) the darkness (DN 9.0)."""
     n = int(st.get("n", 1))
@@ -104,7 +104,7 @@ def darkness(ctx: Ctx, st: Step) -> None:
         lower_darkness(ctx, -n, _why(st, "a card"))
 
 
-@step("clues")
+@step("clues", "hero", "mystery", "n", "power", "why")
 def clues(ctx: Ctx, st: Step) -> None:
     """Gain clues; without mysteries, a die per clue and a key per 5–6 (DN 20.5)."""
     n = int(st.get("n", 1))
@@ -132,14 +132,14 @@ def clues(ctx: Ctx, st: Step) -> None:
     ctx.emit("CluesChanged", to=max(0, ctx.s.clues + n), by=n, why=_why(st, "a card"))
 
 
-@step("keys")
+@step("keys", "n")
 def keys(ctx: Ctx, st: Step) -> None:
     """Gain ``n`` keys (playing without mysteries, DN 20.5)."""
     n = int(st.get("n", 1))
     ctx.emit("KeysChanged", to=max(0, ctx.s.keys + n), by=n, why=_why(st, "a card"))
 
 
-@step("create_blight")
+@step("create_blight", "hero", "power", "where", "why")
 def create_blight_op(ctx: Ctx, st: Step) -> None:
     """``where``: "here" (the hero's location, default), "necromancer", or a location."""
     where = st.get("where", "here")
@@ -155,25 +155,25 @@ def nothing(ctx: Ctx, st: Step) -> None:
     """An effect that changes nothing (kept so a card's text and data line up)."""
 
 
-@step("by_secrecy")
+@step("by_secrecy", "cases", "hero", "power", "why")
 def by_secrecy(ctx: Ctx, st: Step) -> None:
     """Cases by the hero's secrecy: ``cases = [{min, max, do}]`` (e.g. Dead Servant, DN 7.0)."""
     branch(ctx, st, hero_of(ctx, st).secrecy)
 
 
-@step("by_darkness")
+@step("by_darkness", "cases", "hero", "power", "why")
 def by_darkness(ctx: Ctx, st: Step) -> None:
     """Cases by the darkness (events grow worse as it rises, DN 7.0)."""
     branch(ctx, st, ctx.s.darkness)
 
 
-@step("by_blights_here")
+@step("by_blights_here", "cases", "hero", "power", "why")
 def by_blights_here(ctx: Ctx, st: Step) -> None:
     """Cases by the number of blights at the hero's location."""
     branch(ctx, st, len(ctx.s.blights.get(hero_of(ctx, st).location, [])))
 
 
-@step("by_grace")
+@step("by_grace", "cases", "hero", "power", "why")
 def by_grace(ctx: Ctx, st: Step) -> None:
     """Cases by the hero's grace."""
     branch(ctx, st, hero_of(ctx, st).grace)
@@ -186,21 +186,21 @@ def branch(ctx: Ctx, st: Step, value: int) -> None:
             return
 
 
-@step("if_necromancer_here")
+@step("if_necromancer_here", "do", "else", "hero", "power", "why")
 def if_necromancer_here(ctx: Ctx, st: Step) -> None:
     """``do`` if the Necromancer is at the hero's location, else ``else``."""
     here = ctx.s.necromancer == hero_of(ctx, st).location
     ctx.then(st.get("do" if here else "else", ()), hero=st["hero"])
 
 
-@step("if_monastery")
+@step("if_monastery", "do", "else", "hero", "power", "why")
 def if_monastery(ctx: Ctx, st: Step) -> None:
     """``do`` if the hero is in the Monastery, else ``else``."""
     here = hero_of(ctx, st).location == "Monastery"
     ctx.then(st.get("do" if here else "else", ()), hero=st["hero"])
 
 
-@step("each_hero_here")
+@step("each_hero_here", "do", "hero", "power", "why")
 def each_hero_here(ctx: Ctx, st: Step) -> None:
     """Apply ``do`` to every hero at this hero's location (this hero first)."""
     hero = hero_of(ctx, st)
@@ -211,7 +211,7 @@ def each_hero_here(ctx: Ctx, st: Step) -> None:
     ctx.then(steps)
 
 
-@step("each_hero")
+@step("each_hero", "do", "hero", "power", "why")
 def each_hero(ctx: Ctx, st: Step) -> None:
     """Apply ``do`` to every living hero."""
     steps: list[Step] = []
@@ -220,7 +220,7 @@ def each_hero(ctx: Ctx, st: Step) -> None:
     ctx.then(steps)
 
 
-@step("roll_test")
+@step("roll_test", "dice", "fail", "hero", "per_success", "power", "roll", "target", "why", "win")
 def roll_test(ctx: Ctx, st: Step) -> None:
     """A roll outside combat: ``dice`` vs ``target``; ``win``/``fail`` effects; ``per_success``."""
     ctx.then(
@@ -242,7 +242,7 @@ def roll_test(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("roll_test_result")
+@step("roll_test_result", "faces", "fail", "hero", "kept", "per_success", "successes", "win")
 def roll_test_result(ctx: Ctx, st: Step) -> None:
     steps = list(st["win"] if st["successes"] else st["fail"])
     for _ in range(st["successes"]):
@@ -250,7 +250,7 @@ def roll_test_result(ctx: Ctx, st: Step) -> None:
     ctx.then(steps, hero=st["hero"])
 
 
-@step("fight")
+@step("fight", "allow", "awareness", "fail", "foe", "hero", "power", "strength", "vs", "why", "win")
 def fight(ctx: Ctx, st: Step) -> None:
     """A combat written on a card: ``foe`` (a name in enemies.toml, or stats given here),
     ``win`` and ``fail`` effects, optionally only ``allow = ["elude"]``."""
@@ -274,7 +274,7 @@ def fight(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("choose")
+@step("choose", "hero", "options", "power", "title", "why")
 def choose(ctx: Ctx, st: Step) -> None:
     """A choice a card gives the player: ``options = [{label, do, cost?}]``; an option
     with a cost the hero cannot pay is not offered (DN 4.1)."""
@@ -312,12 +312,12 @@ def card_choice_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     ]
 
 
-@decision("card_choice", card_choice_choices)
+@decision("card_choice", card_choice_choices, fields=("hero", "offered", "options", "title"))
 def resolve_card_choice(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     resolve_option(ctx, ctx.s.heroes[d["hero"]], d["options"][args["option"]])
 
 
-@step("spend_or")
+@step("spend_or", "else", "else_label", "hero", "n", "power", "resource", "title", "why")
 def spend_or(ctx: Ctx, st: Step) -> None:
     """ "Spend N of a resource or suffer X": offered as a choice when the hero can pay."""
     hero = hero_of(ctx, st)
@@ -337,7 +337,7 @@ def spend_or(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("gain_item")
+@step("gain_item", "hero", "kind", "power", "why")
 def gain_item(ctx: Ctx, st: Step) -> None:
     """Take an item token from the stock; if none is left, any green-backed item (DN 16.2)."""
     from app.games.darkest_night.rules.items import give_item_from_stock
@@ -345,7 +345,7 @@ def gain_item(ctx: Ctx, st: Step) -> None:
     give_item_from_stock(ctx, hero_of(ctx, st), st["kind"], _why(st, "a card"))
 
 
-@step("move_hero")
+@step("move_hero", "hero", "power", "to", "why")
 def move_hero_op(ctx: Ctx, st: Step) -> None:
     """Move the hero: ``to`` a location, "necromancer", or "monastery"."""
     from app.games.darkest_night.rules.blights import move_hero
@@ -357,7 +357,7 @@ def move_hero_op(ctx: Ctx, st: Step) -> None:
     move_hero(ctx, hero, to, _why(st, "a card"))
 
 
-@step("move_necromancer")
+@step("move_necromancer", "hero", "power", "to", "why")
 def move_necromancer_op(ctx: Ctx, st: Step) -> None:
     """Move the Necromancer: ``to`` "here" (the hero's location) or a location."""
     from app.games.darkest_night.rules.necromancer import move_necromancer
@@ -368,20 +368,20 @@ def move_necromancer_op(ctx: Ctx, st: Step) -> None:
     move_necromancer(ctx, to, _why(st, "a card"))
 
 
-@step("flag_turn")
+@step("flag_turn", "flag", "hero", "power", "why")
 def flag_turn(ctx: Ctx, st: Step) -> None:
     """Mark the hero for the rest of this turn (``flag`` names a rule hook, e.g.
     ``safe_from_wounds``)."""
     ctx.emit("HeroFlagged", hero=st["hero"], flag="turn:" + st["flag"], value=_why(st, "a card"))
 
 
-@step("ignore_blights")
+@step("ignore_blights", "hero", "power", "why")
 def ignore_blights(ctx: Ctx, st: Step) -> None:
     """The hero ignores blights' effects for the rest of the turn (Cursed Ashes)."""
     ctx.emit("HeroFlagged", hero=st["hero"], flag="ignore_blights", value=True)
 
 
-@step("exhaust_this")
+@step("exhaust_this", "hero", "power", "why")
 def exhaust_this(ctx: Ctx, st: Step) -> None:
     """Exhaust the power whose effect this is."""
     from app.games.darkest_night.rules.powers import set_power
@@ -390,13 +390,13 @@ def exhaust_this(ctx: Ctx, st: Step) -> None:
         set_power(ctx, hero_of(ctx, st), st["power"], exhausted=True, why="its own effect")
 
 
-@step("auto_search")
+@step("auto_search", "hero", "power", "why")
 def auto_search(ctx: Ctx, st: Step) -> None:
     """Take the search result here without rolling, as one success (Dowse, DN 14.1)."""
     ctx.then([{"op": "search_result", "hero": st["hero"], "successes": 1}])
 
 
-@step("attack_with")
+@step("attack_with", "dice", "hero", "power", "why")
 def attack_with(ctx: Ctx, st: Step) -> None:
     """Attack a blight here with the dice this power gives (choose which if several)."""
     from app.games.darkest_night.rules.actions import attackable
@@ -449,6 +449,6 @@ def attack_target_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("attack_target", attack_target_choices)
+@decision("attack_target", attack_target_choices, fields=("blights", "dice", "hero", "power"))
 def resolve_attack_target(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     ctx.then([attack_step(ctx, ctx.s.heroes[d["hero"]], args["blight"], d)])

@@ -206,7 +206,7 @@ def exhaustible(hero: Hero) -> list[Power]:
     return [p for p in carried_powers(hero) if not p.exhausted]
 
 
-@step("exhaust_power")
+@step("exhaust_power", "hero", "n", "power", "why")
 def exhaust_power(ctx: Ctx, st: Step) -> None:
     """Exhaust a power of the hero's choice, not one already exhausted (DN 13.4)."""
     hero = ctx.s.heroes[st["hero"]]
@@ -239,7 +239,7 @@ def exhaust_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     ]
 
 
-@decision("exhaust_power", exhaust_choices)
+@decision("exhaust_power", exhaust_choices, fields=("hero", "n", "why"))
 def resolve_exhaust(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
     hero = ctx.s.heroes[d["hero"]]
     set_power(ctx, hero, args["power"], exhausted=True, why=d.get("why", ""))
@@ -247,19 +247,19 @@ def resolve_exhaust(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) 
         ctx.then([{"op": "exhaust_power", "hero": hero.id, "n": d["n"] - 1, "why": d.get("why", "")}])
 
 
-@step("exhaust_all_powers")
+@step("exhaust_all_powers", "hero", "power", "why")
 def exhaust_all_powers(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     for power in exhaustible(hero):
         set_power(ctx, hero, power.id, exhausted=True, why=st.get("why", ""))
 
 
-@step("refresh_powers")
+@step("refresh_powers", "hero", "power", "to", "why")
 def refresh_powers(ctx: Ctx, st: Step) -> None:
     refresh_all(ctx, ctx.s.heroes[st["hero"]], st.get("why", ""))
 
 
-@step("power_hook")
+@step("power_hook", "hero", "hook", "vs")
 def power_hook(ctx: Ctx, st: Step) -> None:
     """Powers with effects at a moment (``{op = "on", hook = ..., effects = [...]}`` among
     their bonus or active modifiers). Hooks: turn_start, turn_end, blight_destroyed,

@@ -153,7 +153,21 @@ def ways_choices(d: dict[str, Any], stop_label: str) -> list[Choice]:
 # -- quests (DN 16.2) ------------------------------------------------------------------------
 
 
-@step("quest_fight")
+@step(
+    "quest_fight",
+    "allow",
+    "awareness",
+    "fail",
+    "foe",
+    "hero",
+    "power",
+    "progress",
+    "quest",
+    "strength",
+    "vs",
+    "why",
+    "win",
+)
 def quest_fight(ctx: Ctx, st: Step) -> None:
     """A combat at a quest (DN 16.2): ``foe`` (enemies.toml, or ``strength``/``awareness``
     given), ``allow`` (e.g. ``["elude"]``), the hero's choice of tactic. Winning adds
@@ -181,7 +195,7 @@ def quest_fight(ctx: Ctx, st: Step) -> None:
     ctx.then([fight])
 
 
-@step("quest_roll")
+@step("quest_roll", "dice", "fail", "hero", "power", "progress", "quest", "roll", "target", "why", "win")
 def quest_roll(ctx: Ctx, st: Step) -> None:
     """A roll for a quest outside combat (DN 5.0, 16.2): ``dice`` against ``target``;
     ``roll`` is "test" (default), "pray" or "search" (which bonuses apply). Any success adds
@@ -211,7 +225,7 @@ def quest_roll(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("quest_roll_result")
+@step("quest_roll_result", "faces", "fail", "hero", "kept", "progress", "quest", "successes", "win")
 def quest_roll_result(ctx: Ctx, st: Step) -> None:
     quest = placed_quest(ctx, st)
     successes = int(st["successes"])
@@ -224,7 +238,7 @@ def quest_roll_result(ctx: Ctx, st: Step) -> None:
     ctx.then(steps, hero=st["hero"])
 
 
-@step("quest_pay")
+@step("quest_pay", "costs", "hero", "item", "paid", "power", "quest", "repeat", "why")
 def quest_pay(ctx: Ctx, st: Step) -> None:
     """A quest advanced by paying instead of rolling (DN 16.2: "other quests ... require
     an expenditure of other resources"): one of ``costs`` (e.g. ``[{secrecy = 2},
@@ -277,7 +291,7 @@ def quest_pay_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return ways_choices(d, "Stop paying" if d["params"].get("paid") else "Pay nothing")
 
 
-@decision("quest_pay", quest_pay_choices)
+@decision("quest_pay", quest_pay_choices, fields=("detail", "hero", "name", "params", "quest", "ways"))
 def resolve_quest_pay(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     if type_ == "pay":
         settle_quest_payment(ctx, ctx.s.heroes[d["hero"]], d["params"], d["ways"][args["way"]])
@@ -293,7 +307,7 @@ def next_key_min(ctx: Ctx, mystery: Placed) -> int:
     return min(mins, default=NO_KEY_ROLL)
 
 
-@step("mystery_fight")
+@step("mystery_fight", "approach", "hero", "mystery", "power", "why")
 def mystery_fight(ctx: Ctx, st: Step) -> None:
     """A mystery's fight roll (DN 17.3, Defiled Shrine): a combat against no foe in which the
     hero may use a tactic (the Mesmer's Consume Dreams in the example) and other dice; the
@@ -327,7 +341,7 @@ def mystery_fight(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("mystery_roll")
+@step("mystery_roll", "dice", "hero", "mystery", "power", "roll", "why")
 def mystery_roll(ctx: Ctx, st: Step) -> None:
     """A mystery's roll outside combat (DN 17.3): ``dice`` (default 1) of a kind (``roll`` =
     "test", "search" or "pray", so the matching bonuses apply); the best die earns every key
@@ -350,7 +364,7 @@ def mystery_roll(ctx: Ctx, st: Step) -> None:
     )
 
 
-@step("mystery_best_die")
+@step("mystery_best_die", "faces", "hero", "kept", "mystery", "successes")
 def mystery_best_die(ctx: Ctx, st: Step) -> None:
     """After a mystery's roll: its dice as they count (a Holy Relic's +1, Terror's dropped
     die, DN 11.2, 15.2) go to ``mystery_roll_keys``. A combat's continuation does not carry
@@ -370,7 +384,7 @@ def mystery_best_die(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "mystery_roll_keys", "mystery": st["mystery"], "hero": st["hero"], "kept": list(kept)}])
 
 
-@step("mystery_pay")
+@step("mystery_pay", "hero", "mystery", "offers", "power", "why")
 def mystery_pay(ctx: Ctx, st: Step) -> None:
     """A mystery's reward for a payment (DN 17.3): ``offers = [{cost = {grace = 1}} or
     {item = true}, key = <index> | do = [...], label?]``. An offer with ``key`` takes that
@@ -425,13 +439,13 @@ def mystery_pay_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return ways_choices(d, "Pay nothing")
 
 
-@decision("mystery_pay", mystery_pay_choices)
+@decision("mystery_pay", mystery_pay_choices, fields=("detail", "hero", "mystery", "ways"))
 def resolve_mystery_pay(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     if type_ == "pay":
         settle_mystery_payment(ctx, ctx.s.heroes[d["hero"]], d["mystery"], d["ways"][args["way"]])
 
 
-@step("clues_per_quest")
+@step("clues_per_quest", "hero", "mystery", "n", "power", "why")
 def clues_per_quest(ctx: Ctx, st: Step) -> None:
     """Gain ``n`` clues (default 1) for each quest in play (Common Knowledge: rumours of
     the kingdom's troubles, removed when playing without quests, DN 20.6)."""
@@ -443,7 +457,7 @@ def clues_per_quest(ctx: Ctx, st: Step) -> None:
         )
 
 
-@step("peek_darkness")
+@step("peek_darkness", "hero", "power", "why")
 def peek_darkness(ctx: Ctx, st: Step) -> None:
     """Look at the top card of the darkness deck and leave it or put it at the bottom
     (By Starlight, removed when playing without the darkness deck, DN 20.7)."""
@@ -464,7 +478,7 @@ def peek_darkness_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("peek_darkness", peek_darkness_choices)
+@decision("peek_darkness", peek_darkness_choices, fields=("alone", "card", "hero"))
 def resolve_peek_darkness(ctx: Ctx, d: dict[str, Any], type_: str, _a: dict[str, Any]) -> None:
     if type_ != "put_at_bottom" or d["card"] not in ctx.s.decks["darkness"].cards:
         return
@@ -473,7 +487,7 @@ def resolve_peek_darkness(ctx: Ctx, d: dict[str, Any], type_: str, _a: dict[str,
     ctx.emit("CardReturned", deck="darkness", card=d["card"], bottom=True, hero=d["hero"], private_seat=seat)
 
 
-@step("pray_at_mystery")
+@step("pray_at_mystery", "hero", "mystery", "power", "why")
 def pray_at_mystery(ctx: Ctx, st: Step) -> None:
     """Pray away from the Monastery: 2 dice against 3, +1 grace per success up to default,
     then refresh your powers (the pray action, DN 8.0), at a holy place a mystery reveals."""
@@ -488,7 +502,7 @@ def pray_at_mystery(ctx: Ctx, st: Step) -> None:
 # -- rewards and penalties ---------------------------------------------------------------
 
 
-@step("reward_or_green_item")
+@step("reward_or_green_item", "do", "hero", "needs", "power", "why")
 def reward_or_green_item(ctx: Ctx, st: Step) -> None:
     """A reward that needs game pieces (``needs = "power_deck" | "artifact_deck"``): when
     there are not enough, the hero may choose any green-backed item instead (DN 16.2)."""
@@ -519,7 +533,7 @@ def reward_or_green_item(ctx: Ctx, st: Step) -> None:
         ctx.emit("ItemUnavailable", hero=hero.id, kind="green-backed item")
 
 
-@step("create_blight_of")
+@step("create_blight_of", "hero", "power", "type", "where", "why")
 def create_blight_of(ctx: Ctx, st: Step) -> None:
     """Create a blight of a named ``type`` (the Zombie Horde expires into a Zombies blight,
     DN 16.3) at ``where`` (a location, "$location", "necromancer" or the hero's "here");
@@ -540,7 +554,7 @@ def create_blight_of(ctx: Ctx, st: Step) -> None:
         create_blight(ctx, where, why=why)
 
 
-@step("heroes_at")
+@step("heroes_at", "do", "hero", "power", "where", "why")
 def heroes_at(ctx: Ctx, st: Step) -> None:
     """Apply ``do`` to every living hero at ``where`` (a quest's "$location"): a penalty
     with no hero of its own, as when a quest expires (DN 16.3)."""
@@ -550,7 +564,7 @@ def heroes_at(ctx: Ctx, st: Step) -> None:
     ctx.then(steps)
 
 
-@step("destroy_blight_at")
+@step("destroy_blight_at", "hero", "power", "where", "why")
 def destroy_blight_at(ctx: Ctx, st: Step) -> None:
     """The hero destroys one blight of their choice at ``where`` (default: here), as a
     reward (DN 11.3: the token returns to the stock)."""
@@ -584,7 +598,7 @@ def destroy_blight_at_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out or [Choice("destroy_none", {}, "Nothing left to destroy", "")]
 
 
-@decision("destroy_blight_at", destroy_blight_at_choices)
+@decision("destroy_blight_at", destroy_blight_at_choices, fields=("blights", "hero", "why"))
 def resolve_destroy_blight_at(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
     if type_ == "destroy":
         ctx.then(

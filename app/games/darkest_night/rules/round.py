@@ -81,7 +81,7 @@ def next_hero_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("next_hero", next_hero_choices)
+@decision("next_hero", next_hero_choices, fields=())
 def resolve_next_hero(ctx: Ctx, d: dict[str, Any], _type: str, args: dict[str, Any]) -> None:
     """The players choose which hero goes next (DN 6.0)."""
     hero = ctx.s.heroes[args["hero"]]
@@ -97,7 +97,7 @@ def current_hero(ctx: Ctx, st: Step) -> Hero:
     return ctx.s.heroes[st["hero"]]
 
 
-@step("turn_start")
+@step("turn_start", "hero")
 def turn_start(ctx: Ctx, st: Step) -> None:
     """Start of turn (DN 6.0): unlock items used since this hero's last turn (DN 15.1),
     then the start-of-turn effects (see ``blights.start_of_turn_effects``)."""
@@ -120,7 +120,7 @@ def relic_count_this_turn(s: State, hero: Hero) -> int:
     return 1
 
 
-@step("turn_event")
+@step("turn_event", "hero")
 def turn_event(ctx: Ctx, st: Step) -> None:
     """Event step (DN 7.0): none in the Monastery (DN 7.3); with zero secrecy and the
     Necromancer here, he attacks instead (DN 7.2)."""
@@ -135,14 +135,14 @@ def turn_event(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "draw_event", "hero": hero.id}])
 
 
-@step("turn_action")
+@step("turn_action", "hero")
 def turn_action(ctx: Ctx, st: Step) -> None:
     hero = current_hero(ctx, st)
     ctx.emit("TurnStepReached", hero=hero.id, step="action")
     ctx.then([{"op": "action_step", "hero": hero.id}])
 
 
-@step("turn_end")
+@step("turn_end", "hero")
 def turn_end(ctx: Ctx, st: Step) -> None:
     """End of turn (DN 6.0): blights' end-of-turn effects and their monsters (DN 11.2);
     a whole turn in the Monastery gives 1 secrecy up to default (DN 19.2)."""
@@ -151,7 +151,7 @@ def turn_end(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "end_of_turn_effects", "hero": hero.id}])
 
 
-@step("monastery_rest")
+@step("monastery_rest", "hero")
 def monastery_rest(ctx: Ctx, st: Step) -> None:
     hero = current_hero(ctx, st)
     if hero.dead or hero.location != MONASTERY or hero.left_monastery:
@@ -159,7 +159,7 @@ def monastery_rest(ctx: Ctx, st: Step) -> None:
     gain(ctx, hero, "secrecy", 1, "a whole turn in the Monastery (DN 19.2)", cap=default_secrecy(ctx, hero))
 
 
-@step("turn_close")
+@step("turn_close", "hero")
 def turn_close(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     if ctx.s.current != hero.id:

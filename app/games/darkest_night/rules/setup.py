@@ -117,7 +117,7 @@ def instance_id(s: State, kind: str) -> str:
     return f"{kind}~{n}"
 
 
-@step("choose_hero")
+@step("choose_hero", "replacing", "seat", "secondary_of", "slot")
 def choose_hero(ctx: Ctx, st: Step) -> None:
     options = ctx.s.options
     pool = available_heroes(ctx.s, ctx.c)
@@ -169,7 +169,7 @@ def choose_hero_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("choose_hero", choose_hero_choices)
+@decision("choose_hero", choose_hero_choices, fields=("dual", "replacing", "secondary_of", "slot"))
 def resolve_choose_hero(ctx: Ctx, d: dict[str, Any], _type: str, args: dict[str, Any]) -> None:
     ctx.then(
         [
@@ -185,7 +185,7 @@ def resolve_choose_hero(ctx: Ctx, d: dict[str, Any], _type: str, args: dict[str,
     )
 
 
-@step("hero_chosen")
+@step("hero_chosen", "hero", "replacing", "seat", "secondary_of", "slot")
 def hero_chosen(ctx: Ctx, st: Step) -> None:
     """Put the hero in the Monastery at default grace and secrecy (DN 3.2), a replacement
     with both 1 lower (DN 13.1), a dual-class secondary with powers only (DN 20.2.3)."""
@@ -244,7 +244,7 @@ def start_power_count(options: dict[str, Any], *, replacing: bool) -> int:
     return int(options.get("starting_powers", 3)) - (1 if replacing else 0)
 
 
-@step("choose_powers")
+@step("choose_powers", "count", "from_hero", "hero")
 def choose_powers(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     starting = [p.id for p in ctx.c.heroes[st["from_hero"]].powers if p.starting]
@@ -284,12 +284,12 @@ def choose_powers_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("choose_powers", choose_powers_choices)
+@decision("choose_powers", choose_powers_choices, fields=("count", "from_hero", "hero", "starting"))
 def resolve_choose_powers(ctx: Ctx, d: dict[str, Any], _type: str, args: dict[str, Any]) -> None:
     ctx.emit("PowersChosen", hero=d["hero"], powers=list(args["powers"]), from_hero=d["from_hero"])
 
 
-@step("shuffle_power_deck")
+@step("shuffle_power_deck", "hero")
 def shuffle_power_deck(ctx: Ctx, st: Step) -> None:
     """The other powers of the hero (and of a secondary class) form the power deck."""
     hero = ctx.s.heroes[st["hero"]]
@@ -302,7 +302,7 @@ def shuffle_power_deck(ctx: Ctx, st: Step) -> None:
     ctx.emit("PowerDeckShuffled", hero=hero.id, order=deck)
 
 
-@step("replace_hero")
+@step("replace_hero", "fallen", "seat")
 def replace_hero(ctx: Ctx, st: Step) -> None:
     """The player of a fallen hero picks a new one (DN 13.1)."""
     slot = ctx.s.heroes[st["fallen"]].flags.get("slot", 0)

@@ -1,0 +1,208 @@
+"""The kernel's stepwise engine (``app.kernel.flow``) on a toy game, without Darkest Night:
+per-game registries, asking and resuming, "any time" windows, the ``Waiting`` record and
+its upcasting, the flow manifest, and the content checks."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.kernel.flow import Ctx, Rules, Step
+from app.kernel.flow.content import bad_sources, missing_ops, walk_ops
+from app.kernel.flow.manifest import build, problems
+from app.kernel.flow.records import WAITING_EVENT, FlowSchemaError
+from app.kernel.types import Choice, Event
+
+
+@dataclass
+class Toy:
+    """A toy game's state: a counter, a log of what happened, the engine's fields."""
+
+    count: int = 0
+    said: list[str] = field(default_factory=list)
+    agenda: list[Step] = field(default_factory=list)
+    decision: Any = None
+    result: Any = None
+
+
+def toy_rules(name: str = "toy") -> Rules:
+    rules = Rules(name)
+
+    @rules.applies("Counted")
+    def _counted(s: Toy, d: dict[str, Any]) -> None:
+        s.count = d["to"]
+
+    @rules.applies("Said")
+    def _said(s: Toy, d: dict[str, Any]) -> None:
+        s.said.append(d["text"])
+
+    @rules.step("add", "n")
+    def add(ctx: Ctx[Toy, None], st: Step) -> None:
+        ctx.emit("Counted", to=ctx.s.count + int(st.get("n", 1)))
+
+    @rules.step("pick_target")
+    def pick_target(ctx: Ctx[Toy, None], st: Step) -> None:
+        ctx.ask({"kind": "target", "seat": 0, "options": ["north", "south"]})
+
+    @rules.step("say", "text")
+    def say(ctx: Ctx[Toy, None], st: Step) -> None:
+        ctx.emit("Said", text=st["text"])
+
+    def target_choices(s: Toy, d: dict[str, Any]) -> list[Choice]:
+        return [Choice("target", {"to": o}, o) for o in d["options"]]
+
+    @rules.decision("target", target_choices, fields=("options",))
+    def resolve_target(ctx: Ctx[Toy, None], d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+        ctx.then([{"op": "say", "text": f"went {args['to']}"}, {"op": "add", "n": 10}])
+
+    def shout_choices(s: Toy, seat: Any) -> list[Choice]:
+        return [Choice("shout", {}, "Shout")] if s.decision is not None else []
+
+    def shout(ctx: Ctx[Toy, None], seat: Any, _t: str, _a: dict[str, Any]) -> None:
+        ctx.emit("Said", text=f"seat {seat} shouts")
+
+    rules.window("any_time", ["shout"], shout_choices, shout)
+    return rules
+
+
+def idle(ctx: Ctx[Toy, None]) -> None:
+    ctx.s.result = "done"
+
+
+def replay(rules: Rules, events: list[Event]) -> Toy:
+    state = Toy()
+    for event in events:
+        rules.apply(state, event)
+    return state
+
+
+def start(rules: Rules) -> tuple[Toy, list[Event]]:
+    ctx: Ctx[Toy, None] = Ctx(rules, Toy(), random.Random(0), None)
+    ctx.then([{"op": "add", "n": 2}, {"op": "pick_target"}, {"op": "add"}])
+    ctx.run(idle)
+    events = ctx.finish()
+    return ctx.s, events
+
+
+def test_registries_are_per_game() -> None:
+    """Two games may register the same step, event and decision names."""
+    a, b = toy_rules("a"), toy_rules("b")
+    assert set(a.steps) == set(b.steps) and a.steps["add"].rule is not b.steps["add"].rule
+    with pytest.raises(ValueError, match="registered twice"):
+        a.step("add")(lambda ctx, st: None)
+
+
+def test_a_run_stops_at_a_decision_and_the_log_rebuilds_it() -> None:
+    rules = toy_rules()
+    state, events = start(rules)
+    assert state.count == 2 and state.decision["kind"] == "target"
+    waiting = events[-1]
+    assert waiting.type == WAITING_EVENT
+    assert waiting.data == {
+        "decision": {"kind": "target", "v": 1, "seat": 0, "options": ["north", "south"]},
+        "pending": [{"op": "add"}],
+        "steps_v": 1,
+    }
+    rebuilt = replay(rules, events)
+    assert rebuilt == state
+
+
+def test_resolving_continues_with_the_pending_steps() -> None:
+    rules = toy_rules()
+    state, events = start(rules)
+    ctx: Ctx[Toy, None] = Ctx(rules, replay(rules, events), random.Random(0), None)
+    ctx.resolve("target", {"to": "south"})
+    ctx.run(idle)
+    events += ctx.finish()
+    assert ctx.s.said == ["went south"] and ctx.s.count == 13 and ctx.s.result == "done"
+    assert replay(rules, events).count == 13
+
+
+def test_an_any_time_window_interrupts_and_asks_again() -> None:
+    rules = toy_rules()
+    _, events = start(rules)
+    window = rules.window_for("shout")
+    assert window is not None and window.choices(replay(rules, events), 1)
+    ctx: Ctx[Toy, None] = Ctx(rules, replay(rules, events), random.Random(0), None)
+    ctx.interrupt(window, 1, "shout", {})
+    ctx.run(idle)
+    events += ctx.finish()
+    state = replay(rules, events)
+    assert state.said == ["seat 1 shouts"] and state.decision["kind"] == "target"
+    assert state.agenda == [{"op": "add"}]
+
+
+def test_undeclared_parameters_and_fields_never_reach_the_log() -> None:
+    rules = toy_rules()
+    ctx: Ctx[Toy, None] = Ctx(rules, Toy(), random.Random(0), None)
+    ctx.s.agenda = [{"op": "add", "amount": 3}]
+    with pytest.raises(FlowSchemaError, match="undeclared parameters"):
+        ctx.finish()
+    ctx.s.agenda = []
+    ctx.s.decision = {"kind": "target", "seat": 0, "options": [], "secret_python_name": 1}
+    with pytest.raises(FlowSchemaError, match="undeclared fields"):
+        ctx.finish()
+
+
+def test_the_manifest_catches_a_rename_without_an_upcaster() -> None:
+    old = toy_rules()
+    manifest = build(old)
+    assert problems(old, manifest) == []
+    renamed = Rules("toy")
+    renamed.step("increase", "n")(lambda ctx, st: None)
+    renamed.step("pick_target")(lambda ctx, st: None)
+    renamed.step("say", "text")(lambda ctx, st: None)
+    renamed.decision("target", lambda s, d: [], fields=("options",))(lambda *a: None)
+    assert any("'add' is gone" in p for p in problems(renamed, manifest))
+
+    @renamed.upcast_step("add", version=2)
+    def _add_is_increase(st: Step) -> Step:
+        return st | {"op": "increase"}
+
+    assert not any("'add'" in p and "gone" in p for p in problems(renamed, manifest))
+    stored = {"decision": None, "pending": [{"op": "add", "n": 1}, {"op": "say", "text": "hi"}], "steps_v": 1}
+    assert renamed.upcast_waiting(stored)["pending"] == [
+        {"op": "increase", "n": 1},
+        {"op": "say", "text": "hi"},
+    ]
+    assert renamed.upcast_waiting(stored)["steps_v"] == 2
+
+
+def test_a_decision_shape_change_needs_a_version_and_an_upcaster() -> None:
+    old = toy_rules()
+    manifest = build(old)
+    new = Rules("toy")
+    for op, spec in old.steps.items():
+        if op != "resume_decision":
+            new.step(op, *spec.params)(spec.rule)
+    new.decision("target", lambda s, d: [], fields=("places",), version=2)(lambda *a: None)
+    assert any("'target' v1 changed" in p for p in problems(new, manifest))
+
+    @new.upcast_decision("target", 1)
+    def _options_are_places(record: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in record.items() if k != "options"} | {"v": 2, "places": record["options"]}
+
+    assert all("v1 changed" not in p for p in problems(new, manifest))
+    record = {"kind": "target", "v": 1, "seat": 0, "options": ["north"]}
+    resumed = {"op": "resume_decision", "decision": record}
+    up = new.upcast_waiting({"decision": record, "pending": [resumed], "steps_v": 1})
+    assert up["decision"] == {"kind": "target", "v": 2, "seat": 0, "places": ["north"]}
+    assert up["pending"][0]["decision"]["places"] == ["north"]
+
+
+def test_content_checks(tmp_path: Path) -> None:
+    (tmp_path / "cards.toml").write_text(
+        '[[card]]\nid = "a"\nsource = "rulebook"\neffects = [{ op = "add", n = 1 }]\n'
+        '[[card]]\nid = "b"\nsource = "made up"\neffects = [{ op = "teleport" }]\n',
+        encoding="utf-8",
+    )
+    assert bad_sources(tmp_path) == ["cards.toml:card:b"]
+    import tomllib
+
+    data = tomllib.loads((tmp_path / "cards.toml").read_text(encoding="utf-8"))
+    assert list(walk_ops(data)) == ["add", "teleport"]
+    assert missing_ops(toy_rules(), [data]) == {"teleport"}
