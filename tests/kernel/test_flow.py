@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.kernel.flow import Ctx, Rules, Step
+from app.kernel.flow import Ctx, Decision, Rules, Step
 from app.kernel.flow.content import bad_sources, missing_ops, walk_ops
 from app.kernel.flow.manifest import build, problems
 from app.kernel.flow.records import WAITING_EVENT, FlowSchemaError
@@ -27,6 +27,23 @@ class Toy:
     agenda: list[Step] = field(default_factory=list)
     decision: Any = None
     result: Any = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Target(Decision):
+    """Choose where to go."""
+
+    kind = "target"
+    options: list[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Places(Decision):
+    """``Target`` v2: the same question with its field renamed."""
+
+    kind = "target"
+    version = 2
+    places: list[str]
 
 
 def toy_rules(name: str = "toy") -> Rules:
@@ -46,17 +63,17 @@ def toy_rules(name: str = "toy") -> Rules:
 
     @rules.step("pick_target")
     def pick_target(ctx: Ctx[Toy, None], st: Step) -> None:
-        ctx.ask({"kind": "target", "seat": 0, "options": ["north", "south"]})
+        ctx.ask(Target(seat=0, options=["north", "south"]))
 
     @rules.step("say", "text")
     def say(ctx: Ctx[Toy, None], st: Step) -> None:
         ctx.emit("Said", text=st["text"])
 
-    def target_choices(s: Toy, d: dict[str, Any]) -> list[Choice]:
-        return [Choice("target", {"to": o}, o) for o in d["options"]]
+    def target_choices(s: Toy, d: Target) -> list[Choice]:
+        return [Choice("target", {"to": o}, o) for o in d.options]
 
-    @rules.decision("target", target_choices, fields=("options",))
-    def resolve_target(ctx: Ctx[Toy, None], d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+    @rules.decision(Target, target_choices)
+    def resolve_target(ctx: Ctx[Toy, None], d: Target, _t: str, args: dict[str, Any]) -> None:
         ctx.then([{"op": "say", "text": f"went {args['to']}"}, {"op": "add", "n": 10}])
 
     def shout_choices(s: Toy, seat: Any) -> list[Choice]:
@@ -99,7 +116,7 @@ def test_registries_are_per_game() -> None:
 def test_a_run_stops_at_a_decision_and_the_log_rebuilds_it() -> None:
     rules = toy_rules()
     state, events = start(rules)
-    assert state.count == 2 and state.decision["kind"] == "target"
+    assert state.count == 2 and state.decision == Target(seat=0, options=["north", "south"])
     waiting = events[-1]
     assert waiting.type == WAITING_EVENT
     assert waiting.data == {
@@ -132,7 +149,7 @@ def test_an_any_time_window_interrupts_and_asks_again() -> None:
     ctx.run(idle)
     events += ctx.finish()
     state = replay(rules, events)
-    assert state.said == ["seat 1 shouts"] and state.decision["kind"] == "target"
+    assert state.said == ["seat 1 shouts"] and state.decision == Target(seat=0, options=["north", "south"])
     assert state.agenda == [{"op": "add"}]
 
 
@@ -143,8 +160,8 @@ def test_undeclared_parameters_and_fields_never_reach_the_log() -> None:
     with pytest.raises(FlowSchemaError, match="undeclared parameters"):
         ctx.finish()
     ctx.s.agenda = []
-    ctx.s.decision = {"kind": "target", "seat": 0, "options": [], "secret_python_name": 1}
-    with pytest.raises(FlowSchemaError, match="undeclared fields"):
+    ctx.s.decision = Places(seat=0, places=[])
+    with pytest.raises(FlowSchemaError, match="no decision kind"):
         ctx.finish()
 
 
@@ -156,7 +173,7 @@ def test_the_manifest_catches_a_rename_without_an_upcaster() -> None:
     renamed.step("increase", "n")(lambda ctx, st: None)
     renamed.step("pick_target")(lambda ctx, st: None)
     renamed.step("say", "text")(lambda ctx, st: None)
-    renamed.decision("target", lambda s, d: [], fields=("options",))(lambda *a: None)
+    renamed.decision(Target, lambda s, d: [])(lambda *a: None)
     assert any("'add' is gone" in p for p in problems(renamed, manifest))
 
     @renamed.upcast_step("add", version=2)
@@ -179,7 +196,7 @@ def test_a_decision_shape_change_needs_a_version_and_an_upcaster() -> None:
     for op, spec in old.steps.items():
         if op != "resume_decision":
             new.step(op, *spec.params)(spec.rule)
-    new.decision("target", lambda s, d: [], fields=("places",), version=2)(lambda *a: None)
+    new.decision(Places, lambda s, d: [])(lambda *a: None)
     assert any("'target' v1 changed" in p for p in problems(new, manifest))
 
     @new.upcast_decision("target", 1)
@@ -192,6 +209,7 @@ def test_a_decision_shape_change_needs_a_version_and_an_upcaster() -> None:
     up = new.upcast_waiting({"decision": record, "pending": [resumed], "steps_v": 1})
     assert up["decision"] == {"kind": "target", "v": 2, "seat": 0, "places": ["north"]}
     assert up["pending"][0]["decision"]["places"] == ["north"]
+    assert new.decision_from_record(up["decision"]) == Places(seat=0, places=["north"])
 
 
 def test_content_checks(tmp_path: Path) -> None:

@@ -31,10 +31,6 @@ class Ctx(FlowCtx[State, Content]):
     def __init__(self, state: State, rng: random.Random, content: Content) -> None:
         super().__init__(RULES, state, rng, content)
 
-    def ask(self, kind: str, seat: int | str, **data: object) -> None:  # type: ignore[override]
-        """Wait for ``seat`` to decide a ``kind`` of decision (the run stops here)."""
-        super().ask({"kind": kind, "seat": seat, **data})
-
     @classmethod
     def reader(cls, state: State) -> Ctx:
         """A read-only context for questions asked outside a command (prompts, views)."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
+from app.games.darkest_night.decisions import decision_hero
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
 from app.games.darkest_night.engine import RULES, Ctx, apply
@@ -18,7 +19,7 @@ from app.games.darkest_night.rules.round import check_victory, schedule
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
-from app.kernel.flow import RESUME_OP
+from app.kernel.flow import RESUME_OP, Decision
 from app.kernel.flow.records import WAITING_EVENT, WAITING_VERSION
 from app.kernel.game import GameBase
 from app.kernel.types import (
@@ -160,18 +161,18 @@ class DarkestNight(GameBase):
         ctx.run(schedule, check_victory)
         return ctx.finish()
 
-    def _check_choice(self, state: State, d: dict[str, Any], command: Command) -> None:
-        seats = d.get("seats") or [d["seat"]]
+    def _check_choice(self, state: State, d: Decision, command: Command) -> None:
+        seats = d.asked
         if command.seat not in seats:
             who = " or ".join(state.seat_names[s] if isinstance(s, int) else "the game master" for s in seats)
             raise RuleError(
                 "not_your_decision",
-                f"the table is waiting for {who} to {TITLES.get(d['kind'], d['kind']).lower()}",
+                f"the table is waiting for {who} to {TITLES.get(d.kind, d.kind).lower()}",
             )
         choices = self._choices_for(state, d, command.seat)
         if any(c.type == command.type and c.args == command.args for c in choices):
             return
-        rule = RULES.decisions[d["kind"]]
+        rule = RULES.decisions[d.kind]
         for missing in rule.unavailable(state, d) if rule.unavailable else []:
             if missing.type == command.type:
                 raise RuleError("not_allowed", f"{missing.label.lower()} — {missing.reason}, {missing.rule}")
@@ -179,12 +180,12 @@ class DarkestNight(GameBase):
         raise RuleError(
             "not_a_choice",
             f"{command.type} {command.args or ''} is not a legal choice now "
-            f"({TITLES.get(d['kind'], d['kind'])}: {', '.join(offered)})".replace(" {}", ""),
+            f"({TITLES.get(d.kind, d.kind)}: {', '.join(offered)})".replace(" {}", ""),
         )
 
-    def _choices_for(self, state: State, d: dict[str, Any], seat: Any) -> list[Choice]:
-        choices = RULES.decisions[d["kind"]].choices(state, d)
-        if d.get("seats") and len(d["seats"]) > 1:
+    def _choices_for(self, state: State, d: Decision, seat: Any) -> list[Choice]:
+        choices = RULES.decisions[d.kind].choices(state, d)
+        if d.seats and len(d.seats) > 1:
             choices = [
                 c for c in choices if "hero" not in c.args or state.heroes[c.args["hero"]].seat == seat
             ]
@@ -198,9 +199,9 @@ class DarkestNight(GameBase):
         out: list[Prompt] = []
         d = state.decision
         if d is not None:
-            rule = RULES.decisions[d["kind"]]
+            rule = RULES.decisions[d.kind]
             unavailable = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
-            for seat in d.get("seats") or [d["seat"]]:
+            for seat in d.asked:
                 choices = self._choices_for(state, d, seat)
                 if choices:
                     out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
@@ -292,11 +293,11 @@ def hero_changed_v2(event: Event) -> Event:
     return Event("HeroChanged", data, HERO_CHANGED_VERSION)
 
 
-def prompt_title(state: State, d: dict[str, Any]) -> str:
+def prompt_title(state: State, d: Decision) -> str:
     from app.games.darkest_night.rules.common import hero_name
 
-    title = TITLES.get(d["kind"], d["kind"])
-    hero = d.get("hero")
+    title = TITLES.get(d.kind, d.kind)
+    hero = decision_hero(d)
     return f"{hero_name(state, hero)}: {title}" if hero else title
 
 

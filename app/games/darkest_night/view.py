@@ -10,11 +10,13 @@ from functools import cache
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, Content, PowerDef, load
+from app.games.darkest_night.decisions import ChooseHero, ChoosePowers, decision_hero
 from app.games.darkest_night.describe import name_of
 from app.games.darkest_night.options import difficulty
 from app.games.darkest_night.rules.common import darkness_schedule
 from app.games.darkest_night.rules.setup import offered_heroes
 from app.games.darkest_night.state import Hero, State
+from app.kernel.flow import Decision
 from app.kernel.types import Event, Secret, Viewer
 
 TITLES = {
@@ -135,13 +137,13 @@ def power_card(power: PowerDef) -> dict[str, str]:
     return {"id": power.id, "name": power.name, "text": power.text}
 
 
-def offer(state: State, d: dict[str, Any], content: Content) -> dict[str, Any] | None:
+def offer(state: State, d: Decision, content: Content) -> dict[str, Any] | None:
     """What a hero or power choice offers, with every starting power's text, so the
     cards can be read before choosing (DN 3.2: "read them, and choose 3")."""
-    if d["kind"] == "choose_powers":
+    if isinstance(d, ChoosePowers):
         powers = content.all_powers
-        return {"count": d["count"], "powers": [power_card(powers[p]) for p in d["starting"] if p in powers]}
-    if d["kind"] == "choose_hero":
+        return {"count": d.count, "powers": [power_card(powers[p]) for p in d.starting if p in powers]}
+    if isinstance(d, ChooseHero):
         heroes = []
         for hero_id in offered_heroes(state, d, content):
             hero = content.heroes[hero_id]
@@ -255,11 +257,11 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "item_stock": dict(state.item_stock),
         "last_roll": state.last_roll,
         "waiting": {
-            "kind": d["kind"],
-            "seat": d["seat"],
-            "seats": d.get("seats"),
-            "title": TITLES.get(d["kind"], d["kind"]),
-            "hero": d.get("hero"),
+            "kind": d.kind,
+            "seat": d.seat,
+            "seats": d.seats,
+            "title": TITLES.get(d.kind, d.kind),
+            "hero": decision_hero(d),
             "offer": offer(state, d, content),
         }
         if d
@@ -269,7 +271,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "result": state.result,
     }
     if viewer.is_gm:
-        out["decision"] = d
+        out["decision"] = d.as_dict() if d else None
         out["agenda"] = list(state.agenda)
     return out
 

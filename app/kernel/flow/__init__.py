@@ -5,6 +5,7 @@ and "any time" windows on it, and runs each command in a ``Ctx``.
 """
 
 from app.kernel.flow.ctx import MAX_STEPS_PER_COMMAND, Ctx, FlowState
+from app.kernel.flow.decisions import Decision, StepDecision
 from app.kernel.flow.rules import RESUME_OP, DecisionRule, Rules, Step, StepSpec, Window
 from app.kernel.types import RuleError
 
@@ -18,7 +19,9 @@ __all__ = [
     "MAX_STEPS_PER_COMMAND",
     "RESUME_OP",
     "Ctx",
+    "Decision",
     "DecisionRule",
+    "StepDecision",
     "FlowState",
     "Rules",
     "Step",

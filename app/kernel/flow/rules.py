@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from app.kernel.flow.decisions import Decision
 from app.kernel.flow.records import (
     ASKED_FIELDS,
     WAITING_EVENT,
@@ -102,6 +103,7 @@ class Rules:
         self.appliers: dict[str, Applier] = {}
         self.decisions: dict[str, DecisionRule] = {}
         self.windows: dict[str, Window] = {}
+        self.decision_types: dict[str, type[Decision]] = {}
         self.versions: dict[str, int] = {}
         """The schema version each event type is written at (``Ctx.emit`` stamps it)."""
         self.steps_version = 1
@@ -142,22 +144,22 @@ class Rules:
 
     def decision(
         self,
-        kind: str,
+        decision_type: type[Decision],
         choices: Callable[..., list[Choice]],
         *,
-        fields: tuple[str, ...] = (),
-        version: int = 1,
         unavailable: Callable[..., list[Unavailable]] | None = None,
     ) -> Callable[[Callable[..., None]], Callable[..., None]]:
-        """Register a decision kind: ``choices(state, d)`` and the decorated resolver
-        ``resolve(ctx, d, command_type, args)``; ``fields`` (with ``version``) is the
-        kind's published record shape, besides the seats asked."""
+        """Register a kind of decision (a ``Decision`` dataclass): ``choices(state, d)``
+        and the decorated resolver ``resolve(ctx, d, command_type, args)``. The class's
+        kind, fields and version are its published record shape."""
 
         def register(resolve: Callable[..., None]) -> Callable[..., None]:
-            if kind in self.decisions:
-                raise ValueError(f"{self.game}: decision {kind} registered twice")
-            schema = DecisionSchema(kind, tuple(fields), version)
+            kind = decision_type.kind
+            if not kind or kind in self.decisions:
+                raise ValueError(f"{self.game}: decision {kind!r} unnamed or registered twice")
+            schema = DecisionSchema(kind, decision_type.field_names(), decision_type.version)
             self.decisions[kind] = DecisionRule(kind, schema, choices, resolve, unavailable)
+            self.decision_types[kind] = decision_type
             return resolve
 
         return register
@@ -192,29 +194,28 @@ class Rules:
             raise KeyError(f"{self.game}: no rule for step {op!r}")
         return spec.rule
 
-    def kind_of(self, decision: Any) -> str:
-        return str(decision["kind"])
+    def kind_of(self, decision: Decision) -> str:
+        return decision.kind
 
     # -- the record of where the game waits (records.py) ------------------------------------
 
-    def decision_record(self, decision: Any) -> Record | None:
+    def decision_record(self, decision: Decision | None) -> Record | None:
         """The pending decision as the log stores it: ``{kind, v, seat(s), fields…}``.
-        Refuses a field the kind does not declare (``FlowSchemaError``)."""
+        Refuses a kind not registered or a field it does not declare (``FlowSchemaError``)."""
         if decision is None:
             return None
-        kind = self.kind_of(decision)
-        rule = self.decisions.get(kind)
-        if rule is None:
-            raise FlowSchemaError(f"{self.game}: no decision kind {kind!r}")
-        allowed = {"kind", *ASKED_FIELDS, *rule.schema.fields}
-        extra = sorted(set(decision) - allowed)
+        rule = self.decisions.get(decision.kind)
+        if rule is None or self.decision_types[decision.kind] is not type(decision):
+            raise FlowSchemaError(f"{self.game}: no decision kind {decision.kind!r}")
+        record = decision.to_record()
+        extra = sorted(set(record) - {"kind", "v", *ASKED_FIELDS, *rule.schema.fields})
         if extra:
-            raise FlowSchemaError(f"{self.game}: decision {kind} has undeclared fields {extra}")
-        return {"kind": kind, "v": rule.schema.version} | {k: v for k, v in decision.items() if k != "kind"}
+            raise FlowSchemaError(f"{self.game}: decision {decision.kind} has undeclared fields {extra}")
+        return record
 
-    def decision_from_record(self, record: Record) -> Any:
+    def decision_from_record(self, record: Record) -> Decision:
         """The decision a (current-version) record stands for."""
-        return {k: v for k, v in record.items() if k != "v"}
+        return self.decision_types[record["kind"]].from_record(record)
 
     def step_record(self, st: Step) -> Step:
         """A pending step as the log stores it: checked against the published vocabulary

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games.darkest_night import DARKEST_NIGHT
+from app.games.darkest_night.decisions import ChooseHero, ChoosePowers
 from app.games.darkest_night.state import State
 from app.kernel import table as kernel
 from app.kernel.game import validate_options
@@ -63,14 +64,15 @@ class Table:
         opening = DARKEST_NIGHT.setup(opts, infos, random.Random(seed))
         table = cls(kernel.replay(DARKEST_NIGHT, opening), list(opening), seed)
         chosen = iter(heroes)
-        while table.state.decision and table.state.decision["kind"] in ("choose_hero", "choose_powers"):
+        while table.state.decision and table.state.decision.kind in ("choose_hero", "choose_powers"):
             d = table.state.decision
-            if d["kind"] == "choose_hero":
+            if isinstance(d, ChooseHero):
                 table.act("choose_hero", hero=next(chosen))
             else:
-                wanted = (powers or {}).get(d["hero"])
+                assert isinstance(d, ChoosePowers)
+                wanted = (powers or {}).get(d.hero)
                 if wanted is None:
-                    wanted = d["starting"][: d["count"]]
+                    wanted = d.starting[: d.count]
                 table.act("choose_powers", powers=list(wanted))
         return table
 
@@ -114,7 +116,7 @@ class Table:
         d = self.state.decision
         if d is None:
             raise AssertionError("nothing to decide")
-        return (d.get("seats") or [d["seat"]])[0]
+        return d.asked[0]
 
     # -- positions ----------------------------------------------------------------------
 
@@ -130,7 +132,8 @@ class Table:
         return self.act("take_turn", hero=hero, dice=dice)
 
     @property
-    def decision(self) -> dict[str, Any] | None:
+    def decision(self) -> Any:
+        """The typed decision the table waits on (``app/games/darkest_night/decisions.py``)."""
         return self.state.decision
 
     def hero(self, hero: str) -> Any:

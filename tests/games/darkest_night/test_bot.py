@@ -35,7 +35,7 @@ def bot_game(seed: int, seats: int = 3, max_commands: int = 5_000) -> tuple[Stat
         assert choice in prompt.choices
         if prompt.seat == state.necromancer_seat:
             assert state.decision is not None
-            answered[state.decision["kind"]] += 1
+            answered[state.decision.kind] += 1
         return choice
 
     state, _ = play_with_bots({"necromancer_player": True}, seats, table_seed, pick, max_commands)
@@ -83,7 +83,7 @@ def necro_prompt(t: Table) -> Prompt:
 
 def detect(t: Table, roll: int) -> Prompt:
     run_steps(t, [{"op": "necromancer_detect", "roll": roll}], phase="necromancer")
-    assert t.decision is not None and t.decision["kind"] == "necromancer_move"
+    assert t.decision is not None and t.decision.kind == "necromancer_move"
     return necro_prompt(t)
 
 
@@ -103,7 +103,7 @@ def test_bot_choice_answers_a_necromancer_prompt_from_its_choices(kind: str) -> 
         t.edit(lambda s: (setattr(s, "necromancer", "Castle"), s.blights.__setitem__("Castle", [])))
         run_steps(t, [{"op": "necromancer_blight"}], phase="necromancer")
         prompt = necro_prompt(t)
-    assert t.decision is not None and t.decision["kind"] == kind
+    assert t.decision is not None and t.decision.kind == kind
     assert len(prompt.choices) > 1
     choice = DARKEST_NIGHT.bot_choice(t.state, prompt, random.Random(7))
     assert choice is not None and choice in prompt.choices
@@ -165,7 +165,7 @@ def test_he_plays_the_card_with_the_mightier_blight() -> None:
 def hero_action_prompt(t: Table, hero: str) -> Prompt:
     """The action step of ``hero`` (DN 8.0), reached directly."""
     run_steps(t, [{"op": "action_step", "hero": hero}], phase="turn")
-    assert t.decision is not None and t.decision["kind"] == "action"
+    assert t.decision is not None and t.decision.kind == "action"
     prompts = [p for p in DARKEST_NIGHT.prompts(t.state) if p.required]
     assert len(prompts) == 1
     return prompts[0]

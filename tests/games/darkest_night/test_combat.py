@@ -84,7 +84,7 @@ def test_a_wound_costs_a_grace_or_a_life() -> None:
     t.begin_turn("valkyrie")
     start_combat(t, "valkyrie", {"name": "Dread", "strength": 5, "awareness": 5}, fail=[{"op": "wound"}])
     t.act("yield")
-    assert t.decision["kind"] == "wound"
+    assert t.decision.kind == "wound"
     t.act("spend_grace")
     assert t.hero("valkyrie").grace == 4 and not t.hero("valkyrie").dead
 
@@ -108,13 +108,13 @@ def test_death_at_zero_grace() -> None:
     assert valkyrie.dead and not valkyrie.items
     assert t.state.darkness == darkness + 1
     assert any(i.id == "i50" for h in t.state.living() for i in h.items)
-    assert t.state.current is None and t.decision["kind"] == "next_hero"
+    assert t.state.current is None and t.decision.kind == "next_hero"
     for hero in ("prince", "seer", "crusader"):
         t.begin_turn(hero)
         # the last hero's turn ends the round: the Necromancer rolls for his movement
         t.act("end_action", dice=[1] if hero == "crusader" else [])
     # After the Necromancer's turn, the player picks a replacement hero (DN 13.1).
-    assert t.decision["kind"] == "choose_hero" and t.decision["replacing"] == "valkyrie"
+    assert t.decision.kind == "choose_hero" and t.decision.replacing == "valkyrie"
     from app.games.darkest_night.content import load
 
     heroes = [c.args["hero"] for c in t.choices() if c.type == "choose_hero"]
@@ -123,7 +123,7 @@ def test_death_at_zero_grace() -> None:
     assert sorted(heroes) == (fresh_heroes or ["valkyrie"])
     fresh = heroes[0]
     t.act("choose_hero", hero=fresh)
-    assert t.decision["kind"] == "choose_powers" and t.decision["count"] == 2
+    assert t.decision.kind == "choose_powers" and t.decision.count == 2
     t.act("choose_powers", **next(c for c in t.choices() if c.type == "choose_powers").args)
     new = t.hero(fresh if fresh not in ("valkyrie",) else "valkyrie~2")
     spec = load().heroes[fresh]
@@ -140,14 +140,14 @@ def test_the_necromancer_attacks_at_zero_secrecy() -> None:
     events = t.begin_turn("crusader")
     assert t.hero("crusader").secrecy == 0  # lost 1 for the Necromancer being here (DN 10.0)
     assert "NecromancerAttacked" in t.types(events)
-    assert t.decision["kind"] == "combat" and t.decision["foe"]["name"] == "Necromancer"
+    assert t.decision.kind == "combat" and t.decision.step["foe"]["name"] == "Necromancer"
 
 
 def test_no_events_in_the_monastery() -> None:
     """DN 7.3."""
     t = Table.start()
     events = t.begin_turn("prince")
-    assert "EventRevealed" not in t.types(events) and t.decision["kind"] == "action"
+    assert "EventRevealed" not in t.types(events) and t.decision.kind == "action"
 
 
 def test_monster_blights_attack_at_the_end_of_the_turn() -> None:
@@ -158,8 +158,8 @@ def test_monster_blights_attack_at_the_end_of_the_turn() -> None:
     t.edit(lambda s: s.blights.__setitem__("Mountains", [Blight("b90", "Shades")]))
     t.begin_turn("prince")
     t.act("end_action")
-    assert t.decision["kind"] == "combat"
-    assert t.decision["foe"] == {"name": "Shades", "strength": 3, "awareness": 5}
+    assert t.decision.kind == "combat"
+    assert t.decision.step["foe"] == {"name": "Shades", "strength": 3, "awareness": 5}
 
 
 def test_attacking_a_blight_costs_secrecy_either_way() -> None:

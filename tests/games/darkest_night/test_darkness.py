@@ -54,7 +54,7 @@ def finish_round(t: Table, dice: Sequence[int] = (4,)) -> None:
     for i, hero in enumerate(waiting):
         t.begin_turn(hero)
         t.act("end_action", dice=dice if i == len(waiting) - 1 else ())
-    assert t.decision and t.decision["kind"] == "next_hero", t.decision
+    assert t.decision and t.decision.kind == "next_hero", t.decision
 
 
 def set_darkness(n: int):
@@ -287,7 +287,7 @@ def test_grave_tithe_is_paid_by_a_hero_or_raises_the_darkness() -> None:
     t = Table.start()
     t.edit(spread).edit(in_play("grave_tithe"))
     hook(t, "necromancer_turn")
-    assert t.decision["kind"] == "card_choice"
+    assert t.decision.kind == "card_choice"
     labels = [c.label for c in t.choices()]
     assert any("pays 1 grace" in label for label in labels)
     grace = t.hero("prince").grace

@@ -225,8 +225,8 @@ def test_dead_servant_by_secrecy(secrecy: int, foe: str, strength: int | None, a
     table, events = meet("dead_servant#2", secrecy=secrecy)
     assert revealed(events) == ["dead_servant"]
     d = table.decision
-    assert d["kind"] == "combat"
-    assert d["foe"] == {"name": foe, "strength": strength, "awareness": awareness}
+    assert d.kind == "combat"
+    assert d.step["foe"] == {"name": foe, "strength": strength, "awareness": awareness}
     approaches = {c.args.get("approach") for c in table.choices() if c.type == "resolve_combat"}
     assert approaches == ({"elude"} if foe == "Scout" else {"fight", "elude"})
 
@@ -236,7 +236,7 @@ def test_failing_the_scout_loses_a_secrecy() -> None:
     table, _ = meet("dead_servant#1", secrecy=5)
     table.act("yield")
     assert table.hero("prince").secrecy == 4
-    assert table.decision["kind"] == "action"
+    assert table.decision.kind == "action"
 
 
 def test_extended_example_prince_eludes_the_archer() -> None:
@@ -256,7 +256,7 @@ def test_extended_example_prince_eludes_the_archer() -> None:
     assert table.state.necromancer == "Ruins"
     assert not prince.lost_turn
     assert "dead_servant#1" in table.state.decks["event"].discard  # discarded after resolving (DN 7.0)
-    assert table.decision["kind"] == "action"
+    assert table.decision.kind == "action"
 
 
 def test_extended_example_valkyrie_fails_the_rescue() -> None:
@@ -275,14 +275,14 @@ def test_extended_example_valkyrie_fails_the_rescue() -> None:
     table.edit(position)
     darkness = table.state.darkness
     table.begin_turn("valkyrie")
-    assert table.decision["foe"] == {"name": "Rescue", "strength": 5, "awareness": 4}
+    assert table.decision.step["foe"] == {"name": "Rescue", "strength": 5, "awareness": 4}
     skewer = next(c for c in table.choices() if c.args.get("tactic") == "valkyrie.skewer")
     assert skewer.detail.startswith("1 die vs 5")  # Skewer's 2 dice, less 1 for the Unholy Aura
     events = table.act("resolve_combat", approach="elude", tactic=None, option=0, dice=[2])
     assert [e.data["won"] for e in events if e.type == "CombatEnded"] == [False]
     assert table.state.darkness == darkness + 1
     assert table.hero("valkyrie").grace == 5
-    assert table.decision["kind"] == "action"
+    assert table.decision.kind == "action"
 
 
 @pytest.mark.parametrize(
@@ -298,7 +298,7 @@ def test_extended_example_valkyrie_fails_the_rescue() -> None:
 )
 def test_horde_by_secrecy(secrecy: int, foe: str, stats: tuple[int, int]) -> None:
     table, _ = meet("horde#3", secrecy=secrecy)
-    assert table.decision["foe"] == {"name": foe, "strength": stats[0], "awareness": stats[1]}
+    assert table.decision.step["foe"] == {"name": foe, "strength": stats[0], "awareness": stats[1]}
 
 
 @pytest.mark.parametrize(
@@ -317,9 +317,9 @@ def test_dark_champion_by_darkness(darkness: int, foe: str, stats: tuple[int, in
     table.edit(lambda s: setattr(s, "darkness", darkness))
     table.edit(lambda s: setattr(s, "darkness_thresholds_reached", 2))
     table, _ = meet_on(table, "dark_champion")
-    assert table.decision["foe"] == {"name": foe, "strength": stats[0], "awareness": stats[1]}
+    assert table.decision.step["foe"] == {"name": foe, "strength": stats[0], "awareness": stats[1]}
     table.act("yield")
-    assert table.decision["kind"] == "wound"  # failing the champion is a wound
+    assert table.decision.kind == "wound"  # failing the champion is a wound
 
 
 # -- (c) the ops events.toml added -----------------------------------------------------------

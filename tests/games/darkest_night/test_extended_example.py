@@ -61,23 +61,23 @@ def test_the_crusaders_turn() -> None:
     assert wrath.detail.startswith("4 dice vs 7, spend 1 grace")
     t.act("resolve_combat", **wrath.args)
     assert t.hero("crusader").grace == 2
-    assert t.decision["kind"] == "roll" and t.decision["relic"] is True
+    assert t.decision.kind == "roll" and t.decision.step["relic"] is True
     events = t.act("roll_dice", dice=[2, 3, 5, 6])
     # The relic turns the 6 into a 7: he wins; the Shroud protects the Skeletons, so the
     # Necromancer sacrifices the Shroud (DN 12.2).
     assert [b.type for b in t.state.blights["Castle"]] == ["Skeletons"]
     assert t.state.result is None
     # Action: search, rolling a 2 against the Castle's 2: a supply cache.
-    assert t.decision["kind"] == "action"
+    assert t.decision.kind == "action"
     t.act("search", dice=[2])
-    assert t.decision["kind"] == "supply_cache" and t.decision["drawn"] == deck[:2]
+    assert t.decision.kind == "supply_cache" and t.decision.drawn == deck[:2]
     kept, other = deck[0], deck[1]
     t.act("keep_power", power=kept)
     crusader = t.hero("crusader")
     assert crusader.power(kept) is not None and crusader.deck[-1] == other
     # End: a Skeleton (4 strength) attacks; he fights with no tactic, rolls 3, the relic makes it 4.
     t.act("end_action")
-    assert t.decision["kind"] == "combat" and t.decision["foe"]["name"] == "Skeletons"
+    assert t.decision.kind == "combat" and t.decision.step["foe"]["name"] == "Skeletons"
     plain = next(c for c in t.choices() if c.args.get("approach") == "fight" and c.args.get("tactic") is None)
     t.act("resolve_combat", **plain.args)
     events = t.act("roll_dice", dice=[3])
@@ -129,9 +129,9 @@ def test_inspire_on_the_valkyrie() -> None:
     t.act("attack", blight="b92")
     skewer = next(c for c in t.choices() if c.args.get("tactic") == "valkyrie.skewer")
     t.act("resolve_combat", **skewer.args)
-    assert t.decision["dice"] == 1  # Skewer's 2, −1 for the Unholy Aura
+    assert t.decision.step["dice"] == 1  # Skewer's 2, −1 for the Unholy Aura
     t.act("use_boost", power="prince.inspire")
-    assert t.decision["dice"] == 4
+    assert t.decision.step["dice"] == 4
     events = t.act("roll_dice", dice=[1, 1, 1, 1])
     valkyrie = t.hero("valkyrie")
     assert not t.hero("prince").power("prince.inspire").active

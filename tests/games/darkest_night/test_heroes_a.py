@@ -129,7 +129,7 @@ def test_wolf_form_gives_a_die_on_fight_and_elude_rolls() -> None:
     t.act("power_action", power="druid.wolf_form")
     assert t.hero("druid").power("druid.wolf_form").active
     t.act("end_action")
-    assert t.decision["kind"] == "combat"  # a Skeleton (4/4) at the end of the turn
+    assert t.decision.kind == "combat"  # a Skeleton (4/4) at the end of the turn
     assert choice(t, "resolve_combat", approach="fight", tactic=None).detail.startswith("2 dice vs 4")
     assert choice(t, "resolve_combat", approach="elude", tactic=None).detail.startswith("2 dice vs 4")
     camouflage = choice(t, "resolve_combat", approach="elude", tactic="druid.camouflage")
@@ -186,7 +186,7 @@ def test_sprite_form_ignores_blights_unless_the_necromancer_is_there() -> None:
     t.begin_turn("druid")
     t.act("power_action", power="druid.sprite_form")
     events = t.act("end_action")
-    assert t.decision["kind"] == "next_hero"  # no Skeleton came
+    assert t.decision.kind == "next_hero"  # no Skeleton came
     assert not any(e.type == "CombatStarted" for e in events)
     # Next time, with the Necromancer here, the blights bite.
     t2 = table(druid=[*DRUID_BASICS[:2], "druid.sprite_form"])
@@ -196,7 +196,7 @@ def test_sprite_form_ignores_blights_unless_the_necromancer_is_there() -> None:
     t2.begin_turn("druid")
     t2.act("power_action", power="druid.sprite_form")
     t2.act("end_action")
-    assert t2.decision["kind"] == "combat"
+    assert t2.decision.kind == "combat"
     # In Sprite Form he fights with 1 fewer die (never fewer than 1, DN 5.0).
     assert choice(t2, "resolve_combat", approach="fight", tactic="druid.animal_companion").detail.startswith(
         "1 die"

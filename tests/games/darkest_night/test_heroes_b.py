@@ -82,7 +82,7 @@ def with_dice(t: Table, type_: str, dice: Sequence[int], **args: Any) -> list[st
             raise
         events = t.act(type_, **args)
     lines = t.log(events)
-    if t.decision and t.decision["kind"] == "roll":
+    if t.decision and t.decision.kind == "roll":
         lines += t.log(t.act("roll_dice", dice=dice))
     return lines
 
@@ -185,9 +185,9 @@ def test_inspire_on_the_crusader_adds_three_dice_once() -> None:
     t.edit(lambda s: setattr(s.heroes["crusader"], "grace", 1))
     t.begin_turn("crusader")
     t.act("pray")
-    assert t.decision["kind"] == "roll" and t.decision["dice"] == 3  # 2 + Faith's 1
+    assert t.decision.kind == "roll" and t.decision.step["dice"] == 3  # 2 + Faith's 1
     t.act("use_boost", power="prince.inspire")
-    assert t.decision["dice"] == 6
+    assert t.decision.step["dice"] == 6
     lines = t.log(t.act("roll_dice", dice=[1, 1, 1, 1, 3, 4]))
     assert any("rolls 1, 1, 1, 1, 3, 4" in line for line in lines), lines
     assert t.hero("crusader").grace == 3
@@ -244,7 +244,7 @@ def test_wrath_beats_the_necromancer_with_the_relic() -> None:
 
     t.edit(position)
     t.begin_turn("crusader")
-    assert t.hero("crusader").secrecy == 0 and t.decision["kind"] == "combat"
+    assert t.hero("crusader").secrecy == 0 and t.decision.kind == "combat"
     assert detail(t, "crusader.wrath").startswith("4 dice vs 7, spend 1 grace")
     with_dice(t, "resolve_combat", [2, 3, 5, 6], **tactic(t, "crusader.wrath"))
     assert t.hero("crusader").grace == 2
@@ -345,7 +345,7 @@ def test_oath_of_valor_fulfilled_takes_an_oath_from_the_deck() -> None:
     assert detail(t, "knight.charge").startswith("3 dice vs 5")  # Charge 2 + Valor 1
     with_dice(t, "resolve_combat", [6, 1, 1], **tactic(t, "knight.charge"))
     assert not t.hero("knight").power("knight.oath_of_valor").active
-    assert t.decision["kind"] == "hb_seek_oath"
+    assert t.decision.kind == "hb_seek_oath"
     offered = {c.args.get("power") for c in t.choices() if c.type == "take_oath"}
     assert offered == {f"knight.{o}" for o in OATHS if o != "oath_of_valor"}
     t.act("take_oath", power="knight.oath_of_defense")
@@ -479,7 +479,7 @@ def test_hard_ride_moves_twice_without_secrecy() -> None:
     t.edit(lambda s: setattr(s.heroes["knight"], "secrecy", 2))
     t.begin_turn("knight")
     t.act("power_action", power="knight.hard_ride", to="Village")
-    assert t.decision["kind"] == "hb_move"
+    assert t.decision.kind == "hb_move"
     t.act("move_to", to="Swamp")
     assert t.hero("knight").location == "Swamp" and t.hero("knight").secrecy == 2
 
@@ -519,7 +519,7 @@ def test_take_the_blow_any_time() -> None:
     t.edit(lambda s: setattr(s.heroes["prince"], "grace", 0))
     t.begin_turn("prince")
     t.act("use_power", hero="paragon", power="paragon.take_the_blow")
-    assert t.decision["kind"] == "hb_pick_hero"
+    assert t.decision.kind == "hb_pick_hero"
     assert {c.args.get("target") for c in t.choices() if c.type == "pick_hero"} == {
         "prince",
         "valkyrie",
@@ -527,7 +527,7 @@ def test_take_the_blow_any_time() -> None:
     }
     t.act("pick_hero", target="prince")
     assert t.hero("prince").grace == 1 and t.hero("paragon").grace == 2
-    assert t.decision["kind"] == "action" and t.decision["hero"] == "prince"  # back where it was
+    assert t.decision.kind == "action" and t.decision.hero == "prince"  # back where it was
 
 
 def test_man_of_the_hour(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -612,7 +612,7 @@ def test_ride_of_the_slain_moves_and_may_attack() -> None:
     t.edit(lambda s: s.blights["Village"].append(Blight("b90", "Skeletons")))
     t.begin_turn("valkyrie")
     t.act("power_action", power="valkyrie.ride_of_the_slain", to="Village")
-    assert t.decision["kind"] == "hb_attack"
+    assert t.decision.kind == "hb_attack"
     t.act("attack_blight", blight="b90")
     assert detail(t, "valkyrie.skewer").startswith("3 dice vs 5")  # Skewer 2 + Battle Cry 1
     with_dice(t, "resolve_combat", [5, 1, 1], **tactic(t, "valkyrie.skewer"))

@@ -264,7 +264,7 @@ def test_contemplation_gives_3_clues_for_an_epiphany_in_the_swamp() -> None:
     )
     t.begin_turn("seer")
     t.act("search", dice=[5])
-    assert t.decision["kind"] == "epiphany"
+    assert t.decision.kind == "epiphany"
     power = t.choices()[0].args["power"]
     t.act("take_power", power=power)
     t.act("end_action")  # (the engine runs the epiphany hook late: see find_epiphany)
@@ -312,7 +312,7 @@ def test_by_starlight_looks_at_the_darkness_deck() -> None:
     )
     t.begin_turn("prince")
     t.act("mystery_action", mystery="mby_starlight", dice=[5, 1])
-    assert t.decision["kind"] == "peek_darkness" and t.state.clues == 1
+    assert t.decision.kind == "peek_darkness" and t.state.clues == 1
     assert {c.type for c in t.choices() if c.type in ("leave_on_top", "put_at_bottom")} == {
         "leave_on_top",
         "put_at_bottom",

@@ -161,4 +161,4 @@ def test_a_round_ends_with_the_necromancer() -> None:
         t.begin_turn(hero)
         t.act("end_action", dice=[6] if hero == "crusader" else [])
     assert t.state.round == 2 and t.state.darkness == darkness + 1
-    assert t.decision["kind"] == "next_hero"
+    assert t.decision.kind == "next_hero"

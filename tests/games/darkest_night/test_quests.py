@@ -210,14 +210,14 @@ def test_zombie_horde_druid_example() -> None:
     t.act("resolve_combat", approach="elude", tactic=None, option=0)
     t.act("spend_spark")
     t.act("spend_spark")
-    assert t.decision["dice"] == 4
+    assert t.decision.step["dice"] == 4
     events = t.act("roll_dice", dice=[5, 3, 1, 1])
     lines = t.log(events)
     assert "Prince advances a quest to 3." in lines
     assert "Prince completes the quest Zombie Horde!" in lines
     assert t.state.quests == [] and "zombie_horde" in t.state.decks["quest"].discard
-    assert t.decision["kind"] == "supply_cache" and len(t.decision["drawn"]) == 2
-    keep = t.decision["drawn"][0]
+    assert t.decision.kind == "supply_cache" and len(t.decision.drawn) == 2
+    keep = t.decision.drawn[0]
     t.act("keep_power", power=keep)
     assert keep in [p.id for p in t.hero("prince").powers]
 
@@ -240,7 +240,7 @@ def test_a_quest_that_notes_a_penalty_for_failing() -> None:
     t.act("quest_action", quest="q1")
     assert {c.args.get("approach") for c in t.choices() if c.type == "resolve_combat"} == {"fight"}
     t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[5])
-    assert t.decision["kind"] == "wound"
+    assert t.decision.kind == "wound"
 
 
 def test_a_roll_quest_counts_each_success() -> None:
@@ -305,7 +305,7 @@ def test_broken_seal_takes_repeated_payments() -> None:
     t.act("stop_paying")
     assert t.state.quests[0].progress == 3
     assert (t.hero("valkyrie").grace, t.hero("valkyrie").secrecy) == (4, 4)
-    assert t.decision["kind"] == "action"
+    assert t.decision.kind == "action"
 
 
 def test_completing_broken_seal() -> None:
@@ -329,7 +329,7 @@ def test_stopping_a_repeated_payment() -> None:
     assert next(c.label for c in t.choices() if c.type == "stop_paying") == "Stop paying"
     t.act("stop_paying")
     assert t.state.quests[0].progress == 1 and t.hero("valkyrie").secrecy == 4
-    assert t.decision["kind"] == "action"
+    assert t.decision.kind == "action"
 
 
 def test_a_reward_without_pieces_becomes_a_green_item() -> None:
@@ -340,7 +340,7 @@ def test_a_reward_without_pieces_becomes_a_green_item() -> None:
     t.act("quest_action", quest="q1")
     t.act("resolve_combat", approach="elude", tactic=None, option=0)
     t.act("roll_dice", dice=[6, 1])
-    assert t.decision["kind"] == "green_item"
+    assert t.decision.kind == "green_item"
     t.act("take_item", kind="charm")
     assert [i.kind for i in t.hero("prince").items] == ["charm"]
 
@@ -354,7 +354,7 @@ def test_adjudication_lets_the_hero_destroy_a_blight_there() -> None:
     )
     t.begin_turn("crusader")
     t.act("quest_action", quest="q1", dice=[4, 1, 1])
-    assert t.decision["kind"] == "destroy_blight_at" and t.hero("crusader").grace == 7
+    assert t.decision.kind == "destroy_blight_at" and t.hero("crusader").grace == 7
     assert [c.label for c in t.choices() if c.type == "destroy"] == [
         "Destroy the Spies",
         "Destroy the Confusion",
@@ -445,5 +445,5 @@ def test_zombie_horde_with_the_druids_vines() -> None:
     vines = next(c for c in t.choices() if c.type == "resolve_combat" and c.args["tactic"] == "druid.vines")
     assert vines.args["approach"] == "elude" and vines.detail.startswith("4 dice vs 3")
     t.act("resolve_combat", **vines.args, dice=[5, 3, 1, 1])
-    assert t.state.quests == [] and t.decision["kind"] == "supply_cache"
+    assert t.state.quests == [] and t.decision.kind == "supply_cache"
     assert t.hero("druid").power("druid.vines").exhausted

@@ -79,7 +79,7 @@ def test_a_spark_adds_a_die_before_the_roll() -> None:
     t.begin_turn("valkyrie")
     t.act("pray")
     t.act("spend_spark")
-    assert t.decision["dice"] == 3
+    assert t.decision.step["dice"] == 3
     t.act("roll_dice", dice=[1, 2, 4])
     assert t.hero("valkyrie").sparks == 0 and t.hero("valkyrie").grace == 3
 

@@ -35,7 +35,7 @@ def test_standard_setup() -> None:
         hero, spec = s.heroes[hero_id], load().heroes[hero_id]
         assert (hero.grace, hero.secrecy, hero.location) == (spec.grace, spec.secrecy, "Monastery")
         assert len(hero.powers) == 3 and len(hero.deck) == 10
-    assert t.decision["kind"] == "next_hero" and s.round == 1
+    assert t.decision.kind == "next_hero" and s.round == 1
 
 
 def test_starting_options() -> None:
@@ -154,7 +154,7 @@ def test_the_lobby_rates_the_options_and_names_the_controllers() -> None:
 def test_random_heroes_and_powers() -> None:
     t = Table.start(heroes=[], options={"random_heroes": True, "random_powers": True})
     assert len(t.state.heroes) == 4 and all(len(h.powers) == 3 for h in t.state.heroes.values())
-    assert t.decision["kind"] == "next_hero"
+    assert t.decision.kind == "next_hero"
 
 
 def test_dual_class_heroes() -> None:
@@ -165,10 +165,10 @@ def test_dual_class_heroes() -> None:
     t = Table(kernel.replay(DARKEST_NIGHT, events), list(events))
     for hero in ("prince", "valkyrie", "seer", "crusader"):
         d = t.decision
-        if d["kind"] == "choose_hero":
+        if d.kind == "choose_hero":
             t.act("choose_hero", hero=hero)
         d = t.decision
-        t.act("choose_powers", powers=d["starting"][:3])
+        t.act("choose_powers", powers=d.starting[:3])
     prince = t.state.heroes["prince"]
     assert prince.flags["secondary"] == "valkyrie"
     assert len(prince.powers) == 6 and len(prince.deck) == 20 and prince.turns_left == 2
@@ -200,7 +200,7 @@ def test_the_necromancer_player_holds_a_hidden_hand() -> None:
     t = Table(kernel.replay(DARKEST_NIGHT, events), list(events))
     for hero in HEROES:
         t.act("choose_hero", hero=hero)
-        t.act("choose_powers", powers=t.decision["starting"][:3])
+        t.act("choose_powers", powers=t.decision.starting[:3])
     s = t.state
     assert s.necromancer_seat == 1 and len(s.hand) == 4
     hand = list(s.hand)
@@ -213,7 +213,7 @@ def test_the_necromancer_player_holds_a_hidden_hand() -> None:
         assert seen is None or not (set(hand) & set(str(seen.data).replace("'", " ").split()))
     t.edit(lambda s: (setattr(s, "necromancer", "Castle"), s.blights.__setitem__("Castle", [])))
     run_steps(t, [{"op": "necromancer_blight"}], phase="necromancer")
-    assert t.decision["kind"] == "play_map_card" and t.decision["seat"] == 1
+    assert t.decision.kind == "play_map_card" and t.decision.seat == 1
     card = next(c for c in t.choices(1) if c.type == "play_map_card")
     t.act("play_map_card", seat=1, **card.args)
     assert len(t.state.hand) == 3 and len(t.state.blights["Castle"]) == 1

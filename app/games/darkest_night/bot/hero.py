@@ -15,6 +15,16 @@ from app.games.darkest_night.bot.values import (
     power_value,
 )
 from app.games.darkest_night.content import load
+from app.games.darkest_night.decisions import (
+    AfterRoll,
+    CardChoice,
+    Combat,
+    HbMove,
+    MysteryPay,
+    QuestPay,
+    Roll,
+    SearchChoice,
+)
 from app.games.darkest_night.state import Hero, State, kind_of
 from app.kernel.types import Choice, Prompt
 
@@ -65,8 +75,8 @@ def choose_hero_turn(state: State, choices: list[Choice]) -> Choice:
 def choose_hero_decision(state: State, prompt: Prompt, rng: random.Random) -> Choice:
     """A hero seat's choice (DN 8.0, 12.0, 13.1 and the cards' own decisions)."""
     choices = list(prompt.choices)
-    decision = state.decision or {}
-    kind = decision.get("kind", "")
+    decision = state.decision
+    kind = decision.kind if decision is not None else ""
     if kind == "action":
         return choose_action(state, choices, rng)
     if kind == "combat":
@@ -74,7 +84,8 @@ def choose_hero_decision(state: State, prompt: Prompt, rng: random.Random) -> Ch
     if kind == "roll":
         return choose_roll(state, choices)
     if kind == "after_roll":
-        if decision.get("successes", 1) == 0 and decision.get("purpose") != "pray" and len(choices) > 1:
+        rolled = decision.step if isinstance(decision, AfterRoll) else {}
+        if rolled.get("successes", 1) == 0 and rolled.get("purpose") != "pray" and len(choices) > 1:
             return choices[1]
         return choices[0]
     if kind == "wound":
@@ -114,19 +125,20 @@ def choose_hero_decision(state: State, prompt: Prompt, rng: random.Random) -> Ch
 def choose_combat(state: State, choices: list[Choice]) -> Choice:
     """The best odds (DN 12.0); a tactic that costs grace or exhausts is kept for the fights
     that matter (the Necromancer, a wound at stake)."""
-    decision = state.decision or {}
-    hero = state.heroes[decision["hero"]]
-    stakes = decision.get("vs") in ("necromancer", "attack") or any(
-        e.get("op") == "wound" for e in decision.get("fail", [])
+    assert isinstance(state.decision, Combat)
+    step = state.decision.step
+    hero = state.heroes[step["hero"]]
+    stakes = step.get("vs") in ("necromancer", "attack") or any(
+        e.get("op") == "wound" for e in step.get("fail", [])
     )
     rolls = [c for c in choices if c.type == "resolve_combat"]
     if not rolls:
         return choices[0]
-    if decision.get("vs") == "necromancer" and hero.relics():
+    if step.get("vs") == "necromancer" and hero.relics():
         # only a fight can slay him or make him sacrifice a blight (DN 12.2)
         rolls = [c for c in rolls if c.args.get("approach") == "fight"] or rolls
 
-    kill_shot = decision.get("vs") == "necromancer" and hero.relics() and not state.blights.get(hero.location)
+    kill_shot = step.get("vs") == "necromancer" and hero.relics() and not state.blights.get(hero.location)
 
     def score(c: Choice) -> float:
         value = odds(c) / 100
@@ -139,18 +151,19 @@ def choose_combat(state: State, choices: list[Choice]) -> Choice:
 
 def choose_roll(state: State, choices: list[Choice]) -> Choice:
     """Before a roll (DN 4.2): sparks and one-shot boosts go on the rolls that matter."""
-    decision = state.decision or {}
-    purpose = decision.get("purpose")
-    target = decision.get("target") or 0
+    assert isinstance(state.decision, Roll)
+    step = state.decision.step
+    purpose = step.get("purpose")
+    target = step.get("target") or 0
     roll = first(choices, "roll_dice")
     chance_now = odds(roll) if roll else 100
-    vs = decision.get("vs")
-    hero = state.heroes[decision["hero"]]
+    vs = step.get("vs")
+    hero = state.heroes[step["hero"]]
     crucial = (
         vs == "necromancer"
         and purpose == "fight"
         and (not state.blights.get(hero.location) or hero.grace <= 1)
-        and bool(decision.get("relic"))
+        and bool(step.get("relic"))
     )
     wanted = purpose in ("fight", "elude", "search", "test") and target >= 4 and chance_now < 70
     for choice in choices:
@@ -169,7 +182,8 @@ def choose_roll(state: State, choices: list[Choice]) -> Choice:
 
 def choose_search_result(state: State, choices: list[Choice]) -> Choice:
     """With several map cards, keep the best result (DN 8.0): clues first."""
-    hero = state.heroes[(state.decision or {})["hero"]]
+    assert isinstance(state.decision, SearchChoice)
+    hero = state.heroes[state.decision.hero]
     cards = load().map_cards
 
     def value(c: Choice) -> float:
@@ -222,9 +236,11 @@ def option_score(state: State, hero: Hero, option: dict[str, Any]) -> float:
 
 def choose_card_option(state: State, choices: list[Choice]) -> Choice:
     """An event's choice (DN 7.0): the option that costs the least."""
-    decision = state.decision or {}
-    hero = state.heroes.get(decision.get("hero", ""))
-    options = decision.get("options", [])
+    decision = state.decision
+    if not isinstance(decision, CardChoice):
+        return choices[0]
+    hero = state.heroes.get(decision.hero)
+    options = decision.options
     if hero is None or not options:
         return choices[0]
 
@@ -256,8 +272,8 @@ def choose_attack_target(state: State, choices: list[Choice]) -> Choice:
 
 def choose_move_on(state: State, choices: list[Choice]) -> Choice:
     """A second step (Hard Ride, Long Road): on if it brings the hero closer to the goal."""
-    decision = state.decision or {}
-    hero = state.heroes.get(decision.get("hero", ""))
+    decision = state.decision
+    hero = state.heroes.get(decision.hero) if isinstance(decision, HbMove) else None
     if hero is None:
         return first(choices, "stay") or choices[-1]
     goal = goal_location(state, hero)
@@ -277,8 +293,8 @@ def choose_hero_to_help(state: State, choices: list[Choice]) -> Choice:
 
 def choose_payment(state: State, choices: list[Choice]) -> Choice:
     """Pay a mystery or quest (DN 16.2, 17.3) unless it would leave the hero without grace."""
-    decision = state.decision or {}
-    hero = state.heroes.get(decision.get("hero", ""))
+    decision = state.decision
+    hero = state.heroes.get(decision.hero) if isinstance(decision, QuestPay | MysteryPay) else None
     for c in choices:
         if c.type != "pay":
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from app.games.darkest_night.content import MONASTERY, load
+from app.games.darkest_night.decisions import NecromancerMove, PlayMapCard
 from app.games.darkest_night.rules.necromancer import distances
 from app.games.darkest_night.state import State
 from app.kernel.types import Choice, Prompt
@@ -21,11 +22,11 @@ def choose_necromancer(state: State, prompt: Prompt, rng: random.Random) -> Choi
     at that location, a monster (yellow) or a hindrance (blue). Ties go to ``rng``.
     """
     choices = list(prompt.choices)
-    decision = state.decision or {}
-    if decision.get("kind") == "necromancer_move":
-        scores = [move_score(state, c.args["to"], decision["roll"]) for c in choices]
-    elif decision.get("kind") == "play_map_card":
-        scores = [blight_score(state, decision["location"], c.args["card"]) for c in choices]
+    decision = state.decision
+    if isinstance(decision, NecromancerMove):
+        scores = [move_score(state, c.args["to"], decision.roll) for c in choices]
+    elif isinstance(decision, PlayMapCard):
+        scores = [blight_score(state, decision.location, c.args["card"]) for c in choices]
     else:
         return choices[0]
     best = max(scores)

@@ -16,6 +16,7 @@ from app.games.darkest_night.bot.values import (
     power_value,
 )
 from app.games.darkest_night.content import MONASTERY, load
+from app.games.darkest_night.decisions import Action
 from app.games.darkest_night.engine import Ctx
 from app.games.darkest_night.rules.blights import blight_might, is_protected
 from app.games.darkest_night.rules.combat import chance, combat_choices, roll_dice_count
@@ -508,9 +509,10 @@ def goal_location(state: State, hero: Hero) -> str:
 
 def choose_action(state: State, choices: list[Choice], rng: random.Random) -> Choice:
     """The action step (DN 8.0): every offered action is scored by the planner."""
-    decision = state.decision or {}
-    hero = state.heroes[decision["hero"]]
-    if decision.get("taken"):
+    decision = state.decision
+    assert isinstance(decision, Action)
+    hero = state.heroes[decision.hero]
+    if decision.taken:
         return first(choices, "end_action") or choices[0]
     planner = Planner(state, hero)
     scored = [(planner.score(c), i) for i, c in enumerate(choices)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.decisions import Action
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.blights import blight_might, is_protected, move_hero
 from app.games.darkest_night.rules.combat import chance, roll_dice_count
@@ -32,7 +33,7 @@ def action_step(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
-    ctx.ask("action", hero.seat, hero=hero.id, taken=bool(st.get("taken")))
+    ctx.ask(Action(seat=hero.seat, hero=hero.id, taken=bool(st.get("taken"))))
 
 
 def search_difficulty(ctx: Ctx, hero: Hero) -> int:
@@ -70,13 +71,13 @@ def attackable(ctx: Ctx, hero: Hero) -> tuple[list[tuple[str, str, int]], list[s
     return ok, blocked
 
 
-def action_options(s: State, d: dict[str, Any]) -> tuple[list[Choice], list[Unavailable]]:
+def action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavailable]]:
     ctx = Ctx.reader(s)
-    hero = s.heroes[d["hero"]]
+    hero = s.heroes[d.hero]
     here = hero.location
     choices: list[Choice] = []
     unavailable: list[Unavailable] = []
-    main_ok = not d.get("taken")
+    main_ok = not d.taken
     if main_ok:
         for dest in ctx.c.locations[here].adjacent:
             choices.append(
@@ -250,17 +251,17 @@ def action_targets(
     return [({}, name)]
 
 
-def action_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def action_choices(s: State, d: Action) -> list[Choice]:
     return action_options(s, d)[0]
 
 
-def action_unavailable(s: State, d: dict[str, Any]) -> list[Unavailable]:
+def action_unavailable(s: State, d: Action) -> list[Unavailable]:
     return action_options(s, d)[1]
 
 
-@decision("action", action_choices, fields=("hero", "taken"), unavailable=action_unavailable)
-def resolve_action(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
-    hero = ctx.s.heroes[d["hero"]]
+@decision(Action, action_choices, unavailable=action_unavailable)
+def resolve_action(ctx: Ctx, d: Action, type_: str, args: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d.hero]
     if type_ == "end_action":
         ctx.emit("ActionStepEnded", hero=hero.id)
         return
@@ -287,7 +288,7 @@ def resolve_action(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]
         )
     # Afterwards the step stays open for free actions (DN 8.0); the action's own steps,
     # scheduled next, come first.
-    ctx.then([{"op": "action_step", "hero": hero.id, "taken": d.get("taken") or not free}])
+    ctx.then([{"op": "action_step", "hero": hero.id, "taken": d.taken or not free}])
     ACTIONS[type_](ctx, hero, args)
 
 

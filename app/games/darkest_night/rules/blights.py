@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.decisions import ChooseBlightType, OrderEffects, PlayMapCard
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     blight_destination,
@@ -56,12 +57,13 @@ def ask_blight_type(ctx: Ctx, location: str, why: str) -> None:
     if options:
         seats = sorted({h.seat for h in ctx.s.living()})
         ctx.ask(
-            "choose_blight_type",
-            seats[0] if len(seats) == 1 else "any",
-            seats=seats,
-            location=location,
-            why=why,
-            options=options,
+            ChooseBlightType(
+                seat=seats[0] if len(seats) == 1 else "any",
+                seats=seats,
+                location=location,
+                why=why,
+                options=options,
+            )
         )
 
 
@@ -79,21 +81,21 @@ def maybe_increased_quest(ctx: Ctx, card: str) -> None:
         ctx.later([{"op": "place_quest", "location": quest_location, "why": "Increased Quests (DN 20.1.6)"}])
 
 
-def blight_type_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def blight_type_choices(s: State, d: ChooseBlightType) -> list[Choice]:
     return [
         Choice(
             "choose_blight_type",
             {"type": t},
-            f"Create {t} in the {d['location']}",
+            f"Create {t} in the {d.location}",
             "three map cards in a row named blights out of stock (DN 11.1)",
         )
-        for t in d["options"]
+        for t in d.options
     ]
 
 
-@decision("choose_blight_type", blight_type_choices, fields=("location", "options", "why"))
-def resolve_blight_type(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    ctx.then([{"op": "create_blight_at", "location": d["location"], "why": d["why"], "type": args["type"]}])
+@decision(ChooseBlightType, blight_type_choices)
+def resolve_blight_type(ctx: Ctx, d: ChooseBlightType, _t: str, args: dict[str, Any]) -> None:
+    ctx.then([{"op": "create_blight_at", "location": d.location, "why": d.why, "type": args["type"]}])
 
 
 @step("necromancer_plays_blight", "location", "redrawn", "why")
@@ -109,53 +111,54 @@ def necromancer_plays_blight(ctx: Ctx, st: Step) -> None:
             options = [b for b in ctx.c.blights if stock_of(ctx, b) > 0]
             seats = sorted({h.seat for h in s.living()})
             ctx.ask(
-                "choose_blight_type",
-                seats[0] if len(seats) == 1 else "any",
-                seats=seats,
-                location=st["location"],
-                why=st["why"],
-                options=options,
+                ChooseBlightType(
+                    seat=seats[0] if len(seats) == 1 else "any",
+                    seats=seats,
+                    location=st["location"],
+                    why=st["why"],
+                    options=options,
+                )
             )
             return
         ctx.emit("HandDiscarded", cards=list(s.hand))
         ctx.then([{"op": "draw_necromancer_hand"}, dict(st) | {"redrawn": True}])
         return
-    ctx.ask("play_map_card", s.necromancer_seat, location=st["location"], why=st["why"])
+    ctx.ask(PlayMapCard(seat=s.necromancer_seat, location=st["location"], why=st["why"]))
 
 
-def play_card_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def play_card_choices(s: State, d: PlayMapCard) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     content = load()
     out = []
     for card in s.hand:
-        blight_type = content.map_cards[card].blights[d["location"]]
+        blight_type = content.map_cards[card].blights[d.location]
         in_play = sum(1 for bs in s.blights.values() for b in bs if b.type == blight_type)
         if content.blights[blight_type].tokens - in_play > 0:
             out.append(
                 Choice(
                     "play_map_card",
                     {"card": card},
-                    f"Play {blight_type} in the {d['location']}",
+                    f"Play {blight_type} in the {d.location}",
                     content.blights[blight_type].text,
                 )
             )
     return out
 
 
-@decision("play_map_card", play_card_choices, fields=("location", "why"))
-def resolve_play_card(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+@decision(PlayMapCard, play_card_choices)
+def resolve_play_card(ctx: Ctx, d: PlayMapCard, _t: str, args: dict[str, Any]) -> None:
     card = args["card"]
-    ctx.emit("HandCardPlayed", card=card, location=d["location"])
+    ctx.emit("HandCardPlayed", card=card, location=d.location)
     maybe_increased_quest(ctx, card)
     discard(ctx, "map", card)
     ctx.then(
         [
             {
                 "op": "create_blight_at",
-                "location": d["location"],
-                "why": d["why"],
-                "type": ctx.c.map_cards[card].blights[d["location"]],
+                "location": d.location,
+                "why": d.why,
+                "type": ctx.c.map_cards[card].blights[d.location],
             }
         ]
     )
@@ -293,21 +296,21 @@ def simultaneous(ctx: Ctx, st: Step) -> None:
     if len(groups) == 1 or all(g.get("loss") for g in groups):
         ctx.then([x for g in groups for x in g["steps"]])
         return
-    ctx.ask("order_effects", hero.seat, hero=hero.id, groups=groups)
+    ctx.ask(OrderEffects(seat=hero.seat, hero=hero.id, groups=groups))
 
 
-def order_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def order_choices(s: State, d: OrderEffects) -> list[Choice]:
     return [
         Choice("resolve_first", {"effect": i}, g["label"], "then the others (DN 14.3.1)")
-        for i, g in enumerate(d["groups"])
+        for i, g in enumerate(d.groups)
     ]
 
 
-@decision("order_effects", order_choices, fields=("groups", "hero"))
-def resolve_order(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    chosen = d["groups"][args["effect"]]
-    rest = [g for i, g in enumerate(d["groups"]) if i != args["effect"]]
-    ctx.then([*chosen["steps"], {"op": "simultaneous", "hero": d["hero"], "groups": rest}])
+@decision(OrderEffects, order_choices)
+def resolve_order(ctx: Ctx, d: OrderEffects, _t: str, args: dict[str, Any]) -> None:
+    chosen = d.groups[args["effect"]]
+    rest = [g for i, g in enumerate(d.groups) if i != args["effect"]]
+    ctx.then([*chosen["steps"], {"op": "simultaneous", "hero": d.hero, "groups": rest}])
 
 
 def on_leave(ctx: Ctx, hero: Hero, origin: str) -> None:

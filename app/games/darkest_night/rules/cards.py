@@ -6,6 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
+from app.games.darkest_night.decisions import (
+    Epiphany,
+    QuestLocation,
+    Sacrifice,
+    SearchChoice,
+    SearchFallback,
+    SupplyCache,
+)
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     NECROMANCER_STRENGTH,
@@ -130,16 +138,16 @@ def choose_quest_location(ctx: Ctx, st: Step) -> None:
         ctx.then([{"op": "place_quest_card", "card": st["card"], "location": places[0]}])
         return
     hero = ctx.s.heroes[st["hero"]]
-    ctx.ask("quest_location", hero.seat, hero=hero.id, card=st["card"], places=places)
+    ctx.ask(QuestLocation(seat=hero.seat, hero=hero.id, card=st["card"], places=places))
 
 
-def quest_location_choices(s: State, d: dict[str, Any]) -> list[Choice]:
-    return [Choice("place_quest", {"location": loc}, f"Place it in the {loc}") for loc in d["places"]]
+def quest_location_choices(s: State, d: QuestLocation) -> list[Choice]:
+    return [Choice("place_quest", {"location": loc}, f"Place it in the {loc}") for loc in d.places]
 
 
-@decision("quest_location", quest_location_choices, fields=("card", "hero", "places"))
-def resolve_quest_location(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    ctx.then([{"op": "place_quest_card", "card": d["card"], "location": args["location"]}])
+@decision(QuestLocation, quest_location_choices)
+def resolve_quest_location(ctx: Ctx, d: QuestLocation, _t: str, args: dict[str, Any]) -> None:
+    ctx.then([{"op": "place_quest_card", "card": d.card, "location": args["location"]}])
 
 
 @step("place_quest", "location", "why")
@@ -484,7 +492,7 @@ def necromancer_beaten(ctx: Ctx, st: Step) -> None:
                 ]
             )
             return
-        ctx.ask("sacrifice", hero.seat, hero=hero.id, blights=[b.id for b in choosable])
+        ctx.ask(Sacrifice(seat=hero.seat, hero=hero.id, blights=[b.id for b in choosable]))
         return
     if hero.relics():
         end_game(ctx, "win", f"{hero_name(ctx, hero.id)} slew the Necromancer with a Holy Relic (DN 18.1).")
@@ -492,9 +500,9 @@ def necromancer_beaten(ctx: Ctx, st: Step) -> None:
         ctx.emit("NecromancerUnharmed", hero=hero.id, why="only a hero holding a Holy Relic can slay him")
 
 
-def sacrifice_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def sacrifice_choices(s: State, d: Sacrifice) -> list[Choice]:
     out = []
-    for blight_id in d["blights"]:
+    for blight_id in d.blights:
         found = s.find_blight(blight_id)
         if found:
             out.append(
@@ -508,13 +516,13 @@ def sacrifice_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("sacrifice", sacrifice_choices, fields=("blights", "hero"))
-def resolve_sacrifice(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+@decision(Sacrifice, sacrifice_choices)
+def resolve_sacrifice(ctx: Ctx, d: Sacrifice, _t: str, args: dict[str, Any]) -> None:
     ctx.then(
         [
             {
                 "op": "destroy_blight",
-                "hero": d["hero"],
+                "hero": d.hero,
                 "blight": args["blight"],
                 "why": "the Necromancer sacrificed it to escape (DN 12.2)",
             }
@@ -560,12 +568,12 @@ def search_result(ctx: Ctx, st: Step) -> None:
             misses += 1
     if not cards:
         if misses >= 3:
-            ctx.ask("search_fallback", hero.seat, hero=hero.id)
+            ctx.ask(SearchFallback(seat=hero.seat, hero=hero.id))
         return
     if len(cards) == 1:
         take_search_result(ctx, hero, cards[0], [])
         return
-    ctx.ask("search_choice", hero.seat, hero=hero.id, cards=cards)
+    ctx.ask(SearchChoice(seat=hero.seat, hero=hero.id, cards=cards))
 
 
 def result_available(ctx: Ctx, hero: Hero, result: str) -> bool:
@@ -582,11 +590,11 @@ def result_available(ctx: Ctx, hero: Hero, result: str) -> bool:
     return True
 
 
-def search_choice_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def search_choice_choices(s: State, d: SearchChoice) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     content = load()
-    hero = s.heroes[d["hero"]]
+    hero = s.heroes[d.hero]
     return [
         Choice(
             "take_result",
@@ -596,14 +604,14 @@ def search_choice_choices(s: State, d: dict[str, Any]) -> list[Choice]:
             ),
             "the other cards are discarded",
         )
-        for c in d["cards"]
+        for c in d.cards
     ]
 
 
-@decision("search_choice", search_choice_choices, fields=("cards", "hero"))
-def resolve_search_choice(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    hero = ctx.s.heroes[d["hero"]]
-    take_search_result(ctx, hero, args["card"], [c for c in d["cards"] if c != args["card"]])
+@decision(SearchChoice, search_choice_choices)
+def resolve_search_choice(ctx: Ctx, d: SearchChoice, _t: str, args: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d.hero]
+    take_search_result(ctx, hero, args["card"], [c for c in d.cards if c != args["card"]])
 
 
 def take_search_result(ctx: Ctx, hero: Hero, card: str, others: list[str]) -> None:
@@ -623,11 +631,11 @@ def take_search_result(ctx: Ctx, hero: Hero, card: str, others: list[str]) -> No
     )
 
 
-def fallback_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def fallback_choices(s: State, d: SearchFallback) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     content = load()
-    hero = s.heroes[d["hero"]]
+    hero = s.heroes[d.hero]
     out = []
     if hero.deck:
         out.append(Choice("fallback_power", {}, "Draw a power card", "three map cards gave nothing (DN 8.0)"))
@@ -637,12 +645,12 @@ def fallback_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out or [Choice("fallback_nothing", {}, "Receive nothing", "nothing is left to take (DN 8.0)")]
 
 
-@decision("search_fallback", fallback_choices, fields=("hero",))
-def resolve_fallback(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(SearchFallback, fallback_choices)
+def resolve_fallback(ctx: Ctx, d: SearchFallback, type_: str, args: dict[str, Any]) -> None:
     if type_ == "fallback_power":
-        ctx.then([{"op": "draw_power", "hero": d["hero"]}])
+        ctx.then([{"op": "draw_power", "hero": d.hero}])
     elif type_ == "fallback_item":
-        ctx.then([{"op": "gain_item", "hero": d["hero"], "kind": args["kind"], "why": "searching"}])
+        ctx.then([{"op": "gain_item", "hero": d.hero, "kind": args["kind"], "why": "searching"}])
 
 
 RESULT_NAMES = {
@@ -702,22 +710,22 @@ def find_epiphany(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     ctx.then([{"op": "permanent_hook", "hook": "epiphany", "hero": hero.id}])
     if hero.deck:
-        ctx.ask("epiphany", hero.seat, hero=hero.id)
+        ctx.ask(Epiphany(seat=hero.seat, hero=hero.id))
 
 
-def epiphany_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def epiphany_choices(s: State, d: Epiphany) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     powers = load().powers()
     return [
         Choice("take_power", {"power": p}, powers[p].name, powers[p].text)
-        for p in sorted(s.heroes[d["hero"]].deck)
+        for p in sorted(s.heroes[d.hero].deck)
     ]
 
 
-@decision("epiphany", epiphany_choices, fields=("hero",))
-def resolve_epiphany(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    take_power_from_deck(ctx, ctx.s.heroes[d["hero"]], args["power"], "an epiphany")
+@decision(Epiphany, epiphany_choices)
+def resolve_epiphany(ctx: Ctx, d: Epiphany, _t: str, args: dict[str, Any]) -> None:
+    take_power_from_deck(ctx, ctx.s.heroes[d.hero], args["power"], "an epiphany")
 
 
 def take_power_from_deck(ctx: Ctx, hero: Hero, power: str, why: str) -> None:
@@ -741,21 +749,21 @@ def find_supply_cache(ctx: Ctx, st: Step) -> None:
     if len(drawn) == 1:
         ctx.emit("PowerGained", hero=hero.id, power=drawn[0])
         return
-    ctx.ask("supply_cache", hero.seat, hero=hero.id, drawn=drawn)
+    ctx.ask(SupplyCache(seat=hero.seat, hero=hero.id, drawn=drawn))
 
 
-def supply_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def supply_choices(s: State, d: SupplyCache) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     powers = load().powers()
-    return [Choice("keep_power", {"power": p}, f"Keep {powers[p].name}", powers[p].text) for p in d["drawn"]]
+    return [Choice("keep_power", {"power": p}, f"Keep {powers[p].name}", powers[p].text) for p in d.drawn]
 
 
-@decision("supply_cache", supply_choices, fields=("drawn", "hero"))
-def resolve_supply(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    hero = ctx.s.heroes[d["hero"]]
+@decision(SupplyCache, supply_choices)
+def resolve_supply(ctx: Ctx, d: SupplyCache, _t: str, args: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d.hero]
     ctx.emit("PowerGained", hero=hero.id, power=args["power"])
-    other = next(p for p in d["drawn"] if p != args["power"])
+    other = next(p for p in d.drawn if p != args["power"])
     ctx.emit("PowerPutBack", hero=hero.id, power=other, bottom=True, private_seat=hero.seat)
 
 

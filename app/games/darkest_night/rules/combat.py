@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.darkest_night.decisions import COMBAT, ROLL, ROLLED, ROLLING, AfterRoll, Combat, Roll, Wound
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     blight_effect_active,
@@ -17,15 +18,6 @@ from app.games.darkest_night.rules.common import (
 from app.games.darkest_night.rules.powers import boosts, dice_bonus, note_use, set_power, spec, tactics
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
-
-ROLL = ("hero", "purpose", "target", "base", "vs", "tactic", "tactic_after", "then")
-"""A roll as a step (DN 5.0): who rolls for what, against which target, with how many
-base dice, in which fight, with which tactic's after-effects, and the step it feeds."""
-ROLLING = (*ROLL, "dice", "sources", "relic", "terror")
-"""A roll ready to be rolled: the dice counted with their sources, the Holy Relic's +1
-(DN 15.2) and Terror's extra die (DN 11.2)."""
-ROLLED = (*ROLLING, "faces", "successes", "no_items")
-"""A roll made: its faces and successes; ``no_items`` when no item may act on it."""
 
 ROLL_NAMES = {"fight": "fight", "elude": "elude", "search": "search", "pray": "pray"}
 
@@ -55,14 +47,14 @@ def chance(dice: int, target: int, *, relic: bool = False, terror: bool = False,
 # -- combat -----------------------------------------------------------------------------
 
 
-@step("combat", "allow", "dice", "fail", "foe", "hero", "power", "vs", "why", "win")
+@step("combat", *COMBAT)
 def combat(ctx: Ctx, st: Step) -> None:
     """A combat: the hero chooses fight or elude, and at most one tactic (DN 12.0)."""
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
     ctx.emit("CombatStarted", hero=hero.id, foe=st["foe"], vs=st["vs"], why=st.get("why", ""))
-    ctx.ask("combat", hero.seat, **{k: v for k, v in st.items() if k != "op"})
+    ctx.ask(Combat(seat=hero.seat, step={k: v for k, v in st.items() if k != "op"}))
 
 
 def combat_options(s: State, d: dict[str, Any]) -> list[tuple[str, str | None, dict[str, Any]]]:
@@ -85,7 +77,8 @@ def combat_options(s: State, d: dict[str, Any]) -> list[tuple[str, str | None, d
     return out
 
 
-def combat_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def combat_choices(s: State, decision: Combat) -> list[Choice]:
+    d = decision.step
     ctx = Ctx.reader(s)
     hero = s.heroes[d["hero"]]
     foe = d["foe"]
@@ -144,10 +137,9 @@ def terror_here(ctx: Ctx, hero: Hero) -> bool:
     return blight_effect_active(ctx, "terror_dice", hero.location, hero=hero) > 0
 
 
-@decision(
-    "combat", combat_choices, fields=("allow", "dice", "fail", "foe", "hero", "power", "vs", "why", "win")
-)
-def resolve_combat(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(Combat, combat_choices)
+def resolve_combat(ctx: Ctx, decision: Combat, type_: str, args: dict[str, Any]) -> None:
+    d = decision.step
     hero = ctx.s.heroes[d["hero"]]
     if type_ == "yield":
         ctx.emit("CombatYielded", hero=hero.id, foe=d["foe"]["name"])
@@ -185,7 +177,7 @@ def resolve_combat(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]
                 "tactic_after": list(option.get("after", ())),
                 "then": {
                     "op": "combat_result",
-                    "combat": {k: v for k, v in d.items() if k not in ("seat", "kind")},
+                    "combat": dict(d),
                     "approach": approach,
                 },
             }
@@ -251,7 +243,7 @@ def roll(ctx: Ctx, st: Step) -> None:
     if not has_boosts(ctx, hero, pending):
         ctx.then([{"op": "roll_now", **pending}])
         return
-    ctx.ask("roll", hero.seat, **pending)
+    ctx.ask(Roll(seat=hero.seat, step=pending))
 
 
 def relic_acts(hero: Hero) -> bool:
@@ -269,7 +261,8 @@ def has_boosts(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
     )
 
 
-def roll_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def roll_choices(s: State, decision: Roll) -> list[Choice]:
+    d = decision.step
     ctx = Ctx.reader(s)
     hero = s.heroes[d["hero"]]
     dice, target = max(1, d["dice"]), d.get("target")
@@ -308,10 +301,11 @@ def roll_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("roll", roll_choices, fields=ROLLING)
-def resolve_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(Roll, roll_choices)
+def resolve_roll(ctx: Ctx, decision: Roll, type_: str, args: dict[str, Any]) -> None:
+    d = decision.step
     hero = ctx.s.heroes[d["hero"]]
-    pending = {k: v for k, v in d.items() if k not in ("kind", "seat")}
+    pending = dict(d)
     if type_ == "roll_dice":
         ctx.then([{"op": "roll_now", **pending}])
         return
@@ -330,7 +324,7 @@ def resolve_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) 
         pending["sources"] = [*pending["sources"], [spec(ctx, mod["power"]).name, int(mod["n"])]]
     elif type_ == "refuse_relic":
         pending["relic"] = False
-    ctx.ask("roll", hero.seat, **pending)  # the player rolls when ready
+    ctx.ask(Roll(seat=hero.seat, step=pending))  # the player rolls when ready
 
 
 @step("roll_now", *ROLLING)
@@ -397,12 +391,13 @@ def after_roll(ctx: Ctx, st: Step) -> None:
     """After a roll: offer the items that act on it (Charm, Bottled Magic, Vanishing Dust)."""
     hero = ctx.s.heroes[st["hero"]]
     if after_roll_items(ctx, hero, st) and not st.get("no_items"):
-        ctx.ask("after_roll", hero.seat, **{k: v for k, v in st.items() if k != "op"})
+        ctx.ask(AfterRoll(seat=hero.seat, step={k: v for k, v in st.items() if k != "op"}))
         return
     conclude_roll(ctx, hero, st)
 
 
-def after_roll_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def after_roll_choices(s: State, decision: AfterRoll) -> list[Choice]:
+    d = decision.step
     ctx = Ctx.reader(s)
     hero = s.heroes[d["hero"]]
     result = f"{d['successes']} success{'es' if d['successes'] != 1 else ''}" if d.get("target") else ""
@@ -420,10 +415,11 @@ def after_roll_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("after_roll", after_roll_choices, fields=ROLLED)
-def resolve_after_roll(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(AfterRoll, after_roll_choices)
+def resolve_after_roll(ctx: Ctx, decision: AfterRoll, type_: str, args: dict[str, Any]) -> None:
+    d = decision.step
     hero = ctx.s.heroes[d["hero"]]
-    st = {k: v for k, v in d.items() if k not in ("kind", "seat")}
+    st = dict(d)
     if type_ == "accept_roll":
         conclude_roll(ctx, hero, st)
         return
@@ -476,13 +472,13 @@ def wound(ctx: Ctx, st: Step) -> None:
         ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
         return
     if can_spend(hero, "grace", 1):
-        ctx.ask("wound", hero.seat, hero=hero.id, why=st.get("why", ""))
+        ctx.ask(Wound(seat=hero.seat, hero=hero.id, why=st.get("why", "")))
         return
     ctx.then([{"op": "die", "hero": hero.id, "why": st.get("why", "a wound with no grace left")}])
 
 
-def wound_choices(s: State, d: dict[str, Any]) -> list[Choice]:
-    hero = s.heroes[d["hero"]]
+def wound_choices(s: State, d: Wound) -> list[Choice]:
+    hero = s.heroes[d.hero]
     return [
         Choice("spend_grace", {}, "Spend 1 grace to survive", f"{hero.grace} grace now (DN 13.1)"),
         Choice(
@@ -491,13 +487,13 @@ def wound_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     ]
 
 
-@decision("wound", wound_choices, fields=("hero", "why"))
-def resolve_wound(ctx: Ctx, d: dict[str, Any], type_: str, _a: dict[str, Any]) -> None:
-    hero = ctx.s.heroes[d["hero"]]
+@decision(Wound, wound_choices)
+def resolve_wound(ctx: Ctx, d: Wound, type_: str, _a: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d.hero]
     if type_ == "spend_grace":
         spend(ctx, hero, "grace", 1, "negating a wound (DN 13.1)")
         return
-    ctx.then([{"op": "die", "hero": hero.id, "why": d.get("why", "a wound")}])
+    ctx.then([{"op": "die", "hero": hero.id, "why": d.why}])
 
 
 @step("die", "hero", "why")

@@ -6,6 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.decisions import (
+    DruidForm,
+    HbAttack,
+    HbMove,
+    HbOathQuest,
+    HbPickHero,
+    HbQuest,
+    HbScrap,
+    HbSeekOath,
+)
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.kernel.types import Choice
 
@@ -53,26 +63,24 @@ def druid_take_form(ctx: Ctx, st: Step) -> None:
             set_power(ctx, hero, power.id, active=False, target=None, why="Celerity: leaving your Forms")
     ready = [p.id for p in forms if not p.exhausted]
     if ready:
-        ctx.ask("druid_form", hero.seat, hero=hero.id, forms=ready)
+        ctx.ask(DruidForm(seat=hero.seat, hero=hero.id, forms=ready))
 
 
-def druid_form_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
+def druid_form_choices(s: Any, d: DruidForm) -> list[Choice]:
     from app.games.darkest_night.rules.powers import spec
 
     ctx = Ctx.reader(s)
-    out = [
-        Choice("take_form", {"power": f}, f"Take {spec(ctx, f).name}", spec(ctx, f).text) for f in d["forms"]
-    ]
+    out = [Choice("take_form", {"power": f}, f"Take {spec(ctx, f).name}", spec(ctx, f).text) for f in d.forms]
     out.append(Choice("no_form", {}, "Take no Form", "keep your own shape"))
     return out
 
 
-@decision("druid_form", druid_form_choices, fields=("forms", "hero"))
-def resolve_druid_form(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(DruidForm, druid_form_choices)
+def resolve_druid_form(ctx: Ctx, d: DruidForm, type_: str, args: dict[str, Any]) -> None:
     from app.games.darkest_night.rules.powers import set_power, spec
 
     if type_ == "take_form":
-        hero = ctx.s.heroes[d["hero"]]
+        hero = ctx.s.heroes[d.hero]
         name = spec(ctx, args["power"]).name
         set_power(ctx, hero, args["power"], active=True, target=None, why=f"Celerity: took {name}")
 
@@ -175,12 +183,13 @@ def knight_swear_on_quest(ctx: Ctx, st: Step) -> None:
         _hb_swear_quest(ctx, hero, st, quests[0].id)
         return
     ctx.ask(
-        "hb_oath_quest",
-        hero.seat,
-        hero=hero.id,
-        oath=st.get("oath") or st.get("power"),
-        ends=list(st.get("ends", ())),
-        quests=[q.id for q in quests],
+        HbOathQuest(
+            seat=hero.seat,
+            hero=hero.id,
+            oath=st.get("oath") or st.get("power"),
+            ends=list(st.get("ends", ())),
+            quests=[q.id for q in quests],
+        )
     )
 
 
@@ -200,11 +209,11 @@ def _hb_swear_quest(ctx: Ctx, hero: Any, st: dict[str, Any], quest_id: str) -> N
     set_power(ctx, hero, oath.id, active=True, target=None, data=data, why=f"sworn on the quest {name}")
 
 
-def _hb_quest_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
+def _hb_quest_choices(s: Any, d: HbOathQuest | HbQuest) -> list[Choice]:
     ctx = Ctx.reader(s)
     out = []
     for quest in s.quests:
-        if quest.id in d["quests"]:
+        if quest.id in d.quests:
             spec = ctx.c.quests[quest.card]
             needed = spec.data.get("progress", 1)
             time = spec.data.get("time", 5)
@@ -219,9 +228,9 @@ def _hb_quest_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("hb_oath_quest", _hb_quest_choices, fields=("ends", "hero", "oath", "quests"))
-def _hb_resolve_oath_quest(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    _hb_swear_quest(ctx, ctx.s.heroes[d["hero"]], d, args["quest"])
+@decision(HbOathQuest, _hb_quest_choices)
+def _hb_resolve_oath_quest(ctx: Ctx, d: HbOathQuest, _t: str, args: dict[str, Any]) -> None:
+    _hb_swear_quest(ctx, ctx.s.heroes[d.hero], d, args["quest"])
 
 
 @step("knight_seek_oath", "hero", "power", "why")
@@ -232,25 +241,25 @@ def knight_seek_oath(ctx: Ctx, st: Step) -> None:
     oaths = [p for p in hero.deck if ".oath_" in p]
     if hero.dead or not oaths:
         return
-    ctx.ask("hb_seek_oath", hero.seat, hero=hero.id, oaths=oaths)
+    ctx.ask(HbSeekOath(seat=hero.seat, hero=hero.id, oaths=oaths))
 
 
-def _hb_seek_oath_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
+def _hb_seek_oath_choices(s: Any, d: HbSeekOath) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     powers = load().powers()
-    out = [Choice("take_oath", {"power": p}, f"Take {powers[p].name}", powers[p].text) for p in d["oaths"]]
+    out = [Choice("take_oath", {"power": p}, f"Take {powers[p].name}", powers[p].text) for p in d.oaths]
     out.append(Choice("no_oath", {}, "Take no Oath card", "your power deck stays as it is"))
     return out
 
 
-@decision("hb_seek_oath", _hb_seek_oath_choices, fields=("hero", "oaths"))
-def _hb_resolve_seek_oath(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(HbSeekOath, _hb_seek_oath_choices)
+def _hb_resolve_seek_oath(ctx: Ctx, d: HbSeekOath, type_: str, args: dict[str, Any]) -> None:
     if type_ != "take_oath":
         return
     from app.games.darkest_night.rules.cards import take_power_from_deck
 
-    take_power_from_deck(ctx, ctx.s.heroes[d["hero"]], args["power"], "Oath of Valor fulfilled")
+    take_power_from_deck(ctx, ctx.s.heroes[d.hero], args["power"], "Oath of Valor fulfilled")
 
 
 @step("move_choice", "hero", "power", "range", "to", "why")
@@ -268,21 +277,21 @@ def move_choice(ctx: Ctx, st: Step) -> None:
         places = [loc for loc in LOCATIONS if loc != hero.location]
     else:
         places = list(ctx.c.locations[hero.location].adjacent)
-    ctx.ask("hb_move", hero.seat, hero=hero.id, places=places, why=st.get("why", "a power"))
+    ctx.ask(HbMove(seat=hero.seat, hero=hero.id, places=places, why=st.get("why", "a power")))
 
 
-def _hb_move_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
-    out = [Choice("move_to", {"to": loc}, f"Move on to the {loc}", d["why"]) for loc in d["places"]]
+def _hb_move_choices(s: Any, d: HbMove) -> list[Choice]:
+    out = [Choice("move_to", {"to": loc}, f"Move on to the {loc}", d.why) for loc in d.places]
     out.append(Choice("stay", {}, "Stay where you are", ""))
     return out
 
 
-@decision("hb_move", _hb_move_choices, fields=("hero", "places", "why"))
-def _hb_resolve_move(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(HbMove, _hb_move_choices)
+def _hb_resolve_move(ctx: Ctx, d: HbMove, type_: str, args: dict[str, Any]) -> None:
     from app.games.darkest_night.rules.blights import move_hero
 
     if type_ == "move_to":
-        move_hero(ctx, ctx.s.heroes[d["hero"]], args["to"], d["why"])
+        move_hero(ctx, ctx.s.heroes[d.hero], args["to"], d.why)
 
 
 @step("for_target_hero", "do", "hero", "power", "target", "why")
@@ -312,43 +321,44 @@ def pick_hero_here(ctx: Ctx, st: Step) -> None:
     if not heroes:
         return
     ctx.ask(
-        "hb_pick_hero",
-        hero.seat,
-        hero=hero.id,
-        heroes=heroes,
-        do=list(st.get("do", ())),
-        cost=dict(st.get("cost", {})),
-        why=st.get("why", ""),
+        HbPickHero(
+            seat=hero.seat,
+            hero=hero.id,
+            heroes=heroes,
+            do=list(st.get("do", ())),
+            cost=dict(st.get("cost", {})),
+            why=st.get("why", ""),
+        )
     )
 
 
-def _hb_can_pay(s: Any, d: dict[str, Any]) -> bool:
+def _hb_can_pay(s: Any, d: HbPickHero) -> bool:
     from app.games.darkest_night.rules.common import can_spend
 
-    hero = s.heroes[d["hero"]]
-    return not hero.dead and all(can_spend(hero, r, n) for r, n in d["cost"].items())
+    hero = s.heroes[d.hero]
+    return not hero.dead and all(can_spend(hero, r, n) for r, n in d.cost.items())
 
 
-def _hb_pick_hero_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
+def _hb_pick_hero_choices(s: Any, d: HbPickHero) -> list[Choice]:
     from app.games.darkest_night.rules.common import hero_name
 
-    cost = ", ".join(f"spend {n} {r}" for r, n in d["cost"].items())
-    heroes = [h for h in d["heroes"] if not s.heroes[h].dead] if _hb_can_pay(s, d) else []
+    cost = ", ".join(f"spend {n} {r}" for r, n in d.cost.items())
+    heroes = [h for h in d.heroes if not s.heroes[h].dead] if _hb_can_pay(s, d) else []
     out = [Choice("pick_hero", {"target": h}, hero_name(s, h), cost) for h in heroes]
     out.append(Choice("pick_no_one", {}, "No one", "nothing happens"))
     return out
 
 
-@decision("hb_pick_hero", _hb_pick_hero_choices, fields=("cost", "do", "hero", "heroes", "why"))
-def _hb_resolve_pick_hero(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(HbPickHero, _hb_pick_hero_choices)
+def _hb_resolve_pick_hero(ctx: Ctx, d: HbPickHero, type_: str, args: dict[str, Any]) -> None:
     from app.games.darkest_night.rules.common import spend
 
     if type_ != "pick_hero" or not _hb_can_pay(ctx.s, d):
         return
-    hero = ctx.s.heroes[d["hero"]]
-    for resource, n in d["cost"].items():
-        spend(ctx, hero, resource, n, d.get("why") or "a power")
-    ctx.then([dict(e) | {"hero": args["target"]} for e in d["do"]])
+    hero = ctx.s.heroes[d.hero]
+    for resource, n in d.cost.items():
+        spend(ctx, hero, resource, n, d.why or "a power")
+    ctx.then([dict(e) | {"hero": args["target"]} for e in d.do])
 
 
 @step("flag_current_hero", "flag", "hero", "power", "scope", "why")
@@ -393,7 +403,7 @@ def _hb_quest_op(ctx: Ctx, st: Step, what: str) -> None:
     if len(quests) == 1:
         _hb_quest_apply(ctx, hero.id, quests[0].id, what, n)
         return
-    ctx.ask("hb_quest", hero.seat, hero=hero.id, quests=[q.id for q in quests], what=what, n=n)
+    ctx.ask(HbQuest(seat=hero.seat, hero=hero.id, quests=[q.id for q in quests], what=what, n=n))
 
 
 def _hb_quest_apply(ctx: Ctx, hero_id: str, quest_id: str, what: str, n: int) -> None:
@@ -406,9 +416,9 @@ def _hb_quest_apply(ctx: Ctx, hero_id: str, quest_id: str, what: str, n: int) ->
         ctx.emit("QuestTimeAdvanced", id=quest.id, to=max(0, quest.time - n), by=-min(n, quest.time))
 
 
-@decision("hb_quest", _hb_quest_choices, fields=("hero", "n", "quests", "what"))
-def _hb_resolve_quest(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    _hb_quest_apply(ctx, d["hero"], args["quest"], d["what"], int(d["n"]))
+@decision(HbQuest, _hb_quest_choices)
+def _hb_resolve_quest(ctx: Ctx, d: HbQuest, _t: str, args: dict[str, Any]) -> None:
+    _hb_quest_apply(ctx, d.hero, args["quest"], d.what, int(d.n))
 
 
 @step("tinker_scrap_item", "do", "hero", "power", "why")
@@ -420,18 +430,18 @@ def tinker_scrap_item(ctx: Ctx, st: Step) -> None:
     if hero.dead or not items:
         return
     ctx.ask(
-        "hb_scrap", hero.seat, hero=hero.id, items=items, do=list(st.get("do", ())), power=st.get("power")
+        HbScrap(seat=hero.seat, hero=hero.id, items=items, do=list(st.get("do", ())), power=st.get("power"))
     )
 
 
-def _hb_scrap_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
+def _hb_scrap_choices(s: Any, d: HbScrap) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     items = load().items
-    hero = s.heroes[d["hero"]]
+    hero = s.heroes[d.hero]
     out, seen = [], set()
     for item in hero.items:
-        if item.id in d["items"] and item.kind not in seen:
+        if item.id in d.items and item.kind not in seen:
             seen.add(item.kind)
             out.append(
                 Choice("scrap_item", {"item": item.id}, f"Scrap a {items[item.kind].name}", "discard it")
@@ -440,16 +450,16 @@ def _hb_scrap_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("hb_scrap", _hb_scrap_choices, fields=("do", "hero", "items", "power"))
-def _hb_resolve_scrap(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(HbScrap, _hb_scrap_choices)
+def _hb_resolve_scrap(ctx: Ctx, d: HbScrap, type_: str, args: dict[str, Any]) -> None:
     if type_ != "scrap_item":
         return
-    hero = ctx.s.heroes[d["hero"]]
+    hero = ctx.s.heroes[d.hero]
     item = hero.item(args["item"])
     if item is None:
         return
     ctx.emit("ItemUsed", hero=hero.id, item=item.id, kind=item.kind, discard=True, why="scrapped for parts")
-    _hb_then(ctx, {"hero": hero.id, "power": d.get("power")}, d["do"])
+    _hb_then(ctx, {"hero": hero.id, "power": d.power}, d.do)
 
 
 @step("offer_attack", "hero", "power", "to", "why")
@@ -463,12 +473,12 @@ def offer_attack(ctx: Ctx, st: Step) -> None:
         return
     targets, _ = attackable(ctx, hero)
     if targets:
-        ctx.ask("hb_attack", hero.seat, hero=hero.id, blights=[t[0] for t in targets])
+        ctx.ask(HbAttack(seat=hero.seat, hero=hero.id, blights=[t[0] for t in targets]))
 
 
-def _hb_attack_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
+def _hb_attack_choices(s: Any, d: HbAttack) -> list[Choice]:
     out = []
-    for blight_id in d["blights"]:
+    for blight_id in d.blights:
         found = s.find_blight(blight_id)
         if found:
             out.append(
@@ -478,12 +488,12 @@ def _hb_attack_choices(s: Any, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("hb_attack", _hb_attack_choices, fields=("blights", "hero"))
-def _hb_resolve_attack(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(HbAttack, _hb_attack_choices)
+def _hb_resolve_attack(ctx: Ctx, d: HbAttack, type_: str, args: dict[str, Any]) -> None:
     from app.games.darkest_night.rules.ops import attack_step
 
     if type_ != "attack_blight" or ctx.s.find_blight(args["blight"]) is None:
         return
-    attack = attack_step(ctx, ctx.s.heroes[d["hero"]], args["blight"], {"dice": 1})
+    attack = attack_step(ctx, ctx.s.heroes[d.hero], args["blight"], {"dice": 1})
     del attack["dice"], attack["power"]
     ctx.then([attack])

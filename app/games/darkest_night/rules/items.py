@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
+from app.games.darkest_night.decisions import GreenItem
 from app.games.darkest_night.engine import RULES, Ctx, decision
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
@@ -36,7 +37,7 @@ def give_item_from_stock(ctx: Ctx, hero: Hero, kind: str, why: str) -> None:
         if not greens:
             ctx.emit("ItemUnavailable", hero=hero.id, kind=kind)
             return
-        ctx.ask("green_item", hero.seat, hero=hero.id, options=greens, why=why)
+        ctx.ask(GreenItem(seat=hero.seat, hero=hero.id, options=greens, why=why))
         return
     ctx.emit("ItemGained", hero=hero.id, item=f"i{ctx.s.next_item}", kind=kind, why=why)
 
@@ -270,17 +271,17 @@ def use_power(ctx: Ctx, hero: Hero, power_id: str) -> None:
     ctx.then([dict(e) | {"hero": hero.id, "power": power_id} for e in use.get("effects", ())])
 
 
-def green_item_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def green_item_choices(s: State, d: GreenItem) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     items = load().items
-    return [Choice("take_item", {"kind": k}, f"Take a {items[k].name}", items[k].text) for k in d["options"]]
+    return [Choice("take_item", {"kind": k}, f"Take a {items[k].name}", items[k].text) for k in d.options]
 
 
-@decision("green_item", green_item_choices, fields=("hero", "options", "why"))
-def resolve_green_item(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+@decision(GreenItem, green_item_choices)
+def resolve_green_item(ctx: Ctx, d: GreenItem, _t: str, args: dict[str, Any]) -> None:
     """No token of the reward left: any green-backed item instead (DN 16.2)."""
-    ctx.emit("ItemGained", hero=d["hero"], item=f"i{ctx.s.next_item}", kind=args["kind"], why=d["why"])
+    ctx.emit("ItemGained", hero=d.hero, item=f"i{ctx.s.next_item}", kind=args["kind"], why=d.why)
 
 
 ANY_TIME = RULES.window("any_time", ANY_TIME_COMMANDS, anytime_choices, resolve_anytime)

@@ -6,6 +6,7 @@ from collections import deque
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
+from app.games.darkest_night.decisions import NecromancerMove, SkullToken
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     DARKNESS_LIMIT,
@@ -82,13 +83,13 @@ def necromancer_after_roll(ctx: Ctx, st: Step) -> None:
     holders = [h for h in ctx.s.living() if any(i.kind == "skull_token" and not i.locked for i in h.items)]
     if holders and not blight_effect_active(ctx, "items_disabled", None):
         seats = sorted({h.seat for h in holders})
-        ctx.ask("skull_token", seats[0] if len(seats) == 1 else "any", seats=seats, roll=st["roll"])
+        ctx.ask(SkullToken(seat=seats[0] if len(seats) == 1 else "any", seats=seats, roll=st["roll"]))
         return
     ctx.then([{"op": "necromancer_detect", "roll": st["roll"]}])
 
 
-def skull_choices(s: State, d: dict[str, Any]) -> list[Choice]:
-    out = [Choice("let_necromancer_move", {}, f"Let him move by his roll of {d['roll']}")]
+def skull_choices(s: State, d: SkullToken) -> list[Choice]:
+    out = [Choice("let_necromancer_move", {}, f"Let him move by his roll of {d.roll}")]
     for hero in s.living():
         for item in hero.items:
             if item.kind == "skull_token" and not item.locked:
@@ -105,10 +106,10 @@ def skull_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("skull_token", skull_choices, fields=("roll",))
-def resolve_skull(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(SkullToken, skull_choices)
+def resolve_skull(ctx: Ctx, d: SkullToken, type_: str, args: dict[str, Any]) -> None:
     if type_ == "let_necromancer_move":
-        ctx.then([{"op": "necromancer_detect", "roll": d["roll"]}])
+        ctx.then([{"op": "necromancer_detect", "roll": d.roll}])
         return
     ctx.emit("ItemUsed", hero=args["hero"], item=args["item"], kind="skull_token")
     move_necromancer(ctx, args["to"], "a Skull Token")
@@ -127,7 +128,7 @@ def necromancer_detect(ctx: Ctx, st: Step) -> None:
     if s.necromancer_seat is not None:
         targets = necromancer_player_targets(s, detected, gate)
         if len(targets) > 1:
-            ctx.ask("necromancer_move", s.necromancer_seat, targets=targets, roll=roll)
+            ctx.ask(NecromancerMove(seat=s.necromancer_seat, targets=targets, roll=roll))
             return
         if targets:
             move_necromancer(ctx, targets[0], "the Necromancer's choice")
@@ -162,15 +163,15 @@ def necromancer_player_targets(s: State, detected: list[Any], gate: bool) -> lis
     return free or [here]
 
 
-def necromancer_move_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def necromancer_move_choices(s: State, d: NecromancerMove) -> list[Choice]:
     return [
         Choice("move_necromancer", {"to": t}, f"Move to the {t}" if t != s.necromancer else "Stay")
-        for t in d["targets"]
+        for t in d.targets
     ]
 
 
-@decision("necromancer_move", necromancer_move_choices, fields=("roll", "targets"))
-def resolve_necromancer_move(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
+@decision(NecromancerMove, necromancer_move_choices)
+def resolve_necromancer_move(ctx: Ctx, d: NecromancerMove, _t: str, args: dict[str, Any]) -> None:
     move_necromancer(ctx, args["to"], "the Necromancer's choice (DN 20.3.2)")
 
 

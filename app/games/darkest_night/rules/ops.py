@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.darkest_night.decisions import AttackTarget, CardChoice
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
@@ -286,12 +287,13 @@ def choose(ctx: Ctx, st: Step) -> None:
         resolve_option(ctx, hero, st["options"][offered[0]])
         return
     ctx.ask(
-        "card_choice",
-        hero.seat,
-        hero=hero.id,
-        options=st["options"],
-        offered=offered,
-        title=st.get("title", "Choose"),
+        CardChoice(
+            seat=hero.seat,
+            hero=hero.id,
+            options=st["options"],
+            offered=offered,
+            title=st.get("title", "Choose"),
+        )
     )
 
 
@@ -305,16 +307,16 @@ def resolve_option(ctx: Ctx, hero: Hero, option: dict[str, Any]) -> None:
     ctx.then(option.get("do", ()), hero=hero.id)
 
 
-def card_choice_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def card_choice_choices(s: State, d: CardChoice) -> list[Choice]:
     return [
-        Choice("choose_option", {"option": i}, d["options"][i]["label"], d["options"][i].get("detail", ""))
-        for i in d["offered"]
+        Choice("choose_option", {"option": i}, d.options[i]["label"], d.options[i].get("detail", ""))
+        for i in d.offered
     ]
 
 
-@decision("card_choice", card_choice_choices, fields=("hero", "offered", "options", "title"))
-def resolve_card_choice(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    resolve_option(ctx, ctx.s.heroes[d["hero"]], d["options"][args["option"]])
+@decision(CardChoice, card_choice_choices)
+def resolve_card_choice(ctx: Ctx, d: CardChoice, _t: str, args: dict[str, Any]) -> None:
+    resolve_option(ctx, ctx.s.heroes[d.hero], d.options[args["option"]])
 
 
 @step("spend_or", "else", "else_label", "hero", "n", "power", "resource", "title", "why")
@@ -409,12 +411,13 @@ def attack_with(ctx: Ctx, st: Step) -> None:
         ctx.then([attack_step(ctx, hero, targets[0][0], st)])
         return
     ctx.ask(
-        "attack_target",
-        hero.seat,
-        hero=hero.id,
-        blights=[t[0] for t in targets],
-        dice=int(st["dice"]),
-        power=st.get("power"),
+        AttackTarget(
+            seat=hero.seat,
+            hero=hero.id,
+            blights=[t[0] for t in targets],
+            dice=int(st["dice"]),
+            power=st.get("power"),
+        )
     )
 
 
@@ -440,15 +443,15 @@ def attack_step(ctx: Ctx, hero: Hero, blight_id: str, st: dict[str, Any]) -> Ste
     }
 
 
-def attack_target_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def attack_target_choices(s: State, d: AttackTarget) -> list[Choice]:
     out = []
-    for blight_id in d["blights"]:
+    for blight_id in d.blights:
         found = s.find_blight(blight_id)
         if found:
             out.append(Choice("attack_target", {"blight": blight_id}, f"Attack the {found[1].type}"))
     return out
 
 
-@decision("attack_target", attack_target_choices, fields=("blights", "dice", "hero", "power"))
-def resolve_attack_target(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    ctx.then([attack_step(ctx, ctx.s.heroes[d["hero"]], args["blight"], d)])
+@decision(AttackTarget, attack_target_choices)
+def resolve_attack_target(ctx: Ctx, d: AttackTarget, _t: str, args: dict[str, Any]) -> None:
+    ctx.then([attack_step(ctx, ctx.s.heroes[d.hero], args["blight"], d)])

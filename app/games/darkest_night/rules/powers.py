@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.content import PowerDef
+from app.games.darkest_night.decisions import ExhaustPower
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import blight_effect_active, hero_name
 from app.games.darkest_night.state import Hero, Power, State
@@ -221,30 +222,30 @@ def exhaust_power(ctx: Ctx, st: Step) -> None:
         if left > 1:
             ctx.then([dict(st) | {"n": left - 1}])
         return
-    ctx.ask("exhaust_power", hero.seat, hero=hero.id, n=left, why=st.get("why", ""))
+    ctx.ask(ExhaustPower(seat=hero.seat, hero=hero.id, n=left, why=st.get("why", "")))
 
 
-def exhaust_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def exhaust_choices(s: State, d: ExhaustPower) -> list[Choice]:
     ctx = Ctx.reader(s)
-    hero = s.heroes[d["hero"]]
+    hero = s.heroes[d.hero]
     return [
         Choice(
             "exhaust",
             {"power": p.id},
             f"Exhaust {spec(ctx, p.id).name}",
             ("it is active: it becomes suppressed (DN 14.2)" if p.active else "")
-            + (f" — {d['why']}" if d.get("why") else ""),
+            + (f" — {d.why}" if d.why else ""),
         )
         for p in exhaustible(hero)
     ]
 
 
-@decision("exhaust_power", exhaust_choices, fields=("hero", "n", "why"))
-def resolve_exhaust(ctx: Ctx, d: dict[str, Any], _t: str, args: dict[str, Any]) -> None:
-    hero = ctx.s.heroes[d["hero"]]
-    set_power(ctx, hero, args["power"], exhausted=True, why=d.get("why", ""))
-    if d["n"] > 1:
-        ctx.then([{"op": "exhaust_power", "hero": hero.id, "n": d["n"] - 1, "why": d.get("why", "")}])
+@decision(ExhaustPower, exhaust_choices)
+def resolve_exhaust(ctx: Ctx, d: ExhaustPower, _t: str, args: dict[str, Any]) -> None:
+    hero = ctx.s.heroes[d.hero]
+    set_power(ctx, hero, args["power"], exhausted=True, why=d.why)
+    if d.n > 1:
+        ctx.then([{"op": "exhaust_power", "hero": hero.id, "n": d.n - 1, "why": d.why}])
 
 
 @step("exhaust_all_powers", "hero", "power", "why")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.darkest_night.decisions import DestroyBlightAt, GreenItem, MysteryPay, PeekDarkness, QuestPay
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     can_spend,
@@ -144,8 +145,8 @@ def make_payment(ctx: Ctx, hero: Hero, way: dict[str, Any], why: str) -> None:
         pay(ctx, hero, way["cost"], why)
 
 
-def ways_choices(d: dict[str, Any], stop_label: str) -> list[Choice]:
-    out = [Choice("pay", {"way": i}, way["label"], d.get("detail", "")) for i, way in enumerate(d["ways"])]
+def ways_choices(d: QuestPay | MysteryPay, stop_label: str) -> list[Choice]:
+    out = [Choice("pay", {"way": i}, way["label"], d.detail) for i, way in enumerate(d.ways)]
     out.append(Choice("stop_paying", {}, stop_label, ""))
     return out
 
@@ -262,14 +263,15 @@ def quest_pay(ctx: Ctx, st: Step) -> None:
         return
     needed = int(spec.data.get("progress", 1))
     ctx.ask(
-        "quest_pay",
-        hero.seat,
-        hero=hero.id,
-        quest=quest.id,
-        name=spec.name,
-        params=params,
-        ways=ways,
-        detail=f"{spec.name}: {quest.progress}/{needed}",
+        QuestPay(
+            seat=hero.seat,
+            hero=hero.id,
+            quest=quest.id,
+            name=spec.name,
+            params=params,
+            ways=ways,
+            detail=f"{spec.name}: {quest.progress}/{needed}",
+        )
     )
 
 
@@ -287,14 +289,14 @@ def settle_quest_payment(ctx: Ctx, hero: Hero, params: dict[str, Any], way: dict
     ctx.then(steps)
 
 
-def quest_pay_choices(s: State, d: dict[str, Any]) -> list[Choice]:
-    return ways_choices(d, "Stop paying" if d["params"].get("paid") else "Pay nothing")
+def quest_pay_choices(s: State, d: QuestPay) -> list[Choice]:
+    return ways_choices(d, "Stop paying" if d.params.get("paid") else "Pay nothing")
 
 
-@decision("quest_pay", quest_pay_choices, fields=("detail", "hero", "name", "params", "quest", "ways"))
-def resolve_quest_pay(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(QuestPay, quest_pay_choices)
+def resolve_quest_pay(ctx: Ctx, d: QuestPay, type_: str, args: dict[str, Any]) -> None:
     if type_ == "pay":
-        settle_quest_payment(ctx, ctx.s.heroes[d["hero"]], d["params"], d["ways"][args["way"]])
+        settle_quest_payment(ctx, ctx.s.heroes[d.hero], d.params, d.ways[args["way"]])
 
 
 # -- mysteries (DN 17.3) ---------------------------------------------------------------------
@@ -404,7 +406,7 @@ def mystery_pay(ctx: Ctx, st: Step) -> None:
     if len(ways) == 1:
         settle_mystery_payment(ctx, hero, mystery.id, ways[0])
         return
-    ctx.ask("mystery_pay", hero.seat, hero=hero.id, mystery=mystery.id, ways=ways, detail=spec.name)
+    ctx.ask(MysteryPay(seat=hero.seat, hero=hero.id, mystery=mystery.id, ways=ways, detail=spec.name))
 
 
 def settle_mystery_payment(ctx: Ctx, hero: Hero, mystery_id: str, way: dict[str, Any]) -> None:
@@ -435,14 +437,14 @@ def settle_mystery_payment(ctx: Ctx, hero: Hero, mystery_id: str, way: dict[str,
         ctx.then(bind(offer.get("do", []), **bound), hero=hero.id)
 
 
-def mystery_pay_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def mystery_pay_choices(s: State, d: MysteryPay) -> list[Choice]:
     return ways_choices(d, "Pay nothing")
 
 
-@decision("mystery_pay", mystery_pay_choices, fields=("detail", "hero", "mystery", "ways"))
-def resolve_mystery_pay(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(MysteryPay, mystery_pay_choices)
+def resolve_mystery_pay(ctx: Ctx, d: MysteryPay, type_: str, args: dict[str, Any]) -> None:
     if type_ == "pay":
-        settle_mystery_payment(ctx, ctx.s.heroes[d["hero"]], d["mystery"], d["ways"][args["way"]])
+        settle_mystery_payment(ctx, ctx.s.heroes[d.hero], d.mystery, d.ways[args["way"]])
 
 
 @step("clues_per_quest", "hero", "mystery", "n", "power", "why")
@@ -465,26 +467,26 @@ def peek_darkness(ctx: Ctx, st: Step) -> None:
     deck = ctx.s.decks.get("darkness")
     if hero is None or deck is None or not deck.cards:
         return
-    ctx.ask("peek_darkness", hero.seat, hero=hero.id, card=deck.cards[0], alone=len(deck.cards) == 1)
+    ctx.ask(PeekDarkness(seat=hero.seat, hero=hero.id, card=deck.cards[0], alone=len(deck.cards) == 1))
 
 
-def peek_darkness_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def peek_darkness_choices(s: State, d: PeekDarkness) -> list[Choice]:
     from app.games.darkest_night.content import load
 
-    card = load().darkness[d["card"]]
+    card = load().darkness[d.card]
     out = [Choice("leave_on_top", {}, f"Leave {card.name} on top", card.text)]
-    if not d.get("alone"):
+    if not d.alone:
         out.append(Choice("put_at_bottom", {}, f"Put {card.name} at the bottom", card.text))
     return out
 
 
-@decision("peek_darkness", peek_darkness_choices, fields=("alone", "card", "hero"))
-def resolve_peek_darkness(ctx: Ctx, d: dict[str, Any], type_: str, _a: dict[str, Any]) -> None:
-    if type_ != "put_at_bottom" or d["card"] not in ctx.s.decks["darkness"].cards:
+@decision(PeekDarkness, peek_darkness_choices)
+def resolve_peek_darkness(ctx: Ctx, d: PeekDarkness, type_: str, _a: dict[str, Any]) -> None:
+    if type_ != "put_at_bottom" or d.card not in ctx.s.decks["darkness"].cards:
         return
-    seat = ctx.s.heroes[d["hero"]].seat
-    ctx.emit("CardDrawn", deck="darkness", card=d["card"], reason="looked at", private_seat=seat)
-    ctx.emit("CardReturned", deck="darkness", card=d["card"], bottom=True, hero=d["hero"], private_seat=seat)
+    seat = ctx.s.heroes[d.hero].seat
+    ctx.emit("CardDrawn", deck="darkness", card=d.card, reason="looked at", private_seat=seat)
+    ctx.emit("CardReturned", deck="darkness", card=d.card, bottom=True, hero=d.hero, private_seat=seat)
 
 
 @step("pray_at_mystery", "hero", "mystery", "power", "why")
@@ -523,11 +525,9 @@ def reward_or_green_item(ctx: Ctx, st: Step) -> None:
     greens = [k for k, v in ctx.c.items.items() if v.back == "green" and ctx.s.item_stock.get(k, 0) > 0]
     if greens:
         ctx.ask(
-            "green_item",
-            hero.seat,
-            hero=hero.id,
-            options=greens,
-            why=st.get("why", "a quest reward (DN 16.2)"),
+            GreenItem(
+                seat=hero.seat, hero=hero.id, options=greens, why=st.get("why", "a quest reward (DN 16.2)")
+            )
         )
     else:
         ctx.emit("ItemUnavailable", hero=hero.id, kind="green-backed item")
@@ -583,24 +583,20 @@ def destroy_blight_at(ctx: Ctx, st: Step) -> None:
         )
         return
     ctx.ask(
-        "destroy_blight_at", hero.seat, hero=hero.id, blights=[b.id for b in blights], why=st.get("why", "")
+        DestroyBlightAt(seat=hero.seat, hero=hero.id, blights=[b.id for b in blights], why=st.get("why", ""))
     )
 
 
-def destroy_blight_at_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def destroy_blight_at_choices(s: State, d: DestroyBlightAt) -> list[Choice]:
     out = []
-    for blight_id in d["blights"]:
+    for blight_id in d.blights:
         found = s.find_blight(blight_id)
         if found:
-            out.append(
-                Choice("destroy", {"blight": blight_id}, f"Destroy the {found[1].type}", d.get("why", ""))
-            )
+            out.append(Choice("destroy", {"blight": blight_id}, f"Destroy the {found[1].type}", d.why))
     return out or [Choice("destroy_none", {}, "Nothing left to destroy", "")]
 
 
-@decision("destroy_blight_at", destroy_blight_at_choices, fields=("blights", "hero", "why"))
-def resolve_destroy_blight_at(ctx: Ctx, d: dict[str, Any], type_: str, args: dict[str, Any]) -> None:
+@decision(DestroyBlightAt, destroy_blight_at_choices)
+def resolve_destroy_blight_at(ctx: Ctx, d: DestroyBlightAt, type_: str, args: dict[str, Any]) -> None:
     if type_ == "destroy":
-        ctx.then(
-            [{"op": "destroy_blight", "hero": d["hero"], "blight": args["blight"], "why": d.get("why", "")}]
-        )
+        ctx.then([{"op": "destroy_blight", "hero": d.hero, "blight": args["blight"], "why": d.why}])

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.decisions import NextHero
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     default_secrecy,
@@ -29,7 +30,7 @@ def schedule(ctx: Ctx) -> None:
         waiting = [h for h in s.living() if h.turns_left > 0]
         if waiting:
             seats = sorted({h.seat for h in waiting})
-            ctx.ask("next_hero", seats[0] if len(seats) == 1 else "any", seats=seats)
+            ctx.ask(NextHero(seat=seats[0] if len(seats) == 1 else "any", seats=seats))
             return
         ctx.emit("NecromancerTurnStarted", round=s.round)
         ctx.then([{"op": name} for name in NECROMANCER_STEPS])
@@ -69,7 +70,7 @@ def replacements_due(s: State) -> list[tuple[int, str]]:
     return due
 
 
-def next_hero_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def next_hero_choices(s: State, d: NextHero) -> list[Choice]:
     out = []
     for hero in s.living():
         if hero.turns_left > 0:
@@ -81,8 +82,8 @@ def next_hero_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("next_hero", next_hero_choices, fields=())
-def resolve_next_hero(ctx: Ctx, d: dict[str, Any], _type: str, args: dict[str, Any]) -> None:
+@decision(NextHero, next_hero_choices)
+def resolve_next_hero(ctx: Ctx, d: NextHero, _type: str, args: dict[str, Any]) -> None:
     """The players choose which hero goes next (DN 6.0)."""
     hero = ctx.s.heroes[args["hero"]]
     if hero.lost_turn:

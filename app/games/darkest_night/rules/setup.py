@@ -6,6 +6,7 @@ from itertools import combinations
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, Content
+from app.games.darkest_night.decisions import ChooseHero, ChoosePowers
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import draw, hero_name, place_blight, stock_of
 from app.games.darkest_night.state import State, kind_of
@@ -136,23 +137,24 @@ def choose_hero(ctx: Ctx, st: Step) -> None:
         )
         return
     ctx.ask(
-        "choose_hero",
-        st["seat"],
-        slot=st["slot"],
-        replacing=st.get("replacing"),
-        dual=options["heroes"] == 2,
-        secondary_of=st.get("secondary_of"),
+        ChooseHero(
+            seat=st["seat"],
+            slot=st["slot"],
+            replacing=st.get("replacing"),
+            dual=options["heroes"] == 2,
+            secondary_of=st.get("secondary_of"),
+        )
     )
 
 
-def offered_heroes(s: State, d: dict[str, Any], content: Content) -> list[str]:
+def offered_heroes(s: State, d: ChooseHero, content: Content) -> list[str]:
     """The heroes a choose_hero decision offers: those available, less the primary
     class of a dual-class hero choosing its second (DN 20.2.3)."""
-    primary = kind_of(d["secondary_of"]) if d.get("secondary_of") else None
+    primary = kind_of(d.secondary_of) if d.secondary_of else None
     return [h for h in available_heroes(s, content) if h != primary]
 
 
-def choose_hero_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def choose_hero_choices(s: State, d: ChooseHero) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     content = load()
@@ -160,7 +162,7 @@ def choose_hero_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     for hero_id in offered_heroes(s, d, content):
         hero = content.heroes[hero_id]
         detail = f"grace {hero.grace}, secrecy {hero.secrecy}"
-        if d.get("replacing"):
+        if d.replacing:
             detail += " (both 1 lower: a replacement, DN 13.1)"
         starting = ", ".join(p.name for p in hero.powers if p.starting)
         out.append(
@@ -169,17 +171,17 @@ def choose_hero_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("choose_hero", choose_hero_choices, fields=("dual", "replacing", "secondary_of", "slot"))
-def resolve_choose_hero(ctx: Ctx, d: dict[str, Any], _type: str, args: dict[str, Any]) -> None:
+@decision(ChooseHero, choose_hero_choices)
+def resolve_choose_hero(ctx: Ctx, d: ChooseHero, _type: str, args: dict[str, Any]) -> None:
     ctx.then(
         [
             {
                 "op": "hero_chosen",
-                "seat": d["seat"],
+                "seat": d.seat,
                 "hero": args["hero"],
-                "slot": d["slot"],
-                "replacing": d.get("replacing"),
-                "secondary_of": d.get("secondary_of"),
+                "slot": d.slot,
+                "replacing": d.replacing,
+                "secondary_of": d.secondary_of,
             }
         ]
     )
@@ -261,18 +263,18 @@ def choose_powers(ctx: Ctx, st: Step) -> None:
         )
         return
     ctx.ask(
-        "choose_powers", hero.seat, hero=hero.id, from_hero=st["from_hero"], count=count, starting=starting
+        ChoosePowers(seat=hero.seat, hero=hero.id, from_hero=st["from_hero"], count=count, starting=starting)
     )
 
 
-def choose_powers_choices(s: State, d: dict[str, Any]) -> list[Choice]:
+def choose_powers_choices(s: State, d: ChoosePowers) -> list[Choice]:
     from app.games.darkest_night.content import load
 
     powers = load().powers()
     out = []
-    for combo in combinations(d["starting"], d["count"]):
+    for combo in combinations(d.starting, d.count):
         names = [powers[p].name for p in combo]
-        left = [powers[p].name for p in d["starting"] if p not in combo]
+        left = [powers[p].name for p in d.starting if p not in combo]
         out.append(
             Choice(
                 "choose_powers",
@@ -284,9 +286,9 @@ def choose_powers_choices(s: State, d: dict[str, Any]) -> list[Choice]:
     return out
 
 
-@decision("choose_powers", choose_powers_choices, fields=("count", "from_hero", "hero", "starting"))
-def resolve_choose_powers(ctx: Ctx, d: dict[str, Any], _type: str, args: dict[str, Any]) -> None:
-    ctx.emit("PowersChosen", hero=d["hero"], powers=list(args["powers"]), from_hero=d["from_hero"])
+@decision(ChoosePowers, choose_powers_choices)
+def resolve_choose_powers(ctx: Ctx, d: ChoosePowers, _type: str, args: dict[str, Any]) -> None:
+    ctx.emit("PowersChosen", hero=d.hero, powers=list(args["powers"]), from_hero=d.from_hero)
 
 
 @step("shuffle_power_deck", "hero")
