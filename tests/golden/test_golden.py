@@ -1,0 +1,109 @@
+"""Golden games (issue 9): every build replays the recorded exports and must reach the
+recorded views, event feeds, prompts and outcome; each golden is still an export this
+server imports. See ``tests/golden/README.md``."""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.kernel.registry import get_game
+from app.live.exports import check_import
+from tests.golden import golden
+
+FILES = golden.golden_files()
+
+
+@cache
+def loaded(path: Path) -> dict[str, Any]:
+    return golden.load(path)
+
+
+def replay_problems(doc: dict[str, Any]) -> list[str]:
+    """What today's replay of a golden gets wrong (empty when it matches)."""
+    game = get_game(doc["game"])
+    assert game is not None, f"no game {doc['game']!r} is registered"
+    expected = doc["golden"]["expected"]
+    actual = golden.expectations(game, golden.export_part(doc), expected["checkpoint_every"])
+    return golden.differences(expected, actual)
+
+
+def failure(name: str, problems: list[str]) -> str:
+    shown = "\n  ".join(problems[:6]) + ("\n  …" if len(problems) > 6 else "")
+    return f"golden game {name} replays differently:\n  {shown}\n{golden.RERECORD_HINT}"
+
+
+def test_there_are_golden_games() -> None:
+    ids = {loaded(p)["golden"]["id"] for p in FILES}
+    assert len(ids) >= 6, ids
+    docs = [loaded(p) for p in FILES]
+    assert any(d["golden"]["expected"]["outcome"] for d in docs), "no golden reaches an outcome"
+    assert any(d["options"].get("necromancer_player") for d in docs), "no golden has a Necromancer player"
+    assert any(e["type"] == "table.undo" for d in docs for e in d["events"]), "no golden holds an undo"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_golden_game_replays_to_its_recorded_views(path: Path) -> None:
+    doc = loaded(path)
+    problems = replay_problems(doc)
+    assert not problems, failure(path.stem, problems)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_golden_game_is_an_importable_export(path: Path) -> None:
+    """The stored log passes the import checks of today's server: signature, every event
+    type and version known, a history the platform could have written (each undo takes
+    back the newest command, one the game lets be taken back), and the outcome it claims."""
+    doc = loaded(path)
+    checked = check_import(golden.export_part(doc), golden.SIGNING_KEY, max_events=100_000)
+    assert len(checked.events) == len(doc["events"])
+    assert doc["outcome"] == doc["golden"]["expected"]["outcome"]
+
+
+def test_a_tampered_event_fails_with_a_readable_difference() -> None:
+    """The check can fail: one die changed in memory changes what the game replays to."""
+    doc = copy.deepcopy(loaded(golden.GAMES_DIR / "dn-default-4seats.json"))
+    rolled = next(e for e in doc["events"] if e["type"] == "DiceRolled")
+    rolled["data"]["faces"] = [7 - f for f in rolled["data"]["faces"]]
+    problems = replay_problems(doc)
+    assert problems
+    message = failure("dn-default-4seats", problems)
+    assert "first differing checkpoint" in message
+    assert f"events {(rolled['seq'] - 1) // 100 * 100 + 1}–" in message
+    assert golden.RERECORD_HINT in message
+    assert "python -m tests.golden.record --reason" in message
+
+
+def test_a_changed_view_is_reported_by_its_first_differing_key() -> None:
+    doc = copy.deepcopy(loaded(golden.GAMES_DIR / "dn-default-1seat.json"))
+    view = doc["golden"]["expected"]["final"]["views"]["spectator"]
+    view["darkness"] = view["darkness"] + 1
+    problems = replay_problems(doc)
+    assert problems == [
+        f"final view of spectator: $.darkness: expected {view['darkness']}, got {view['darkness'] - 1}"
+    ]
+
+
+def test_a_dropped_undo_changes_the_replay() -> None:
+    """Undo is folded on replay: a log without one of its undos replays to another game."""
+    doc = copy.deepcopy(loaded(golden.GAMES_DIR / "dn-undo-chat.json"))
+    doc["events"] = [e for e in doc["events"] if e["type"] != "table.undo"]
+    for seq, event in enumerate(doc["events"], start=1):
+        event["seq"] = seq
+    assert replay_problems(doc)
+
+
+def test_first_difference_names_the_key_path() -> None:
+    expected = {"heroes": [{"grace": 3, "name": "Knight"}], "round": 2}
+    assert golden.first_difference(expected, expected) is None
+    actual = {"heroes": [{"grace": 2, "name": "Knight"}], "round": 2}
+    assert golden.first_difference(expected, actual) == "$.heroes[0].grace: expected 3, got 2"
+    assert golden.first_difference(expected, {"round": 2}) == (
+        '$.heroes: missing (expected [{"grace": 3, "name": "Knight"}])'
+    )
+    assert golden.first_difference([1, 2], [1, 2, 3]) == "$: expected 2 items, got 3"
+    assert golden.first_difference({"a": 1}, {"a": True}) == "$.a: expected 1, got true"
