@@ -16,8 +16,11 @@ What is pinned, at every ``checkpoint_every`` seqs and at the end:
 - the prompts the table offers (serialised whole), as a short hash;
 - each viewer's redacted event feed (``kernel.event_for_viewer``) of the events since the
   previous checkpoint, as a short hash, so hidden-information filtering is pinned too;
-and at the end, in full (so a failure names the first differing key): every view, the
-prompts and the outcome.
+- each viewer's log lines of those events (seq, round/turn mark and text, as the table
+  page's log shows them; unnarrated bookkeeping events have none), as a short hash;
+for the whole game, each viewer's feed per event type, as a short hash (a failure names
+the event types that changed); and at the end, in full (so a failure names the first
+differing key): every view, the prompts and the outcome.
 """
 
 from __future__ import annotations
@@ -63,7 +66,29 @@ def as_json(value: Any) -> Any:
 
 
 def prompts_json(prompts: Sequence[Prompt]) -> list[Any]:
-    return as_json([dataclasses.asdict(p) for p in prompts])
+    """The prompts as JSON, every field but those at their default: a field added later
+    with a default leaves old goldens as they were, any value that changes does not."""
+    return as_json([without_defaults(p) for p in prompts])
+
+
+def without_defaults(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {}
+        for f in dataclasses.fields(value):
+            item = getattr(value, f.name)
+            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+            if (
+                f.default is dataclasses.MISSING
+                and f.default_factory is dataclasses.MISSING
+                or item != default
+            ):
+                out[f.name] = without_defaults(item)
+        return out
+    if isinstance(value, list | tuple):
+        return [without_defaults(v) for v in value]
+    if isinstance(value, dict):
+        return {k: without_defaults(v) for k, v in value.items()}
+    return value
 
 
 def viewer_from_key(key: str) -> Viewer:
@@ -115,13 +140,14 @@ def expectations(game: Game, doc: dict[str, Any], every: int = CHECKPOINT_EVERY)
     state: Any = None
     previous = 0
     for seq, state in fold_by_checkpoint(game, log, seqs):
-        chunk = [event for s, event in log if previous < s <= seq]
+        chunk = [(s, event) for s, event in log if previous < s <= seq]
         checkpoints.append(
             {
                 "seq": seq,
                 "views": {v.key(): digest(as_json(game.view(state, v))) for v in viewers},
                 "prompts": digest(prompts_json(game.prompts(state))),
-                "feeds": {v.key(): digest(feed(game, chunk, v)) for v in viewers},
+                "feeds": {v.key(): digest(feed(game, [e for _, e in chunk], v)) for v in viewers},
+                "log": {v.key(): digest(log_lines(game, chunk, v)) for v in viewers},
             }
         )
         previous = seq
@@ -134,6 +160,7 @@ def expectations(game: Game, doc: dict[str, Any], every: int = CHECKPOINT_EVERY)
         "last_seq": log[-1][0],
         "outcome": outcome.to_json() if outcome else None,
         "checkpoints": checkpoints,
+        "feeds_by_type": {v.key(): feeds_by_type(game, [e for _, e in log], v) for v in viewers},
         "final": {
             "views": {v.key(): as_json(game.view(state, v)) for v in viewers},
             "prompts": prompts_json(game.prompts(state)),
@@ -149,6 +176,27 @@ def feed(game: Game, events: Sequence[Event], viewer: Viewer) -> list[Any]:
         if visible is not None:
             out.append(visible.to_json())
     return as_json(out)
+
+
+def feeds_by_type(game: Game, events: Sequence[Event], viewer: Viewer) -> dict[str, str]:
+    """``viewer``'s whole feed split by stored event type, one hash each."""
+    by_type: dict[str, list[Event]] = {}
+    for event in events:
+        by_type.setdefault(event.type, []).append(event)
+    return {kind: digest(feed(game, group, viewer)) for kind, group in sorted(by_type.items())}
+
+
+def log_lines(game: Game, log: Sequence[tuple[int, Event]], viewer: Viewer) -> list[Any]:
+    """[seq, mark, text] of each line ``viewer``'s table log shows (``web.fragments``)."""
+    out: list[Any] = []
+    for seq, event in log:
+        visible = kernel.event_for_viewer(game, event, viewer)
+        if visible is None:
+            continue
+        text = kernel.describe(game, visible)
+        if text:
+            out.append([seq, game.log_mark(visible), text])
+    return out
 
 
 # -- comparing ---------------------------------------------------------------------------
@@ -180,6 +228,12 @@ def first_difference(expected: Any, actual: Any, path: str = "$") -> str | None:
     return None
 
 
+def viewers(expected: dict[str, str], actual: dict[str, str]) -> str:
+    """Which viewers' hashes differ, or "every viewer"."""
+    keys = [k for k in sorted(set(expected) | set(actual)) if expected.get(k) != actual.get(k)]
+    return "every viewer" if len(keys) == len(expected) > 1 else ", ".join(keys)
+
+
 def short(value: Any, limit: int = 120) -> str:
     text = json.dumps(value, sort_keys=True)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -195,26 +249,45 @@ def differences(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     if expected["last_seq"] != actual["last_seq"]:
         found.append(f"log length: expected {expected['last_seq']} events, got {actual['last_seq']}")
     got = {c["seq"]: c for c in actual["checkpoints"]}
+    since = 0
     for want in expected["checkpoints"]:
         have = got.get(want["seq"])
         if have is None:
             found.append(f"checkpoint at seq {want['seq']}: not reached")
             break
-        wrong = [f"view of {k}" for k, h in want["views"].items() if have["views"].get(k) != h]
-        wrong += [f"event feed of {k}" for k, h in want["feeds"].items() if have["feeds"].get(k) != h]
+        wrong = [
+            f"{what} of {viewers(want[part], have[part])}"
+            for part, what in (("views", "views"), ("feeds", "event feeds"), ("log", "log lines"))
+            if want[part] != have[part]
+        ]
         if want["prompts"] != have["prompts"]:
-            wrong.append("prompts")
+            wrong.append("the prompts")
         if wrong:
-            since = max(0, want["seq"] - expected["checkpoint_every"])
             found.append(
                 f"first differing checkpoint, seq {want['seq']} (events {since + 1}–{want['seq']}): "
-                + ", ".join(wrong)
+                + "; ".join(wrong)
             )
             break
-    for key, view in expected["final"]["views"].items():
+        since = want["seq"]
+    changed: dict[str, list[str]] = {}
+    for key, kinds in expected["feeds_by_type"].items():
+        now = actual["feeds_by_type"].get(key, {})
+        for kind in sorted(set(kinds) | set(now)):
+            if kinds.get(kind) != now.get(kind):
+                changed.setdefault(kind, []).append(key)
+    if changed:
+        found.append(
+            "event feeds differ by type: "
+            + "; ".join(f"{kind} ({', '.join(keys)})" for kind, keys in sorted(changed.items()))
+        )
+    by_diff: dict[str, list[str]] = {}
+    for key, view in sorted(expected["final"]["views"].items()):
         diff = first_difference(view, actual["final"]["views"].get(key))
         if diff:
-            found.append(f"final view of {key}: {diff}")
+            by_diff.setdefault(diff, []).append(key)
+    for diff, keys in by_diff.items():
+        who = "every viewer" if len(keys) == len(expected["final"]["views"]) > 1 else ", ".join(keys)
+        found.append(f"final view of {who}: {diff}")
     diff = first_difference(expected["final"]["prompts"], actual["final"]["prompts"])
     if diff:
         found.append(f"final prompts: {diff}")

@@ -332,17 +332,22 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no golden matches --game/--only")
     for plan in plans:
         print(record(plan, args.reason.strip(), args.keep_events), flush=True)
+    log_recording(plans, args.reason.strip(), args.keep_events)
+    return 0
+
+
+def log_recording(plans: list[Plan], reason: str, keep_events: bool) -> None:
+    """One line in ``RECORDED.md``: when, which engine versions, which goldens, why."""
+    engines = sorted({f"{p.game} engine {get_game(p.game).engine_version}" for p in plans})  # type: ignore[union-attr]
+    what = "expectations only" if keep_events else "recorded"
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
     line = (
-        f"- {datetime.now(UTC).strftime('%Y-%m-%d %H:%M')} UTC · "
-        + ", ".join(sorted({f"{p.game} engine {get_game(p.game).engine_version}" for p in plans}))  # type: ignore[union-attr]
-        + f" · {'expectations only' if args.keep_events else 'recorded'}: {', '.join(p.id for p in plans)}"
-        + f" · reason: {args.reason.strip()}\n"
+        f"- {when} UTC · {', '.join(engines)} · {what}: {', '.join(p.id for p in plans)} · reason: {reason}\n"
     )
     if not golden.RECORD_LOG.exists():
         golden.RECORD_LOG.write_text("# Golden games: recording log\n\nOne line per (re-)recording.\n\n")
     with golden.RECORD_LOG.open("a", encoding="utf-8") as log:
         log.write(line)
-    return 0
 
 
 if __name__ == "__main__":

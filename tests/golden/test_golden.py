@@ -5,6 +5,7 @@ server imports. See ``tests/golden/README.md``."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,30 @@ def test_first_difference_names_the_key_path() -> None:
     )
     assert golden.first_difference([1, 2], [1, 2, 3]) == "$: expected 2 items, got 3"
     assert golden.first_difference({"a": 1}, {"a": True}) == "$.a: expected 1, got true"
+
+
+def test_the_recorder_writes_a_golden_that_replays_and_logs_why(tmp_path: Path, monkeypatch: Any) -> None:
+    from tests.golden import record
+
+    base = next(p for p in record.PLANS if p.id == "dn-undo-chat")
+    plan = dataclasses.replace(base, id="tiny", max_commands=30, seed="golden-tiny-1")
+    monkeypatch.setattr(golden, "GAMES_DIR", tmp_path)
+    monkeypatch.setattr(golden, "RECORD_LOG", tmp_path / "RECORDED.md")
+    monkeypatch.setattr(record, "PLANS", (plan,))
+    with pytest.raises(SystemExit):
+        record.main([])  # no reason, no recording
+    assert not (tmp_path / "tiny.json").exists()
+
+    assert record.main(["--reason", "a test recording"]) == 0
+    doc = golden.load(tmp_path / "tiny.json")
+    assert doc["golden"]["undos"] > 0 and doc["golden"]["commands"] == 30
+    assert not replay_problems(doc)
+    check_import(golden.export_part(doc), golden.SIGNING_KEY, max_events=100_000)
+
+    assert record.main(["--keep-events", "--reason", "expectations only"]) == 0
+    again = golden.load(tmp_path / "tiny.json")
+    assert again["events"] == doc["events"] and again["signature"] == doc["signature"]
+    assert again["golden"]["recorded"]["events_kept"] is True
+    lines = [line for line in (tmp_path / "RECORDED.md").read_text().splitlines() if line.startswith("- ")]
+    assert [line.rsplit("reason: ", 1)[1] for line in lines] == ["a test recording", "expectations only"]
+    assert "darkest_night engine " + get_game("darkest_night").engine_version in lines[0]  # type: ignore[union-attr]
