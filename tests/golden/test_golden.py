@@ -4,8 +4,10 @@ server imports. See ``tests/golden/README.md``."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,9 @@ import pytest
 
 from app.kernel.registry import get_game
 from app.live.exports import check_import
+from app.live.session import TableSession
+from app.store import EventStore, SeatRecord, TableRecord
+from app.store.migrate import upgrade
 from tests.golden import golden
 
 FILES = golden.golden_files()
@@ -24,13 +29,21 @@ def loaded(path: Path) -> dict[str, Any]:
     return golden.load(path)
 
 
-def replay_problems(doc: dict[str, Any]) -> list[str]:
-    """What today's replay of a golden gets wrong (empty when it matches)."""
+def replay(doc: dict[str, Any]) -> dict[str, Any]:
+    """What today's code replays a golden's log to (its ``expected`` as computed now)."""
     game = get_game(doc["game"])
     assert game is not None, f"no game {doc['game']!r} is registered"
-    expected = doc["golden"]["expected"]
-    actual = golden.expectations(game, golden.export_part(doc), expected["checkpoint_every"])
-    return golden.differences(expected, actual)
+    return golden.expectations(game, golden.export_part(doc), doc["golden"]["expected"]["checkpoint_every"])
+
+
+@cache
+def replayed(path: Path) -> dict[str, Any]:
+    return replay(loaded(path))
+
+
+def replay_problems(doc: dict[str, Any]) -> list[str]:
+    """What today's replay of a golden gets wrong (empty when it matches)."""
+    return golden.differences(doc["golden"]["expected"], replay(doc))
 
 
 def failure(name: str, problems: list[str]) -> str:
@@ -49,8 +62,7 @@ def test_there_are_golden_games() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_golden_game_replays_to_its_recorded_views(path: Path) -> None:
-    doc = loaded(path)
-    problems = replay_problems(doc)
+    problems = golden.differences(loaded(path)["golden"]["expected"], replayed(path))
     assert not problems, failure(path.stem, problems)
 
 
@@ -63,6 +75,55 @@ def test_golden_game_is_an_importable_export(path: Path) -> None:
     checked = check_import(golden.export_part(doc), golden.SIGNING_KEY, max_events=100_000)
     assert len(checked.events) == len(doc["events"])
     assert doc["outcome"] == doc["golden"]["expected"]["outcome"]
+
+
+def test_golden_games_load_from_the_store_as_saved_tables(sqlite_url: str) -> None:
+    """Stored in a real database as an import stores them, each golden loads as a live
+    table loads a saved game (``TableSession.load``: the store's events, upcast and folded,
+    undo included) to the recorded final views, prompts and outcome."""
+    upgrade(sqlite_url)
+
+    async def load_all() -> dict[str, list[str]]:
+        store = EventStore(sqlite_url)
+        problems: dict[str, list[str]] = {}
+        try:
+            for path in FILES:
+                doc = loaded(path)
+                checked = check_import(golden.export_part(doc), golden.SIGNING_KEY, max_events=100_000)
+                record = TableRecord(
+                    id=path.stem,
+                    game=checked.game.name,
+                    name=checked.name,
+                    options=checked.options,
+                    seed="unused: nothing is decided here",
+                    gm_token_hash=f"gm-{path.stem}",
+                    engine_version=doc["engine_version"],
+                    status="running",
+                    outcome=None,
+                    created_at=datetime.now(UTC),
+                )
+                seats = [SeatRecord(i, n, f"{path.stem}-{i}", None) for i, n in enumerate(checked.seat_names)]
+                await store.create_table(record, seats, checked.events)
+                session = await TableSession.load(store, checked.game, record, snapshot_every=0)
+                final = doc["golden"]["expected"]["final"]
+                got = {
+                    "outcome": session.outcome.to_json() if session.outcome else None,
+                    "views": {
+                        key: golden.as_json(checked.game.view(session.state, golden.viewer_from_key(key)))
+                        for key in final["views"]
+                    },
+                    "prompts": golden.prompts_json(session.game_prompts()),
+                }
+                want = {"outcome": doc["golden"]["expected"]["outcome"]} | final
+                diff = golden.first_difference(want, got)
+                if diff:
+                    problems[path.stem] = [diff]
+        finally:
+            await store.close()
+        return problems
+
+    problems = asyncio.run(load_all())
+    assert not problems, "\n".join(failure(name, found) for name, found in problems.items())
 
 
 def test_a_tampered_event_fails_with_a_readable_difference() -> None:
@@ -80,10 +141,11 @@ def test_a_tampered_event_fails_with_a_readable_difference() -> None:
 
 
 def test_a_changed_view_is_reported_by_its_first_differing_key() -> None:
-    doc = copy.deepcopy(loaded(golden.GAMES_DIR / "dn-default-1seat.json"))
-    view = doc["golden"]["expected"]["final"]["views"]["spectator"]
+    path = golden.GAMES_DIR / "dn-default-1seat.json"
+    expected = copy.deepcopy(loaded(path)["golden"]["expected"])
+    view = expected["final"]["views"]["spectator"]
     view["darkness"] = view["darkness"] + 1
-    problems = replay_problems(doc)
+    problems = golden.differences(expected, replayed(path))
     assert problems == [
         f"final view of spectator: $.darkness: expected {view['darkness']}, got {view['darkness'] - 1}"
     ]
