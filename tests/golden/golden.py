@@ -72,23 +72,26 @@ def prompts_json(prompts: Sequence[Prompt]) -> list[Any]:
 
 
 def without_defaults(value: Any) -> Any:
+    """A dataclass (nested in lists and dicts) as a dict of its fields not at their default."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out = {}
-        for f in dataclasses.fields(value):
-            item = getattr(value, f.name)
-            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-            if (
-                f.default is dataclasses.MISSING
-                and f.default_factory is dataclasses.MISSING
-                or item != default
-            ):
-                out[f.name] = without_defaults(item)
-        return out
+        return {
+            f.name: without_defaults(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not at_default(f, getattr(value, f.name))
+        }
     if isinstance(value, list | tuple):
         return [without_defaults(v) for v in value]
     if isinstance(value, dict):
         return {k: without_defaults(v) for k, v in value.items()}
     return value
+
+
+def at_default(spec: dataclasses.Field[Any], value: Any) -> bool:
+    if spec.default is not dataclasses.MISSING:
+        return bool(value == spec.default)
+    if spec.default_factory is not dataclasses.MISSING:
+        return bool(value == spec.default_factory())
+    return False
 
 
 def viewer_from_key(key: str) -> Viewer:
