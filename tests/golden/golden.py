@@ -25,10 +25,11 @@ differing key): every view, the prompts and the outcome.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -54,10 +55,14 @@ RERECORD_HINT = (
 )
 
 
+def canonical(value: Any) -> str:
+    """A JSON value in one spelling (sorted keys, no spaces, ASCII; tuples as lists)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def digest(value: Any) -> str:
-    """A short, stable hash of a JSON value (sorted keys, one spelling)."""
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:HASH_LENGTH]
+    """A short, stable hash of a JSON value."""
+    return hashlib.sha256(canonical(value).encode()).hexdigest()[:HASH_LENGTH]
 
 
 def as_json(value: Any) -> Any:
@@ -138,22 +143,25 @@ def expectations(game: Game, doc: dict[str, Any], every: int = CHECKPOINT_EVERY)
     """What replaying ``doc``'s log gives today: the ``golden.expected`` section."""
     log = stored_log(doc)
     viewers = viewers_for(len(doc["seats"]))
-    seqs = checkpoint_seqs(log[-1][0], every)
+    known: dict[int, Served] = {}
+    served = {v.key(): served_to(game, log, v, known) for v in viewers}
+    seqs = [s for s, _ in log]
     checkpoints: list[dict[str, Any]] = []
     state: Any = None
-    previous = 0
-    for seq, state in fold_by_checkpoint(game, log, seqs):
-        chunk = [(s, event) for s, event in log if previous < s <= seq]
+    since = 0
+    for seq, state in fold_by_checkpoint(game, log, checkpoint_seqs(log[-1][0], every)):
+        start, stop = bisect.bisect_right(seqs, since), bisect.bisect_right(seqs, seq)
+        chunks = {key: items[start:stop] for key, items in served.items()}
         checkpoints.append(
             {
                 "seq": seq,
-                "views": {v.key(): digest(as_json(game.view(state, v))) for v in viewers},
+                "views": {v.key(): digest(game.view(state, v)) for v in viewers},
                 "prompts": digest(prompts_json(game.prompts(state))),
-                "feeds": {v.key(): digest(feed(game, [e for _, e in chunk], v)) for v in viewers},
-                "log": {v.key(): digest(log_lines(game, chunk, v)) for v in viewers},
+                "feeds": {key: digest_lines(s.event for s in chunk) for key, chunk in chunks.items()},
+                "log": {key: digest([s.line for s in chunk if s.line]) for key, chunk in chunks.items()},
             }
         )
-        previous = seq
+        since = seq
     whole = kernel.replay_log(game, log)
     if whole != state:
         raise AssertionError("folding checkpoint by checkpoint and replaying the whole log disagree")
@@ -163,7 +171,7 @@ def expectations(game: Game, doc: dict[str, Any], every: int = CHECKPOINT_EVERY)
         "last_seq": log[-1][0],
         "outcome": outcome.to_json() if outcome else None,
         "checkpoints": checkpoints,
-        "feeds_by_type": {v.key(): feeds_by_type(game, [e for _, e in log], v) for v in viewers},
+        "feeds_by_type": {key: feeds_by_type(items) for key, items in served.items()},
         "final": {
             "views": {v.key(): as_json(game.view(state, v)) for v in viewers},
             "prompts": prompts_json(game.prompts(state)),
@@ -171,35 +179,57 @@ def expectations(game: Game, doc: dict[str, Any], every: int = CHECKPOINT_EVERY)
     }
 
 
-def feed(game: Game, events: Sequence[Event], viewer: Viewer) -> list[Any]:
-    """The events as ``viewer``'s live feed carries them (hidden parts removed)."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Served:
+    """One stored event as one viewer gets it: its feed entry and its log line, if any."""
+
+    type: str
+    event: str | None
+    """The redacted event as canonical JSON (``kernel.event_for_viewer``); None if withheld."""
+    line: list[Any] | None
+    """[seq, mark, text] as the table page's log shows it (``web.fragments``); None if none."""
+    source: Event | None = dataclasses.field(default=None, compare=False)
+
+
+def served_to(
+    game: Game, log: Sequence[tuple[int, Event]], viewer: Viewer, known: dict[int, Served] | None = None
+) -> list[Served]:
+    """Each stored event as ``viewer`` gets it. ``known`` remembers, by identity, what an
+    event served unchanged gives, so the other viewers need not encode it again."""
+    known = {} if known is None else known
     out = []
-    for event in events:
-        visible = kernel.event_for_viewer(game, event, viewer)
-        if visible is not None:
-            out.append(visible.to_json())
-    return as_json(out)
-
-
-def feeds_by_type(game: Game, events: Sequence[Event], viewer: Viewer) -> dict[str, str]:
-    """``viewer``'s whole feed split by stored event type, one hash each."""
-    by_type: dict[str, list[Event]] = {}
-    for event in events:
-        by_type.setdefault(event.type, []).append(event)
-    return {kind: digest(feed(game, group, viewer)) for kind, group in sorted(by_type.items())}
-
-
-def log_lines(game: Game, log: Sequence[tuple[int, Event]], viewer: Viewer) -> list[Any]:
-    """[seq, mark, text] of each line ``viewer``'s table log shows (``web.fragments``)."""
-    out: list[Any] = []
     for seq, event in log:
         visible = kernel.event_for_viewer(game, event, viewer)
         if visible is None:
+            out.append(Served(event.type, None, None))
+            continue
+        same = known.get(id(visible))
+        if same is not None and same.source is visible:
+            out.append(same)
             continue
         text = kernel.describe(game, visible)
-        if text:
-            out.append([seq, game.log_mark(visible), text])
+        line = [seq, game.log_mark(visible), text] if text else None
+        served = Served(event.type, canonical(visible.to_json()), line, visible)
+        known[id(visible)] = served
+        out.append(served)
     return out
+
+
+def digest_lines(texts: Iterable[str | None]) -> str:
+    """A short hash of a feed: its entries' canonical JSON, one a line (withheld ones left out)."""
+    sha = hashlib.sha256()
+    for text in texts:
+        if text is not None:
+            sha.update(text.encode() + b"\n")
+    return sha.hexdigest()[:HASH_LENGTH]
+
+
+def feeds_by_type(served: Sequence[Served]) -> dict[str, str]:
+    """A viewer's whole feed split by stored event type, one hash each."""
+    by_type: dict[str, list[str | None]] = {}
+    for item in served:
+        by_type.setdefault(item.type, []).append(item.event)
+    return {kind: digest_lines(texts) for kind, texts in sorted(by_type.items())}
 
 
 # -- comparing ---------------------------------------------------------------------------
