@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.kernel import table as kernel
+from app.kernel.game import Game
 from app.kernel.registry import get_game
 from app.kernel.rng import rng_for
 from app.kernel.types import Choice, Command, Event, Prompt, SeatInfo, Viewer
@@ -124,13 +125,18 @@ PLANS: tuple[Plan, ...] = (
 # -- playing -----------------------------------------------------------------------------
 
 
+def game_of(plan: Plan) -> Game:
+    game = get_game(plan.game)
+    if game is None:
+        raise SystemExit(f"no game {plan.game!r}")
+    return game
+
+
 class Recording:
     """A table played in memory exactly as the live session plays it, minus the store."""
 
     def __init__(self, plan: Plan) -> None:
-        game = get_game(plan.game)
-        if game is None:
-            raise SystemExit(f"no game {plan.game!r}")
+        game = game_of(plan)
         self.plan = plan
         self.game = game
         self.options = inputs.check_options(game, plan.options)
@@ -158,7 +164,8 @@ class Recording:
             created_at=datetime.fromisoformat(golden.recorded_at(0)),
         )
         state = kernel.replay_log(game, [(s.seq, s.event) for s in self.log])
-        # The live session's own bookkeeping finds what an undo may take back.
+        # The live session's own bookkeeping finds what an undo may take back; it reads only
+        # the session's recent events, never its store, so this session has none.
         self.session = TableSession(None, game, record, [], state, len(self.log), snapshot_every=0)  # type: ignore[arg-type]
         self.session.recent.extend(self.log)
         self.commands = 0
@@ -275,8 +282,7 @@ def write(doc: dict[str, Any], plan_id: str) -> int:
 
 def record(plan: Plan, reason: str, keep_events: bool) -> str:
     path = golden.GAMES_DIR / f"{plan.id}.json"
-    game = get_game(plan.game)
-    assert game is not None
+    game = game_of(plan)
     if keep_events:
         doc = golden.load(path)
         meta = doc["golden"]
@@ -338,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def log_recording(plans: list[Plan], reason: str, keep_events: bool) -> None:
     """One line in ``RECORDED.md``: when, which engine versions, which goldens, why."""
-    engines = sorted({f"{p.game} engine {get_game(p.game).engine_version}" for p in plans})  # type: ignore[union-attr]
+    engines = sorted({f"{p.game} engine {game_of(p).engine_version}" for p in plans})
     what = "expectations only" if keep_events else "recorded"
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
     line = (

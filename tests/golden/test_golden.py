@@ -226,4 +226,4 @@ def test_the_recorder_writes_a_golden_that_replays_and_logs_why(tmp_path: Path, 
     assert again["golden"]["recorded"]["events_kept"] is True
     lines = [line for line in (tmp_path / "RECORDED.md").read_text().splitlines() if line.startswith("- ")]
     assert [line.rsplit("reason: ", 1)[1] for line in lines] == ["a test recording", "expectations only"]
-    assert "darkest_night engine " + get_game("darkest_night").engine_version in lines[0]  # type: ignore[union-attr]
+    assert f"darkest_night engine {record.game_of(plan).engine_version}" in lines[0]
