@@ -1,4 +1,4 @@
-""""Your tables": where each table a browser (or an API client) holds a seat or the
+"""Your tables: where each table a browser (or an API client) holds a seat or the
 game-master link stands now (DESIGN.md, "Campaigns").
 
 A browser remembers the tables it opened as a player or game master (``static/tables.js``)

@@ -1,4 +1,4 @@
-""""Your tables" (``/tables``): every table this browser holds a seat or the game-master
+"""Your tables (``/tables``): every table this browser holds a seat or the game-master
 link for, so a group that closed the tab after chapter 2 finds its campaign next week
 without the invite mail.
 
