@@ -164,6 +164,7 @@ async def last_move_at(session: TableSession) -> datetime | None:
 @router.post(
     "/tables/mine",
     response_model=MineOut,
+    response_model_exclude_unset=True,  # an unknown table is its id and status, nothing more
     responses={422: {"description": "Malformed body, or more than 200 links"}},
 )
 async def mine(body: MineIn, request: Request, hub: HubDep) -> dict[str, Any]:
