@@ -3,7 +3,7 @@
 A game registers itself (``register(GAME)`` on its module's last line) when its module is
 imported. The kernel never imports a game: the installed distributions name the code that
 imports them under the entry-point group ``umbra.games`` (Umbra's own ``pyproject.toml``
-points it at ``app.games:discover``), and the registry loads that group once, the first
+points it at its games package's ``discover``), and the registry loads that group once, the first
 time anyone asks for a game. Tests and benches add games of their own by importing their
 modules (``UMBRA_EXTRA_GAMES``); those register the same way.
 """
