@@ -3,12 +3,13 @@
 // here (localStorage); the seat and game-master tokens stay in the table's HttpOnly
 // cookie, which the browser sends along when /tables asks the server about the tables.
 //
-// On a table page the script tag carries data-remember="<table id>", data-mode and
-// data-title; on /tables it fills #your-tables with the rows POST /tables/rows renders.
+// On a table page the script tag carries data-remember="<table id>" and data-title; on
+// /tables it fills #your-tables with the rows POST /tables/rows renders.
 (function () {
   "use strict";
 
   var KEY = "umbra.tables.v1";
+  var KEEP = 200; // the server answers about at most this many tables at once
   var TABLE_ID = /^[A-Za-z0-9_-]{1,32}$/;
   var script = document.currentScript;
 
@@ -25,11 +26,13 @@
     try { window.localStorage.setItem(KEY, JSON.stringify(data)); } catch (e) { /* storage off or full */ }
   }
 
-  function remember(tableId, mode, title) {
+  function remember(tableId, title) {
     if (!TABLE_ID.test(tableId)) return;
     var data = load();
-    data[tableId] = { mode: mode === "gm" ? "gm" : "seat", title: String(title || "").slice(0, 120), seen: Date.now() };
-    save(data);
+    data[tableId] = { title: String(title || "").slice(0, 120), seen: Date.now() };
+    var kept = {};
+    remembered(KEEP, data).forEach(function (id) { kept[id] = data[id]; });
+    save(kept);
   }
 
   function forget(tableId) {
@@ -39,8 +42,8 @@
   }
 
   // The remembered tables, most recently opened first, at most `max` of them.
-  function remembered(max) {
-    var data = load();
+  function remembered(max, data) {
+    data = data || load();
     return Object.keys(data)
       .filter(function (id) { return TABLE_ID.test(id) && data[id] && typeof data[id] === "object"; })
       .sort(function (a, b) { return (Number(data[b].seen) || 0) - (Number(data[a].seen) || 0); })
@@ -48,9 +51,8 @@
   }
 
   function showRows(box) {
-    var max = Number(box.dataset.max) || 200;
-    var ids = remembered(max);
     var data = load();
+    var ids = remembered(Number(box.dataset.max) || KEEP, data);
     fetch("/tables/rows", {
       method: "POST",
       headers: { "Content-Type": "application/json", "Accept": "text/html" },
@@ -74,7 +76,7 @@
   }
 
   var here = script && script.dataset.remember;
-  if (here) remember(here, script.dataset.mode, script.dataset.title);
+  if (here) remember(here, script.dataset.title);
 
   var box = document.getElementById("your-tables");
   if (!box) return;

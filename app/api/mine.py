@@ -62,9 +62,13 @@ class SeatOut(BaseModel):
 class ChapterOut(BaseModel):
     index: int
     title: str
+    outcome: dict[str, Any] | None
+    current: bool
 
 
 class CampaignOut(BaseModel):
+    chapters: list[ChapterOut]
+    """Every chapter in order, with its outcome once played."""
     total: int
     played: int
     current: ChapterOut | None

@@ -216,7 +216,8 @@ def test_a_campaign_reports_its_chapter_and_the_time_between(app_client: TestCli
         return entry["campaign"] | {"your_move": entry["your_move"], "outcome": entry["outcome"]}
 
     first = campaign()
-    assert first["current"] == {"index": 0, "title": "Night 1"} and first["between"] is False
+    assert first["current"] == {"index": 0, "title": "Night 1", "outcome": None, "current": True}
+    assert [c["current"] for c in first["chapters"]] == [True, False] and first["between"] is False
     assert (first["total"], first["played"], first["line"]) == (2, 0, "Night 1 (1 of 2)")
     act(app_client, table, 0, "light", 1)
     act(app_client, table, 0, "light", 2)  # two flames win the night
@@ -224,8 +225,9 @@ def test_a_campaign_reports_its_chapter_and_the_time_between(app_client: TestCli
     assert between["current"] is None and between["between"] is True and between["played"] == 1
     assert between["line"] == "Between chapters: 1 of 2 played"
     assert between["your_move"] is True  # the first player begins the next night
+    assert between["chapters"][0]["outcome"] == {"result": "win", "reason": "Night 1 was won", "winners": []}
     act(app_client, table, 0, "begin")
-    assert campaign()["current"] == {"index": 1, "title": "Night 2"}
+    assert campaign()["current"]["title"] == "Night 2"
     act(app_client, table, 0, "falter")
     over = campaign()
     assert over["between"] is False and over["line"] == "Campaign over: 2 of 2 chapters played"
@@ -255,9 +257,9 @@ def test_table_pages_remember_themselves_but_watching_does_not(app_client: TestC
     tid = table["table_id"]
     join(app_client, table, 0)
     seat = app_client.get(f"/t/{tid}").text
-    assert f'src="/static/tables.js" defer data-remember="{tid}" data-mode="seat"' in seat
+    assert f'src="/static/tables.js" defer data-remember="{tid}" data-title="Lanterns (test game)"' in seat
     app_client.get(f"/t/{tid}/gm/join/{table['gm_token']}")
-    assert f'data-remember="{tid}" data-mode="gm"' in app_client.get(f"/t/{tid}/gm").text
+    assert f'data-remember="{tid}"' in app_client.get(f"/t/{tid}/gm").text
     assert "data-remember" not in app_client.get(f"/t/{tid}/watch").text
     assert '<a href="/tables"' in app_client.get("/").text
 
