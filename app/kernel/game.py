@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from app.kernel.types import (
+    Chapter,
     Choice,
     Command,
     Event,
@@ -28,7 +29,9 @@ from app.kernel.types import (
 
 @runtime_checkable
 class Game(Protocol):
-    """The protocol. ``GameBase`` gives the optional parts sensible defaults."""
+    """Everything the platform (live, web, api, bench, kernel replay) reads or calls on a
+    game; ``tests/kernel/test_protocol.py`` checks that nothing else is. ``GameBase`` gives
+    every part below the rule-bearing core (``initial_state`` … ``outcome``) a default."""
 
     name: str
     title: str
@@ -36,6 +39,11 @@ class Game(Protocol):
     min_seats: int
     max_seats: int
     options: tuple[OptionSpec, ...]
+    summary: str
+    template_dir: str | None
+    opening_event: str | None
+
+    # -- the rules: every game writes these -----------------------------------------------
 
     def initial_state(self) -> Any: ...
 
@@ -53,19 +61,29 @@ class Game(Protocol):
 
     def outcome(self, state: Any) -> Outcome | None: ...
 
+    # -- optional: GameBase's defaults fit a game that does not need them ----------------
+
+    def evolve_all(self, state: Any, events: Sequence[Event]) -> Any: ...
+
     def event_view(self, event: Event, viewer: Viewer) -> Event | None: ...
 
     def describe(self, event: Event) -> str: ...
+
+    def log_mark(self, event: Event) -> str: ...
 
     def secrets(self, state: Any) -> list[Secret]: ...
 
     def upcast(self, event: Event) -> Event: ...
 
+    def event_types(self) -> Mapping[str, int]: ...
+
+    def undoable(self, events: Sequence[Event]) -> bool: ...
+
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]: ...
 
-    def log_mark(self, event: Event) -> str: ...
+    def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None: ...
 
-    def event_types(self) -> Mapping[str, int]: ...
+    def chapters(self, state: Any) -> list[Chapter]: ...
 
 
 class GameBase:
@@ -101,8 +119,9 @@ class GameBase:
         return event.type
 
     def log_mark(self, event: Event) -> str:
-        """How the log sets this event's line apart: "round" or "turn" for a line that
-        starts one (drawn as a divider), "" for an ordinary line."""
+        """How the log sets this event's line apart: "chapter", "round" or "turn" for a
+        line that starts one (drawn as a divider, the chapter's strongest), "" for an
+        ordinary line."""
         return ""
 
     def secrets(self, state: Any) -> list[Secret]:
@@ -132,6 +151,39 @@ class GameBase:
         """The bot's pick among ``prompt``'s choices, for a seat handed to the bot; None
         when this game has no bot (the default) or will not play that prompt."""
         return None
+
+    def chapters(self, state: Any) -> list[Chapter]:
+        """The chapters of a campaign played at this table, in order, with each one's
+        outcome and the one being played; [] for a game of one sitting (the default)."""
+        return []
+
+
+def campaign(game: Game, state: Any) -> dict[str, Any] | None:
+    """Where a campaign stands, for the platform's pages (the table header, "your
+    tables"): its chapters, how many are played, the current one, whether it is *between
+    chapters* (none current and the campaign not over), and that as one line. None for a
+    game of one sitting."""
+    chapters = game.chapters(state)
+    if not chapters:
+        return None
+    total = len(chapters)
+    played = sum(1 for c in chapters if c.outcome is not None)
+    current = next((c for c in chapters if c.current), None)
+    over = game.outcome(state) is not None
+    if current is not None:
+        line = f"{current.title} ({current.index + 1} of {total})"
+    elif over:
+        line = f"Campaign over: {played} of {total} chapters played"
+    else:
+        line = f"Between chapters: {played} of {total} played"
+    return {
+        "chapters": [c.to_json() for c in chapters],
+        "total": total,
+        "played": played,
+        "current": current.to_json() if current else None,
+        "between": current is None and not over,
+        "line": line,
+    }
 
 
 def has_bot(game: Game) -> bool:

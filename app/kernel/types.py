@@ -196,3 +196,28 @@ class OptionSpec:
         if self.item_label:
             out["item_label"] = self.item_label
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Chapter:
+    """One chapter of a campaign played at one table (a Dark Omen chapter, an Attack the
+    Darkness dungeon): its place and title, how it ended (None while unplayed or being
+    played), and whether it is the one being played now.
+
+    A campaign's own ending is the game's ``outcome``; when no chapter is current and the
+    campaign has no outcome, the table is *between chapters*: the players may leave and
+    come back to start the next one.
+    """
+
+    index: int
+    title: str
+    outcome: Outcome | None = None
+    current: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "title": self.title,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "current": self.current,
+        }

@@ -22,7 +22,7 @@ from weakref import WeakKeyDictionary
 from jinja2 import Environment, Template, TemplateNotFound
 
 from app.kernel import table as kernel
-from app.kernel.game import has_bot
+from app.kernel.game import campaign, has_bot
 from app.kernel.types import GM_SEAT, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
@@ -87,6 +87,7 @@ def context(
         "outcome": session.outcome,
         "seq": session.seq,
         "has_bot": has_bot(session.game),
+        "campaign": campaign(session.game, session.state),
     }
 
 
