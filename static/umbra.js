@@ -323,7 +323,7 @@
   // The lobby, for any game's options (templates/lobby.html draws them from their schema):
   // name each seat choice after the player typed for it (seats are numbered in the order of
   // the names given, empty ones skipped, as the server reads them); offer only as many
-  // choices as a count option asks for (e.g. one per hero); show a per-seat pick only for
+  // choices as a count option asks for (one per thing counted); show a per-seat pick only for
   // seats that will exist; hide (and leave out) an option while the option it depends on
   // has another value.
   function fieldValue(field) {

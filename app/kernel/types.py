@@ -191,7 +191,8 @@ class OptionSpec:
     distinct: bool = False
     """A ``"per_seat"`` option whose seats may not share a value (one character each)."""
     blank_label: str = "the game chooses"
-    """What a ``"per_seat"`` seat left without a pick gets, as its form says."""
+    """What a ``"per_seat"`` seat (or a ``"seats"`` thing) left without a pick gets, as
+    the lobby's form says."""
     depends_on: tuple[str, tuple[Any, ...]] | None = None
 
     def label_of(self, value: Any) -> str:
@@ -229,6 +230,7 @@ class OptionSpec:
             out["item_label"] = self.item_label
         if self.kind == "per_seat":
             out["distinct"] = self.distinct
+        if self.kind in ("per_seat", "seats"):
             out["blank_label"] = self.blank_label
         if self.depends_on is not None:
             out["depends_on"] = {"option": self.depends_on[0], "values": list(self.depends_on[1])}

@@ -455,8 +455,8 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
         "current_actor": fragments.actor_name(session, current.actor) if current else "",
         "current_text": kernel.describe(session.game, visible) if visible else "",
         "current_hidden": current is not None and visible is None,
-        # Between two events of one command the board is half-done (a hero moved, the
-        # darkness not yet risen): the frame says so, and the move buttons skip past it.
+        # Between two events of one command the board is half-done (a piece moved, its
+        # consequences not yet drawn): the frame says so, and the move buttons skip past it.
         "mid_move": current is not None and bool(following) and same_move(current, following[0]),
         "log_from": log_from,
         "log_as": "watch",
