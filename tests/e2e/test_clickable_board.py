@@ -21,6 +21,7 @@ from tests.e2e.support import (
     create_game_table,
     expect_live,
     expect_seq,
+    page_seq,
     screenshot,
     table_events,
 )
@@ -153,6 +154,51 @@ def test_the_keyboard_travels_and_the_focus_survives_live_updates(
     first = page.locator("#prompts button.choice").first.get_attribute("id")
     assert page.evaluate(FOCUSED_ID) == first
     screenshot(page, "dn-focus-kept")
+
+
+def test_a_place_several_choices_act_on_asks_which(server: Served, open_page: PageFactory) -> None:
+    """Two choices on one location (travel, and say a power that moves there too) open a
+    small menu on the map instead of guessing; Escape closes it and gives the focus back."""
+    table = create_game_table(server.url, "darkest_night", ["Ann", "Bo"], FAST, seed="e2e-menu")
+    seat, places = to_travel(table)
+    page = open_page(table.seat_url(seat))
+    expect_live(page)
+    place = single_target(page, places)
+    travel = page.locator(f'#prompts button.choice[data-target="location:{place}"]')
+    # A second choice on the same place, as a power would offer (it sends nothing itself).
+    page.evaluate(
+        """([sel, place]) => {
+            const twin = document.createElement("button");
+            twin.type = "button"; twin.className = "choice"; twin.id = "choice-twin";
+            twin.dataset.target = "location:" + place;
+            twin.innerHTML = '<span class="label">Sprint to the ' + place + '</span>';
+            document.querySelector(sel).after(twin);
+            document.body.dispatchEvent(new CustomEvent("htmx:afterSettle", { bubbles: true }));
+        }""",
+        [f'#prompts button.choice[data-target="location:{place}"]', place],
+    )
+    location = page.locator(f'svg[data-target="location:{place}"]')
+    expect(location).to_have_attribute("aria-label", f"Travel to the {place} or Sprint to the {place}")
+    expect(location).to_have_attribute("aria-haspopup", "menu")
+
+    location.focus()
+    page.keyboard.press("Enter")
+    menu = page.get_by_role("menu")
+    expect(menu.get_by_role("menuitem")).to_have_text([f"Travel to the {place}", f"Sprint to the {place}"])
+    expect(menu.get_by_role("menuitem").first).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(menu).to_have_count(0)
+    expect(location).to_be_focused()
+    assert table.summary()["seq"] == page_seq(page)  # nothing was sent
+
+    location.click()
+    screenshot(page, "dn-target-menu")
+    with page.expect_response(lambda r: r.url.endswith("/act")) as sent:
+        page.get_by_role("menuitem", name=f"Travel to the {place}").click()
+    assert sent.value.status == 200, sent.value.text()
+    expect(page.locator("#log-entries")).to_contain_text(f"to the {place}")
+    expect(page.get_by_role("menu")).to_have_count(0)
+    assert travel.count() == 0  # the travel was spent
 
 
 # -- the lobby, from the schema alone ------------------------------------------------------------
