@@ -306,6 +306,11 @@
     if (!el) el = document.querySelector("#prompts button.choice:not([disabled])");
     if (el) el.focus({ preventScroll: true });
   }
+  // A click elsewhere (not on a choice, a board target or its menu) means the reader moved
+  // on: a later update then leaves the focus where the reader put it.
+  document.addEventListener("pointerdown", function (e) {
+    if (!e.target.closest || !e.target.closest("#prompts button.choice, .is-target, .target-menu")) lastPressed = null;
+  });
   document.addEventListener("htmx:wsBeforeMessage", function () {
     savedFocus = focusNow();
   });
