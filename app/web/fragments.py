@@ -17,18 +17,21 @@ import hashlib
 import json
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from jinja2 import Environment, Template, TemplateNotFound
 
 from app.kernel import table as kernel
 from app.kernel.game import has_bot
-from app.kernel.types import GM_SEAT, Choice, Viewer
+from app.kernel.types import GM_SEAT, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web.templating import render_block
+
+if TYPE_CHECKING:
+    from app.kernel.types import Choice
 
 SHELL_FRAGMENTS = ("status", "prompts", "seats", "seq")
 GAME_BLOCK_PREFIX = "fragment_"
@@ -82,7 +85,6 @@ def viewer_prompts(hub: Hub, session: TableSession, viewer: Viewer) -> list[dict
     out = []
     seen: set[str] = set()
     game = session.game
-    target_of = getattr(game, "choice_target", None)
     for prompt in hub.prompts_for(session, viewer):
         wire = prompt_json(session, prompt)
         for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
@@ -90,7 +92,7 @@ def viewer_prompts(hub: Hub, session: TableSession, viewer: Viewer) -> list[dict
             while dom_id in seen:  # the same command offered twice keeps distinct ids
                 dom_id += "-2"
             seen.add(dom_id)
-            target = target_of(session.state, choice) if target_of and choice.type != kernel.UNDO else None
+            target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
             sent |= {"id": dom_id, "target": target}
         out.append(wire)
     return out
