@@ -108,8 +108,14 @@ class OptionOut(BaseModel):
     label: str
     help: str = ""
     choices: list[str] | None = None
+    choice_labels: list[str] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    count_option: str | None = None
+    item_label: str | None = None
+    distinct: bool | None = None
+    blank_label: str | None = None
+    depends_on: dict[str, Any] | None = None
 
 
 class GameOut(BaseModel):

@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from app.kernel.options import validate_options as validate_options  # re-exported: callers import it here
 from app.kernel.types import (
     Chapter,
     Choice,
@@ -20,7 +21,6 @@ from app.kernel.types import (
     OptionSpec,
     Outcome,
     Prompt,
-    RuleError,
     SeatInfo,
     Secret,
     Viewer,
@@ -56,6 +56,8 @@ class Game(Protocol):
     def decide(self, state: Any, command: Command, actor: Viewer, rng: random.Random) -> list[Event]: ...
 
     def prompts(self, state: Any) -> list[Prompt]: ...
+
+    def choice_target(self, state: Any, choice: Choice) -> str | None: ...
 
     def view(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
 
@@ -147,6 +149,12 @@ class GameBase:
         rating, who plays what); raise RuleError when they cannot make a table."""
         return []
 
+    def choice_target(self, state: Any, choice: Choice) -> str | None:
+        """The board element a choice acts on, as the board template marks it with
+        ``data-target`` (``"location:Village"``), so clicking it sends the choice; None
+        for a choice that no element stands for (the default: the board is not clickable)."""
+        return None
+
     def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None:
         """The bot's pick among ``prompt``'s choices, for a seat handed to the bot; None
         when this game has no bot (the default) or will not play that prompt."""
@@ -190,39 +198,3 @@ def has_bot(game: Game) -> bool:
     """Does ``game`` override ``bot_choice``, i.e. can an empty seat be handed to a bot?"""
     method = getattr(type(game), "bot_choice", None)
     return method is not None and method is not GameBase.bot_choice
-
-
-def validate_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
-    """Fill defaults and check every option against the game's schema."""
-    options = dict(options or {})
-    known = {spec.name: spec for spec in game.options}
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise RuleError("unknown_option", f"{game.title} has no option {', '.join(unknown)}")
-    result: dict[str, Any] = {}
-    for spec in game.options:
-        value = options.get(spec.name, spec.default)
-        if spec.kind == "bool":
-            if not isinstance(value, bool):
-                raise RuleError("bad_option", f"option {spec.name} must be true or false")
-        elif spec.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError("bad_option", f"option {spec.name} must be a whole number")
-            if spec.minimum is not None and value < spec.minimum:
-                raise RuleError("bad_option", f"option {spec.name} must be at least {spec.minimum}")
-            if spec.maximum is not None and value > spec.maximum:
-                raise RuleError("bad_option", f"option {spec.name} must be at most {spec.maximum}")
-        elif spec.kind == "seats":
-            if not isinstance(value, list) or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
-            ):
-                raise RuleError("bad_option", f"option {spec.name} must be a list of seat numbers (0, 1, …)")
-            if spec.maximum is not None and len(value) > spec.maximum:
-                raise RuleError("bad_option", f"option {spec.name} lists at most {spec.maximum} seats")
-            value = list(value)
-        elif value not in spec.choices:
-            raise RuleError(
-                "bad_option", f"option {spec.name} must be one of {', '.join(map(str, spec.choices))}"
-            )
-        result[spec.name] = value
-    return result

@@ -252,7 +252,7 @@ class Hub:
         if seed is not None:
             check_text(seed, "the seed")
         names = inputs.check_seat_names(game, seat_names)
-        options = inputs.check_options(game, options)
+        options = inputs.check_options(game, options, len(names))
         seed = seed or new_seed()
         opening = game.setup(options, [SeatInfo(i, n) for i, n in enumerate(names)], rng_for(seed, 1))
         at = datetime.now(UTC)

@@ -37,10 +37,10 @@ def check_table_name(name: Any) -> str:
     return check_text(name, "the table name").strip()
 
 
-def check_options(game: Game, options: Any) -> dict[str, Any]:
+def check_options(game: Game, options: Any, seat_count: int | None = None) -> dict[str, Any]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
         raise RuleError("bad_option", "options are an object of option name to value")
     check_json(options, "options", COMMAND_BOUNDS)
-    return validate_options(game, options)
+    return validate_options(game, options, seat_count)
