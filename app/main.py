@@ -53,7 +53,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(ws.router)
     from app.web import routes as web_routes
+    from app.web import seats as web_seats
 
     web_routes.install(app)
+    app.include_router(web_seats.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return app
