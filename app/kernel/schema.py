@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import sys
 import types
 import typing
 from functools import lru_cache
@@ -97,17 +98,29 @@ def _describe_fields(tp: type, names: list[str], inside: tuple[type, ...]) -> st
 
 
 def _hints(tp: type) -> dict[str, Any]:
-    """The class's annotations, resolved where they can be (postponed annotations are
-    strings); an unresolvable one is kept as its text, which is stable too."""
+    """The class's annotations, resolved (postponed annotations are strings). When some
+    cannot be resolved together, each is resolved on its own, so nested classes are still
+    followed; one that cannot be resolved at all is kept as its text, which is stable too."""
     try:
         return typing.get_type_hints(tp)
     except Exception:
-        raw: dict[str, Any] = {}
-        for klass in reversed(tp.__mro__):
-            raw.update(getattr(klass, "__annotations__", {}))
-        if dataclasses.is_dataclass(tp):
-            raw.update({f.name: f.type for f in dataclasses.fields(tp)})
-        return raw
+        pass
+    module = sys.modules.get(tp.__module__)
+    names = {**(vars(module) if module else {}), tp.__name__: tp}
+    hints: dict[str, Any] = {}
+    for klass in reversed(tp.__mro__):
+        for name, annotation in vars(klass).get("__annotations__", {}).items():
+            hints[name] = _resolve(annotation, names)
+    return hints
+
+
+def _resolve(annotation: Any, names: dict[str, Any]) -> Any:
+    if not isinstance(annotation, str):
+        return annotation
+    try:
+        return eval(annotation, names)  # what typing.get_type_hints does, one name at a time
+    except Exception:
+        return annotation
 
 
 def _name(tp: Any) -> str:

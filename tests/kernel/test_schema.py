@@ -84,6 +84,14 @@ class Node:
     parent: Node | None = None
 
 
+@dataclass
+class Partly:
+    """One annotation names nothing: the others are still followed."""
+
+    piece: Piece
+    ghost: NotDefinedAnywhere  # type: ignore[name-defined]  # noqa: F821
+
+
 def holder(inner: Any) -> type:
     """A dataclass ``Holder`` with one field of type ``inner``."""
     return make_dataclass("Holder", [("item", inner)])
@@ -145,6 +153,12 @@ def test_containers_unions_literals_and_enums_count() -> None:
     }
     assert len(hashes) == 15
     assert state_schema_hash(holder(int | None)) == state_schema_hash(holder(None | int))
+
+
+def test_an_unresolvable_annotation_is_kept_as_text_and_the_rest_followed() -> None:
+    text = describe_schema(Partly)
+    assert "ghost:ref:NotDefinedAnywhere" in text
+    assert "piece:tests.kernel.test_schema.Piece{name:str,power:int}" in text
 
 
 def test_a_recursive_state_has_a_finite_description() -> None:
