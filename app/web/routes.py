@@ -13,10 +13,11 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from app.api.deps import cookie_name, cookie_tokens
-from app.api.errors import RETRY_AFTER_SECONDS, describe_validation
-from app.api.models import CommandIn
-from app.api.tables import created_payload
+from app.http.commands import CommandIn
+from app.http.errors import RETRY_AFTER_SECONDS, describe_validation
+from app.http.links import created_links
+from app.http.streams import add_stream
+from app.http.tokens import cookie_name, cookie_tokens
 from app.kernel import table as kernel
 from app.kernel.game import Game, has_bot, validate_options
 from app.kernel.history import COMMAND_ID
@@ -28,6 +29,7 @@ from app.live.hub import AuthError, Hub, NotFound
 from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web import fragments
+from app.web.stream import HtmlStream
 from app.web.templating import make_environment
 
 router = APIRouter(include_in_schema=False)
@@ -39,6 +41,7 @@ COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 def install(app: FastAPI) -> None:
     app.state.templates = make_environment()
     app.state.html_error = html_error
+    add_stream(app, "html", HtmlStream)
     app.include_router(router)
 
 
@@ -203,7 +206,7 @@ async def lobby_create(request: Request) -> HTMLResponse:
     except RuleError as err:
         return page(request, "lobby.html", 422, games=games, chosen=game, error=err.message, form=form)
     return page(
-        request, "created.html", game=game, created=created_payload(request, created), has_bot=has_bot(game)
+        request, "created.html", game=game, created=created_links(request, created), has_bot=has_bot(game)
     )
 
 

@@ -4,7 +4,8 @@ without the invite mail.
 
 The page is a shell; ``static/tables.js`` sends the table ids this browser remembered
 (``localStorage``) to ``POST /tables/rows`` and shows the rows it gets back. The rows are
-``app.api.mine``'s answer rendered here, so the JSON API and the page never disagree.
+``app.http.mine``'s answer (the one ``app.api.mine`` serves) rendered here, so the JSON
+API and the page never disagree.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 
-from app.api.errors import describe_validation
-from app.api.mine import MAX_LINKS, MineIn, my_tables
+from app.http.errors import describe_validation
+from app.http.mine import MAX_LINKS, MineIn, my_tables
 
 router = APIRouter(include_in_schema=False)
 
