@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from app.bench.server import extra_game_modules
+from app.bench.server import import_extra_games
 from app.bench.stats import fmt
 from app.kernel.game import Game
 
@@ -49,8 +49,7 @@ def run_engine(name: str | None, args: argparse.Namespace | Any) -> int:
 def _registered(name: str) -> Game | None:
     from app.kernel.registry import get_game
 
-    for module in extra_game_modules():
-        importlib.import_module(module)
+    import_extra_games()
     return get_game(name.replace("-", "_"))
 
 

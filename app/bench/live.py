@@ -51,7 +51,6 @@ import argparse
 import asyncio
 import bisect
 import contextlib
-import importlib
 import json
 import random
 import re
@@ -71,6 +70,7 @@ from app.bench.server import (
     database_settings,
     extra_game_modules,
     free_port,
+    import_extra_games,
     spawn_serve,
 )
 from app.bench.stats import fmt, percentile
@@ -392,8 +392,7 @@ def find_game(name: str | None) -> tuple[Game | None, str]:
     importing the bench game and ``UMBRA_EXTRA_GAMES``, or None and why not."""
     from app.kernel.registry import all_games, get_game
 
-    for module in extra_game_modules():
-        importlib.import_module(module)
+    import_extra_games()
     wanted = (name or DEFAULT_GAME).replace("-", "_")
     game = get_game(wanted)
     if game is None:

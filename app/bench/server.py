@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import os
 import socket
 import subprocess
@@ -43,6 +44,26 @@ def extra_game_modules() -> tuple[str, ...]:
     server imports them for their games, and so does the bench, to know those games."""
     named = [m.strip() for m in os.environ.get("UMBRA_EXTRA_GAMES", "").split(",") if m.strip()]
     return tuple(dict.fromkeys([*BENCH_GAMES, *named]))
+
+
+def import_extra_games() -> tuple[str, ...]:
+    """Import ``extra_game_modules()`` here, from this checkout as the server does (its
+    ``PYTHONPATH`` starts with the checkout, so a test module such as
+    ``tests.support.lanterns`` is found by both), and return their names."""
+    modules = extra_game_modules()
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
+    from app.kernel.game import Game
+    from app.kernel.registry import register
+
+    for name in modules:
+        module = importlib.import_module(name)
+        # A game registers itself when its module is first imported; register it again in
+        # case it was unregistered since (the tests take the bench's games out afterwards).
+        for value in vars(module).values():
+            if isinstance(value, Game) and not isinstance(value, type):
+                register(value)
+    return modules
 
 
 class Server:
