@@ -43,27 +43,26 @@ the server. Every phase is bounded in time. The client runs on one event loop in
 process: its latencies include the time the loop takes to get to a frame (and, with a
 bot, the bot's thinking), so they are an upper bound for the server's own. With every
 table at once the server is saturated, and the latency is mostly queueing.
+
+The tables and websockets are in ``app.bench.live_clients``, the figures in
+``app.bench.live_report``, the server process in ``app.bench.server``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import bisect
 import contextlib
-import json
 import random
-import re
-import statistics
 import tempfile
-import time
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from app.bench.databases import BenchDatabase, on_each_database, purge_tables
+from app.bench.live_clients import CLOCK, LiveTable, Watcher
+from app.bench.live_report import Figures, Phase, collect
 from app.bench.server import (
     Server,
     cpu_seconds,
@@ -73,8 +72,6 @@ from app.bench.server import (
     import_extra_games,
     spawn_serve,
 )
-from app.bench.stats import fmt, percentile
-from app.bench.stats import table as text_table
 from app.kernel.game import Game, has_bot
 from app.kernel.types import GM_SEAT
 
@@ -82,8 +79,6 @@ __all__ = ["free_port", "run_live", "spawn_serve"]  # spawn_serve: tests/conftes
 
 DEFAULT_GAME = "pulse"
 SPECTATORS = 2
-SEQ_MARKER = re.compile(r'id="seq"[^>]*data-seq="(\d+)"')
-CLOCK = time.perf_counter
 
 
 @dataclass(frozen=True)
@@ -122,266 +117,6 @@ QUICK = Plan(
     run_budget_s=60,
     drain_budget_s=10,
 )
-
-
-# -- the client side -----------------------------------------------------------------------
-
-
-@dataclass
-class Watcher:
-    """One websocket: a seat's (JSON frames, its token) or a spectator's (HTML fragments).
-    Records when each frame arrived, its size and the seq it brings the viewer to."""
-
-    table: LiveTable
-    seat: Any
-    """The seat whose token it uses; None for a spectator."""
-    arrivals: list[float] = field(default_factory=list)
-    sizes: list[int] = field(default_factory=list)
-    markers: list[int] = field(default_factory=list)
-    """The seq each frame brought the viewer to (frames without one are not recorded)."""
-    order: list[int] = field(default_factory=list)
-    """JSON: every event seq in the order received."""
-    contents: dict[int, tuple[str, Any]] = field(default_factory=dict)
-    bad_frames: int = 0
-    hello_seq: int | None = None
-    last: int = 0
-    closed: str | None = None
-    ws: Any = None
-    task: asyncio.Task[None] | None = None
-
-    @property
-    def is_spectator(self) -> bool:
-        return self.seat is None
-
-    async def listen(self) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        try:
-            async for raw in self.ws:
-                now = CLOCK()
-                text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
-                seq = self._html(text) if self.is_spectator else self._json(text)
-                if seq is None:
-                    continue
-                self.arrivals.append(now)
-                self.sizes.append(len(text.encode()))
-                self.markers.append(seq)
-                self.last = max(self.last, seq)
-            self.closed = f"closed by the server ({self.ws.close_code})"
-        except ConnectionClosed as exc:
-            self.closed = f"connection lost: {exc}"
-
-    @staticmethod
-    def _html(text: str) -> int | None:
-        found = SEQ_MARKER.search(text)
-        return int(found.group(1)) if found else None
-
-    def _json(self, text: str) -> int | None:
-        message = json.loads(text)
-        kind = message.get("type")
-        if kind == "hello" and self.hello_seq is None:
-            self.hello_seq = message["seq"]
-            return None
-        events = message.get("events")
-        if kind != "events" or not events or events[-1]["seq"] != message["seq"]:
-            self.bad_frames += 1
-            return None
-        for event in events:
-            self.order.append(event["seq"])
-            self.contents.setdefault(event["seq"], (event["type"], event["data"]))
-        return int(message["seq"])
-
-    def arrival_of(self, seq: int) -> float | None:
-        """When the first frame at or past ``seq`` arrived (the seqs only grow)."""
-        index = bisect.bisect_left(self.markers, seq)
-        return self.arrivals[index] if index < len(self.markers) else None
-
-    def bytes_between(self, start: float, end: float) -> list[int]:
-        return [s for a, s in zip(self.arrivals, self.sizes, strict=True) if start <= a <= end]
-
-
-@dataclass
-class LiveTable:
-    index: int
-    id: str
-    seed: str
-    tokens: list[str]
-    gm_token: str
-    seq: int = 0
-    """The newest seq this client knows of (from the server's answers)."""
-    start_seq: int = 0
-    """Where the table's log was when its websockets connected."""
-    final_seq: int = 0
-    seat: Any = 0
-    """The seat the table waited on at the last look."""
-    state: Any = None
-    """The bot's replica of the game state, at ``replica_seq``."""
-    replica_seq: int = 0
-    commands: int = 0
-    watchers: list[Watcher] = field(default_factory=list)
-    expected: dict[int, tuple[Any, str, Any]] = field(default_factory=dict)
-    """Per seq: (the seat that sent the command, the event's type and data as the POST's
-    response showed them to that seat)."""
-    resyncs: int = 0
-    finished: bool = False
-    page_bytes: dict[str, int] = field(default_factory=dict)
-
-    def token_for(self, seat: Any) -> str:
-        return self.gm_token if seat == GM_SEAT else self.tokens[seat]
-
-
-@dataclass
-class Phase:
-    """Commands sent with ``tables_at_once`` tables playing at the same time."""
-
-    name: str
-    tables_at_once: int
-    commands_per_table: int
-    measured: bool = True
-    sent: list[tuple[LiveTable, int, float]] = field(default_factory=list)
-    """(table, seq of the command's last event, time just before its POST) per command."""
-    reply_ms: list[float] = field(default_factory=list)
-    failures: Counter[str] = field(default_factory=Counter)
-    cut_short: int = 0
-    start: float = 0.0
-    end: float = 0.0
-    cpu_s: float = 0.0
-    drained: bool = True
-    push_ms: list[float] = field(default_factory=list)
-    frag_ms: list[float] = field(default_factory=list)
-    per_command_bytes: list[float] = field(default_factory=list)
-    """Per spectator: the bytes it received in the phase / its table's commands."""
-    frame_bytes: list[int] = field(default_factory=list)
-    missing: int = 0
-
-    @property
-    def commands(self) -> int:
-        return len(self.sent)
-
-    @property
-    def seconds(self) -> float:
-        return self.end - self.start
-
-    def row(self, page: float) -> list[str]:
-        per_command = _mean(self.per_command_bytes)
-        return [
-            self.name,
-            str(self.commands),
-            fmt(self.commands / self.seconds if self.seconds else float("nan"), 1),
-            *(fmt(percentile(self.push_ms, p), 1) for p in (50, 95, 99)),
-            *(fmt(percentile(self.frag_ms, p), 1) for p in (50, 95, 99)),
-            fmt(percentile(self.reply_ms, 50), 1),
-            fmt(percentile(self.reply_ms, 99), 1),
-            fmt(per_command, 0),
-            fmt(per_command / page if page else float("nan"), 3),
-            fmt(self.cpu_s * 1000 / self.commands if self.commands else float("nan"), 2),
-            fmt(self.cpu_s / self.seconds * 100 if self.seconds else float("nan"), 0),
-        ]
-
-
-HEADERS = [
-    "load",
-    "commands",
-    "per s",
-    "push p50 ms",
-    "push p95 ms",
-    "push p99 ms",
-    "frag p50 ms",
-    "frag p95 ms",
-    "frag p99 ms",
-    "POST p50 ms",
-    "POST p99 ms",
-    "B/cmd/spectator",
-    "diff ratio",
-    "CPU ms/cmd",
-    "CPU %",
-]
-
-
-@dataclass
-class Delivery:
-    """The seats' JSON websockets: every event of the log once, in order, as told."""
-
-    lost: int = 0
-    duplicated: int = 0
-    out_of_order: int = 0
-    wrong: int = 0
-    bad_frames: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return not (self.lost or self.duplicated or self.out_of_order or self.wrong or self.bad_frames)
-
-
-@dataclass
-class Figures:
-    database: BenchDatabase
-    game: str
-    picker: str
-    """``bot`` or ``random``."""
-    seats: int = 0
-    spectators: int = 0
-    settings: str = ""
-    tables: int = 0
-    connect_s: float = 0.0
-    phases: list[Phase] = field(default_factory=list)
-    """The warm-up first (not reported), then the measured phases."""
-    page_start: list[int] = field(default_factory=list)
-    page_end: list[int] = field(default_factory=list)
-    delivery: Delivery = field(default_factory=Delivery)
-    closed: int = 0
-    resyncs: int = 0
-    finished_games: int = 0
-
-    @property
-    def measured(self) -> list[Phase]:
-        return [p for p in self.phases if p.measured]
-
-    @property
-    def ok(self) -> bool:
-        return (
-            bool(self.measured)
-            and all(p.commands for p in self.measured)
-            and not any(p.failures or p.missing or not p.drained for p in self.phases)
-            and self.delivery.ok
-            and not self.closed
-            and not self.resyncs
-        )
-
-    def report(self) -> str:
-        page = _mean(self.page_start + self.page_end)
-        frames = [b for p in self.measured for b in p.frame_bytes]
-        rows = text_table(HEADERS, [p.row(page) for p in self.measured], left=1)
-        d = self.delivery
-        lines = [
-            f"{self.database.label}: {self.settings}",
-            f"  {self.tables} tables x ({self.seats} {self.picker} seats + {self.spectators} spectators): "
-            f"{self.tables * self.seats} json + {self.tables * self.spectators} html websockets, "
-            f"connected in {self.connect_s:.1f} s",
-            *("  " + line for line in rows.splitlines()),
-            f"  full page render (GET /t/<id>/watch): {fmt(_mean(self.page_start), 0)} B at the start, "
-            f"{fmt(_mean(self.page_end), 0)} B at the end; diff ratio = B/cmd/spectator / their mean",
-            f"  spectator frames: {len(frames)}, p50 {fmt(percentile(frames, 50), 0)} B, "
-            f"p99 {fmt(percentile(frames, 99), 0)} B; games ended: {self.finished_games}",
-            f"  seat events lost / duplicated / out of order / wrong: "
-            f"{d.lost} / {d.duplicated} / {d.out_of_order} / {d.wrong}"
-            + (f"; bad frames {d.bad_frames}" if d.bad_frames else ""),
-            f"  missing frames / sockets closed early / replica resyncs: "
-            f"{sum(p.missing for p in self.phases)} / {self.closed} / {self.resyncs}",
-        ]
-        for phase in self.phases:
-            if phase.cut_short:
-                lines.append(f"  {phase.name}: {phase.cut_short} tables stopped at the time budget")
-            if not phase.drained:
-                lines.append(f"  {phase.name}: viewers had not caught up when the drain budget ran out")
-            for reason, count in phase.failures.most_common(5):
-                lines.append(f"  {phase.name}: failed x{count}: {reason}")
-        lines.append(f"  result: {'OK' if self.ok else 'FAILED'}")
-        return "\n".join(lines)
-
-
-def _mean(values: Sequence[float]) -> float:
-    return statistics.fmean(values) if values else float("nan")
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -496,7 +231,7 @@ async def bench_server(
                     await asyncio.gather(*(page_size(client, t, "start") for t in tables))
             await asyncio.gather(*(page_size(client, t, "end") for t in tables))
             await asyncio.gather(*(look(client, t, final=True) for t in tables))
-            await caught_up(tables, plan.drain_budget_s, final=True)
+            figures.drained = await caught_up(tables, plan.drain_budget_s, final=True)
         finally:
             await close_all(watchers)
     collect(tables, figures)
@@ -667,10 +402,16 @@ async def play(client: Any, game: Game, table: LiveTable, plan: Plan, phase: Pha
             return  # this table keeps failing: its failures are counted, leave it
 
 
-async def served_view(client: Any, table: LiveTable, phase: Phase) -> dict[str, Any] | None:
-    """``GET /view`` as the seat the table waits on (asking again as another seat if the
-    one last seen waited on is not waited on now); None if it failed (counted)."""
+async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -> dict[str, Any] | None:
+    """``GET /view`` as the seat the table waits on: the one the bot's replica says, else
+    the one waited on at the last look (asking again as another seat if the view says the
+    table waits on others now); None if it failed (counted)."""
+    if table.state is not None:
+        waiting = [p.seat for p in game.prompts(table.state) if p.required]
+        if waiting and table.seat not in waiting:
+            table.seat = waiting[0]
     for _ in range(2):
+        phase.views += 1
         response = await client.get(
             f"/api/tables/{table.id}/view", headers={"Authorization": f"Bearer {table.token_for(table.seat)}"}
         )
@@ -692,7 +433,7 @@ async def step(client: Any, game: Game, table: LiveTable, phase: Phase) -> bool:
     import httpx
 
     try:
-        view = await served_view(client, table, phase)
+        view = await served_view(client, game, table, phase)
         if view is None:
             return False
         table.seq = view["seq"]
@@ -802,47 +543,3 @@ async def page_size(client: Any, table: LiveTable, when: str) -> None:
     response = await client.get(f"/t/{table.id}/watch")
     response.raise_for_status()
     table.page_bytes[when] = len(response.content)
-
-
-def collect(tables: list[LiveTable], figures: Figures) -> None:
-    """Latencies over every (command, viewer) pair, bytes per command per spectator, and
-    the seats' exactly-once, in-order check."""
-    for table in tables:
-        figures.resyncs += table.resyncs
-        figures.finished_games += table.finished
-        figures.closed += sum(1 for w in table.watchers if w.closed)
-        for when, into in (("start", figures.page_start), ("end", figures.page_end)):
-            if when in table.page_bytes:
-                into.append(table.page_bytes[when])
-    for phase in figures.phases:
-        commands = Counter(t.id for t, _, _ in phase.sent)
-        for table, seq, t0 in phase.sent:
-            for w in table.watchers:
-                at = w.arrival_of(seq)
-                if at is None:
-                    phase.missing += 1
-                else:
-                    (phase.frag_ms if w.is_spectator else phase.push_ms).append((at - t0) * 1000)
-        for table in tables:
-            if not commands[table.id]:
-                continue
-            for w in table.watchers:
-                if w.is_spectator:
-                    sizes = w.bytes_between(phase.start, phase.end)
-                    phase.frame_bytes += sizes
-                    phase.per_command_bytes.append(sum(sizes) / commands[table.id])
-    d = figures.delivery
-    for table in tables:
-        for w in table.watchers:
-            if w.is_spectator:
-                continue
-            d.bad_frames += w.bad_frames
-            seen = set(w.order)
-            d.duplicated += len(w.order) - len(seen)
-            d.lost += sum(1 for s in range(table.start_seq + 1, table.final_seq + 1) if s not in seen)
-            d.wrong += sum(1 for s in seen if s > table.final_seq or s <= table.start_seq)
-            d.out_of_order += sum(1 for a, b in zip(w.order, w.order[1:], strict=False) if b < a)
-            for seq, (sender, kind, data) in table.expected.items():
-                got = w.contents.get(seq)
-                if sender == w.seat and got is not None and got != (kind, data):
-                    d.wrong += 1
