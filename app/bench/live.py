@@ -206,7 +206,7 @@ async def bench_server(
     async with httpx.AsyncClient(base_url=server.url, timeout=60, trust_env=False, limits=limits) as client:
         await server.wait_ready(client, game.name)
         figures.settings = await database_settings(figures.database.url)
-        tables = await create_tables(client, game, plan, seats, table_ids)
+        tables = await create_tables(client, game, plan, seats, figures, table_ids)
         figures.tables, figures.seats = len(tables), len(tables[0].tokens)
         await asyncio.gather(*(look(client, t) for t in tables))
         if figures.picker == "bot":
@@ -238,34 +238,35 @@ async def bench_server(
 
 
 async def create_tables(
-    client: Any, game: Game, plan: Plan, seats: int, table_ids: list[str]
+    client: Any, game: Game, plan: Plan, seats: int, figures: Figures, table_ids: list[str]
 ) -> list[LiveTable]:
     """Create the tables with the game's default options and ``seats`` seats, or the most
-    seats up to that which the server accepts with those options."""
+    seats up to that which the server accepts with those options (each refusal is noted
+    in the figures)."""
 
     async def create(index: int, count: int) -> tuple[int, Any]:
-        seed = f"bench-{game.name}-{index}"
         body = {
             "game": game.name,
             "seats": [{"name": f"Player {i + 1}"} for i in range(count)],
-            "seed": seed,
+            "seed": table_seed(game, index),
             "name": f"bench {index}",
         }
         response = await client.post("/api/tables", json=body)
-        return response.status_code, (response.json() if response.status_code == 201 else response.text)
+        if response.status_code != 201:
+            return response.status_code, response.text
+        data = response.json()
+        table_ids.append(data["table_id"])
+        return 201, data
 
-    refusals = []
     for count in range(seats, game.min_seats - 1, -1):
         status, first = await create(0, count)
         if status == 201:
             break
-        refusals.append(f"{count} seats: HTTP {status} {str(first)[:200]}")
+        figures.refusals.append(f"{count} seats: HTTP {status} {str(first)[:200]}")
         if status != 422:
             break
-    else:
-        status = 0
     if status != 201:
-        raise RuntimeError("creating a table: " + "; ".join(refusals))
+        raise RuntimeError("creating a table: " + "; ".join(figures.refusals))
     gate = asyncio.Semaphore(plan.create_concurrency)
 
     async def another(index: int) -> Any:
@@ -278,13 +279,18 @@ async def create_tables(
     created = [first, *await asyncio.gather(*(another(i) for i in range(1, plan.tables)))]
     tables = []
     for index, data in enumerate(created):
-        table_ids.append(data["table_id"])
         tokens = [s["token"] for s in data["seats"]]
-        table = LiveTable(index, data["table_id"], f"bench-{game.name}-{index}", tokens, data["gm_token"])
+        table = LiveTable(index, data["table_id"], table_seed(game, index), tokens, data["gm_token"])
         table.watchers = [Watcher(table, seat) for seat in range(len(tokens))]
         table.watchers += [Watcher(table, None) for _ in range(plan.spectators)]
         tables.append(table)
     return tables
+
+
+def table_seed(game: Game, index: int) -> str:
+    """Each table's seed (the server takes one in test mode): the bot's replica decides
+    every command with it, as the server does."""
+    return f"bench-{game.name}-{index}"
 
 
 async def look(client: Any, table: LiveTable, *, final: bool = False) -> None:

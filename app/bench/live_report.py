@@ -118,6 +118,8 @@ class Figures:
     closed: int = 0
     resyncs: int = 0
     finished_games: int = 0
+    refusals: list[str] = field(default_factory=list)
+    """Seat counts the server refused with the game's default options, and why."""
     drained: bool = True
     """Every viewer reached the end of its table's log (asked of the server at the end)."""
 
@@ -148,6 +150,7 @@ class Figures:
             f"  {self.tables} tables x ({self.seats} {self.picker} seats + {self.spectators} spectators): "
             f"{self.tables * self.seats} json + {self.tables * self.spectators} html websockets, "
             f"connected in {self.connect_s:.1f} s",
+            *(f"  the server refused {refusal}" for refusal in self.refusals),
             *("  " + line for line in rows.splitlines()),
             f"  full page render (GET /t/<id>/watch): {fmt(_mean(self.page_start), 0)} B at the start, "
             f"{fmt(_mean(self.page_end), 0)} B at the end; diff ratio = B/cmd/spectator / their mean",

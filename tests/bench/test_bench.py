@@ -112,7 +112,7 @@ def test_live_bench_plays_a_game_it_was_never_told_of(
         assert label in out, label
     alone, together = phase_counts(out, 2)
     assert alone == 8 and together > 0
-    assert re.search(r"games ended: [12]$", out, re.MULTILINE), out
+    assert "games ended: 2;" in out  # both seeded games reach their end
 
 
 def test_store_and_live_refuse_what_they_cannot_run(
