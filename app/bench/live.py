@@ -145,12 +145,12 @@ def run_live(game_name: str | None, args: argparse.Namespace | Any) -> int:
         print("umbra bench live needs /proc (Linux) to read the server's CPU time")
         return 2
     base = QUICK if getattr(args, "quick", False) else FULL
-    tables = getattr(args, "tables", None) or base.tables
+    tables = base.tables if getattr(args, "tables", None) is None else args.tables
     if tables < 1:
         print("umbra bench live: --tables must be at least 1")
         return 2
     plan = Plan(**{**base.__dict__, "tables": tables})
-    seats = getattr(args, "seats", None) or game.max_seats
+    seats = game.max_seats if getattr(args, "seats", None) is None else args.seats
     if not game.min_seats <= seats <= game.max_seats:
         print(f"umbra bench live: {game.title} takes {game.min_seats} to {game.max_seats} seats, not {seats}")
         return 2
@@ -418,9 +418,8 @@ async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -
             table.seat = waiting[0]
     for _ in range(2):
         phase.views += 1
-        response = await client.get(
-            f"/api/tables/{table.id}/view", headers={"Authorization": f"Bearer {table.token_for(table.seat)}"}
-        )
+        headers = {"Authorization": f"Bearer {table.token_for(table.seat)}"}
+        response = await send(client, phase, "GET", f"/api/tables/{table.id}/view", headers=headers)
         if response.status_code != 200:
             phase.failures[f"GET /view: HTTP {response.status_code}: {response.text[:160]}"] += 1
             return None
@@ -430,6 +429,20 @@ async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -
             return view
         table.seat = waiting[table.commands % len(waiting)]
     return view
+
+
+async def send(client: Any, phase: Phase, method: str, url: str, **kwargs: Any) -> Any:
+    """One request, sent again once if the connection broke before an answer came (a
+    pooled keep-alive connection the server closed as it was reused), as a careful client
+    would: safe for a command too, whose ``command_id`` makes a repeat return the first
+    result. Each such retry is counted and reported; a second break is a failure."""
+    import httpx
+
+    try:
+        return await client.request(method, url, **kwargs)
+    except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError) as exc:
+        phase.retries[f"{method}: {type(exc).__name__}"] += 1
+        return await client.request(method, url, **kwargs)
 
 
 async def step(client: Any, game: Game, table: LiveTable, phase: Phase) -> bool:
@@ -458,7 +471,10 @@ async def step(client: Any, game: Game, table: LiveTable, phase: Phase) -> bool:
             await resync(client, game, table)  # counted: the replica fell behind the server
         command = pick(game, table, offered, view["seq"])
         t0 = CLOCK()
-        response = await client.post(
+        response = await send(
+            client,
+            phase,
+            "POST",
             f"/api/tables/{table.id}/commands",
             json=command,
             headers={"Authorization": f"Bearer {table.token_for(seat)}"},

@@ -28,6 +28,8 @@ class Phase:
     views: int = 0
     """``GET /view`` requests (one per command, two when the waited-on seat changed)."""
     failures: Counter[str] = field(default_factory=Counter)
+    retries: Counter[str] = field(default_factory=Counter)
+    """Requests sent again after a broken connection (not failures: see ``live.send``)."""
     cut_short: int = 0
     start: float = 0.0
     end: float = 0.0
@@ -168,6 +170,8 @@ class Figures:
                 lines.append(f"  {phase.name}: {phase.cut_short} tables stopped at the time budget")
             if not phase.drained:
                 lines.append(f"  {phase.name}: viewers had not caught up when the drain budget ran out")
+            for reason, count in phase.retries.most_common(5):
+                lines.append(f"  {phase.name}: sent again after a broken connection x{count}: {reason}")
             for reason, count in phase.failures.most_common(5):
                 lines.append(f"  {phase.name}: failed x{count}: {reason}")
         if not self.drained:
