@@ -123,6 +123,8 @@ def test_store_and_live_refuse_what_they_cannot_run(
     assert "no game named 'no_such_game'" in capsys.readouterr().out
     assert main(["bench", "live", "pulse", "--seats", "9", "--no-postgres"]) == 2
     assert "takes 1 to 8 seats, not 9" in capsys.readouterr().out
+    assert main(["bench", "live", "pulse", "--tables", "0", "--no-postgres"]) == 2
+    assert "--tables must be at least 1" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("game", ["no_such_game", "no-such-game", "../etc"])
