@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from app.bench import HELP as BENCH_HELP
 from app.config import Settings
 
 
@@ -65,9 +66,17 @@ def build_parser() -> argparse.ArgumentParser:
     migrate = sub.add_parser("migrate", help="bring the database to the newest schema")
     migrate.set_defaults(func=cmd_migrate)
 
-    bench = sub.add_parser("bench", help="measure the store, the live layer or an engine; soak the servers")
+    bench = sub.add_parser(
+        "bench",
+        help="measure the store, the live layer or an engine; soak the servers",
+        description="Benchmarks of this checkout (a developer tool). What each prints:",
+        epilog=BENCH_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     bench.add_argument("what", choices=["store", "live", "soak", "engine"])
-    bench.add_argument("game", nargs="?", default=None, help="a game, for 'engine' and 'live'")
+    bench.add_argument(
+        "game", nargs="?", default=None, help="a game, for 'engine' and 'live' (live: pulse by default)"
+    )
     bench.add_argument(
         "--postgres-url",
         default=os.environ.get("UMBRA_BENCH_PG_URL"),
@@ -75,10 +84,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--quick", action="store_true", help="a smaller run, for a smoke test")
     bench.add_argument("--no-postgres", action="store_true", help="SQLite only: skip PostgreSQL")
-    soak = bench.add_argument_group("soak", "options of 'umbra bench soak'")
-    soak.add_argument(
-        "--tables", type=int, default=None, metavar="N", help="tables played at once (20; 3 with --quick)"
+    bench.add_argument(
+        "--tables",
+        type=int,
+        default=None,
+        metavar="N",
+        help="tables played at once (live: 50, 5 with --quick; soak: 20, 3 with --quick)",
     )
+    live = bench.add_argument_group("live", "options of 'umbra bench live'")
+    live.add_argument(
+        "--seats", type=int, default=None, metavar="S", help="seats per table (default: the game's max_seats)"
+    )
+    soak = bench.add_argument_group("soak", "options of 'umbra bench soak'")
     soak.add_argument(
         "--minutes", type=float, default=None, metavar="T", help="how long to play (10; 0.3 with --quick)"
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, health, tables, ws
+from app.api import errors, health, mine, tables, ws
 from app.api.limits import BodyLimit
 from app.api.ratelimit import RateLimit
 from app.api.security import BrowserProtections
@@ -51,9 +51,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(health.router)
     app.include_router(tables.router)
+    app.include_router(mine.router)
     app.include_router(ws.router)
     from app.web import routes as web_routes
+    from app.web import seats as web_seats
+    from app.web import tables as web_tables
 
     web_routes.install(app)
+    app.include_router(web_tables.router)
+    app.include_router(web_seats.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return app

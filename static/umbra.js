@@ -173,24 +173,210 @@
     });
   });
 
-  // The lobby: name each seat choice after the player typed for it (seats are numbered in
-  // the order of the names given, empty ones skipped, as the server reads them), and offer
-  // only as many choices as the count option asks for (e.g. one per hero).
+  // Boards you click. A board marks what a command may act on with data-target (the same
+  // render for every viewer); this page's prompt buttons carry the data-target of the board
+  // element they stand for. Each marked element with a live button here becomes a button
+  // itself (focusable, role, label, a visible style) that presses the same prompt button,
+  // so it sends the very same command. Several choices on one element open a small menu.
+  var TARGET_BUTTONS = "#prompts button.choice[data-target]";
+  function targetButtons() {
+    var byTarget = {};
+    document.querySelectorAll(TARGET_BUTTONS).forEach(function (b) {
+      if (b.disabled) return;
+      (byTarget[b.dataset.target] = byTarget[b.dataset.target] || []).push(b);
+    });
+    return byTarget;
+  }
+  function buttonLabel(b) {
+    var label = b.querySelector(".label");
+    return (label ? label.textContent : b.textContent).trim();
+  }
+  function wireTargets() {
+    var byTarget = targetButtons();
+    document.querySelectorAll("[data-target]").forEach(function (el) {
+      if (el.closest("#prompts") || el.closest(".target-menu")) return;
+      var buttons = byTarget[el.dataset.target];
+      if (buttons) {
+        el.classList.add("is-target");
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+        el.setAttribute("aria-label", buttons.map(buttonLabel).join(" or "));
+        if (buttons.length > 1) el.setAttribute("aria-haspopup", "menu");
+        else el.removeAttribute("aria-haspopup");
+      } else if (el.classList.contains("is-target")) {
+        el.classList.remove("is-target");
+        ["tabindex", "role", "aria-label", "aria-haspopup"].forEach(function (a) { el.removeAttribute(a); });
+      }
+    });
+  }
+  function closeTargetMenu(refocus) {
+    var menu = document.getElementById("target-menu");
+    if (!menu) return;
+    var owner = menu.owner;
+    menu.remove();
+    if (refocus && owner && owner.isConnected) owner.focus({ preventScroll: true });
+  }
+  function openTargetMenu(el, buttons) {
+    closeTargetMenu(false);
+    var menu = document.createElement("div");
+    menu.id = "target-menu";
+    menu.className = "target-menu";
+    menu.setAttribute("role", "menu");
+    menu.setAttribute("aria-label", el.getAttribute("aria-label") || "Choose");
+    menu.owner = el;
+    buttons.forEach(function (b) {
+      var item = document.createElement("button");
+      item.type = "button";
+      item.setAttribute("role", "menuitem");
+      item.textContent = buttonLabel(b);
+      item.addEventListener("click", function () {
+        closeTargetMenu(false);
+        pressChoice(b);
+      });
+      menu.appendChild(item);
+    });
+    var box = el.getBoundingClientRect();
+    menu.style.left = Math.max(4, box.left + window.scrollX) + "px";
+    menu.style.top = (box.bottom + window.scrollY + 4) + "px";
+    document.body.appendChild(menu);
+    menu.querySelector("button").focus();
+  }
+  function pressChoice(button) {
+    // The button itself sends the command (same hx-vals, same command_id); the focus comes
+    // back to its id (or its board element) after the update that follows.
+    lastPressed = { id: button.id, target: button.dataset.target || null, inPrompts: true, at: Date.now() };
+    button.click();
+  }
+  function activateTarget(el) {
+    var buttons = targetButtons()[el.dataset.target] || [];
+    if (buttons.length === 1) {
+      pressChoice(buttons[0]);
+      lastPressed = { id: el.id, target: el.dataset.target, inPrompts: false, at: Date.now() };
+    } else if (buttons.length > 1) {
+      openTargetMenu(el, buttons);
+    }
+  }
+  document.addEventListener("click", function (e) {
+    var el = e.target.closest && e.target.closest(".is-target[data-target]");
+    if (el && !el.closest("#prompts")) { e.preventDefault(); activateTarget(el); return; }
+    var menu = document.getElementById("target-menu");
+    if (menu && !menu.contains(e.target)) closeTargetMenu(false);
+    var choice = e.target.closest && e.target.closest("#prompts button.choice");
+    if (choice) lastPressed = { id: choice.id, target: null, inPrompts: true, at: Date.now() };
+  });
+  document.addEventListener("keydown", function (e) {
+    var menu = document.getElementById("target-menu");
+    if (menu && menu.contains(e.target)) {
+      var items = Array.prototype.slice.call(menu.querySelectorAll("button"));
+      var at = items.indexOf(e.target);
+      if (e.key === "Escape") { e.preventDefault(); closeTargetMenu(true); }
+      else if (e.key === "ArrowDown") { e.preventDefault(); items[(at + 1) % items.length].focus(); }
+      else if (e.key === "ArrowUp") { e.preventDefault(); items[(at - 1 + items.length) % items.length].focus(); }
+      return;
+    }
+    var el = e.target.closest && e.target.closest(".is-target[data-target]");
+    if (el && el === e.target && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      activateTarget(el);
+    }
+  });
+
+  // Focus kept across live swaps: a live update replaces fragments whole, and the element
+  // that had the focus with them. Remember it (by its stable id, or the board element's
+  // target) before the swap and give the focus back after: to the same id if it is still
+  // offered, else the same board target, else the first choice of the prompts.
+  var lastPressed = null;
+  var savedFocus = null;
+  function focusNow() {
+    var a = document.activeElement;
+    if (a && a !== document.body && a.isConnected && !a.disabled) {
+      return { id: a.id || null, target: a.dataset ? a.dataset.target || null : null, inPrompts: !!a.closest("#prompts") };
+    }
+    // A pressed button is disabled while its command is sent and may have lost the focus.
+    if (lastPressed && Date.now() - lastPressed.at < 30000) return lastPressed;
+    return null;
+  }
+  function restoreFocus(saved) {
+    if (!saved) return;
+    var a = document.activeElement;
+    if (a && a !== document.body && a.isConnected && !a.disabled) return; // still has it
+    var el = saved.id ? document.getElementById(saved.id) : null;
+    if (el && (el.disabled || (el.dataset.target && !el.closest("#prompts") && !el.classList.contains("is-target")))) el = null;
+    if (!el && saved.target) el = document.querySelector('.is-target[data-target="' + CSS.escape(saved.target) + '"]');
+    if (!el) el = document.querySelector("#prompts button.choice:not([disabled])");
+    if (el) el.focus({ preventScroll: true });
+  }
+  // A click elsewhere (not on a choice, a board target or its menu) means the reader moved
+  // on: a later update then leaves the focus where the reader put it.
+  document.addEventListener("pointerdown", function (e) {
+    if (!e.target.closest || !e.target.closest("#prompts button.choice, .is-target, .target-menu")) lastPressed = null;
+  });
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    savedFocus = focusNow();
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    wireTargets();
+    var menu = document.getElementById("target-menu");
+    if (menu && !(menu.owner && menu.owner.isConnected && menu.owner.classList.contains("is-target"))) closeTargetMenu(false);
+    restoreFocus(savedFocus);
+    if (savedFocus === lastPressed) lastPressed = null;
+    savedFocus = null;
+  });
+  document.addEventListener("htmx:afterSettle", wireTargets);
+  document.addEventListener("DOMContentLoaded", wireTargets);
+
+  // The lobby, for any game's options (templates/lobby.html draws them from their schema):
+  // name each seat choice after the player typed for it (seats are numbered in the order of
+  // the names given, empty ones skipped, as the server reads them); offer only as many
+  // choices as a count option asks for (one per thing counted); show a per-seat pick only for
+  // seats that will exist; hide (and leave out) an option while the option it depends on
+  // has another value.
+  function fieldValue(field) {
+    if (!field) return undefined;
+    if (field.type === "checkbox") return field.checked;
+    if (field.type === "number") return field.value === "" ? undefined : Number(field.value);
+    return field.value;
+  }
+  function setApplies(box, on) {
+    box.hidden = !on;
+    box.querySelectorAll("input, select").forEach(function (f) { f.disabled = !on; });
+  }
   function syncLobby(form) {
-    var names = Array.prototype.map.call(form.querySelectorAll('input[name="seat"]'), function (i) {
-      return i.value.trim();
-    }).filter(Boolean);
+    var inputs = Array.prototype.slice.call(form.querySelectorAll('input[name="seat"]'));
+    var typed = inputs.map(function (i) { return i.value.trim(); });
+    var names = typed.filter(Boolean);
     form.querySelectorAll("option[data-seat]").forEach(function (opt) {
       var i = Number(opt.dataset.seat);
       opt.textContent = names[i] || "Seat " + (i + 1);
     });
+    form.querySelectorAll("[data-depends-on]").forEach(function (box) {
+      var controller = form.querySelector('[name="opt_' + box.dataset.dependsOn + '"]');
+      var wanted = JSON.parse(box.dataset.dependsValues || "[]");
+      var value = fieldValue(controller);
+      var on = !!controller && !controller.disabled && wanted.some(function (v) { return v === value || String(v) === String(value); });
+      setApplies(box, on);
+    });
     form.querySelectorAll("[data-count-option]").forEach(function (box) {
+      if (box.hidden) return;
       var field = form.querySelector('[name="opt_' + box.dataset.countOption + '"]');
       var count = field && field.value !== "" ? Number(field.value) : Infinity;
       box.querySelectorAll("[data-slot]").forEach(function (slot) {
         var off = Number(slot.dataset.slot) >= count;
         slot.hidden = off;
         slot.querySelector("select").disabled = off;
+      });
+    });
+    form.querySelectorAll("[data-per-seat]").forEach(function (box) {
+      if (box.hidden) return;
+      box.querySelectorAll("[data-seat-slot]").forEach(function (slot) {
+        var i = Number(slot.dataset.seatSlot);
+        // Hidden but still sent: the server pairs each pick with the name field beside it.
+        slot.hidden = !typed[i] && !(inputs[i] && inputs[i].required);
+        var label = slot.querySelector("[data-seat-name]");
+        var who = typed[i] || "Seat " + (i + 1);
+        if (label) label.textContent = who;
+        var select = slot.querySelector("select");
+        if (select) select.setAttribute("aria-label", box.querySelector("legend").textContent + ": " + who);
       });
     });
   }

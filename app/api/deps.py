@@ -1,15 +1,32 @@
-"""Request dependencies: the hub, and the tokens a request carries."""
+"""Request dependencies: the hub, and (from ``app.http.tokens``) the tokens a request carries."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from app.http.tokens import (
+    COOKIE_PREFIX,
+    base_url,
+    bearer_token,
+    cookie_name,
+    cookie_tokens,
+    request_tokens,
+)
 from app.live.hub import Hub
 
-COOKIE_PREFIX = "umbra_"
+__all__ = [
+    "COOKIE_PREFIX",
+    "HubDep",
+    "base_url",
+    "bearer_token",
+    "cookie_name",
+    "cookie_tokens",
+    "get_hub",
+    "request_tokens",
+]
 
 
 def get_hub(conn: HTTPConnection) -> Hub:
@@ -17,34 +34,3 @@ def get_hub(conn: HTTPConnection) -> Hub:
 
 
 HubDep = Annotated[Hub, Depends(get_hub)]
-
-
-def cookie_name(table_id: str) -> str:
-    return COOKIE_PREFIX + table_id
-
-
-def cookie_tokens(conn: HTTPConnection, table_id: str) -> list[str]:
-    raw = conn.cookies.get(cookie_name(table_id), "")
-    return [t for t in raw.split(".") if t]
-
-
-def bearer_token(conn: HTTPConnection) -> str | None:
-    header = conn.headers.get("authorization", "")
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() == "bearer" and value.strip():
-        return value.strip()
-    return None
-
-
-def request_tokens(conn: HTTPConnection, table_id: str) -> list[str]:
-    """An API client's bearer token, else a ``token`` query parameter, else the cookie
-    this browser got from its invite links."""
-    token = bearer_token(conn) or conn.query_params.get("token")
-    if token:
-        return [token]
-    return cookie_tokens(conn, table_id)
-
-
-def base_url(request: Request) -> str:
-    configured = request.app.state.settings.public_url
-    return configured or str(request.base_url).rstrip("/")

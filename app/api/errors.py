@@ -14,16 +14,13 @@ from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.ratelimit import RateLimited
+from app.http.errors import RETRY_AFTER_SECONDS, describe_validation
 from app.kernel.text import UNSTORABLE
 from app.kernel.types import RuleError
-from app.live.hub import AuthError, NotFound
+from app.live.errors import AuthError, NotFound
 from app.store import DATABASE_ERRORS, is_outage
 
 log = logging.getLogger(__name__)
-
-
-RETRY_AFTER_SECONDS = 2
-"""What a client is told to wait when the database is away (PostgreSQL restarts in ~1 s)."""
 
 
 def error_body(code: str, message: str) -> dict[str, Any]:
@@ -45,27 +42,6 @@ def unavailable_response() -> JSONResponse:
         "again (the same command_id is safe to retry)",
         {"Retry-After": str(RETRY_AFTER_SECONDS)},
     )
-
-
-def describe_validation(errors: list[Any]) -> str:
-    """A readable one-liner from pydantic's errors: ``body.seats.0.name: Field required``."""
-    parts = []
-    for err in errors[:5]:
-        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        kind = err.get("type", "")
-        if kind == "json_invalid":
-            msg = "the body is not valid JSON"
-            ctx = err.get("ctx") or {}
-            if ctx.get("error"):
-                msg += f" ({ctx['error']})"
-            parts.append(msg)
-        elif kind == "extra_forbidden":
-            parts.append(f"{loc}: unknown field")
-        elif kind == "missing":
-            parts.append(f"{loc}: required")
-        else:
-            parts.append(f"{loc}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts)
 
 
 def wants_html(request: Request) -> bool:

@@ -3,17 +3,12 @@ refused with 422 rather than guessed at."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from app.kernel.history import COMMAND_ID_PATTERN
-
-Seat = int | Literal["gm"]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+from app.http.commands import CommandIn as CommandIn  # the command body lives with the pages' too
+from app.http.commands import Seat, Strict
 
 
 class SeatCreate(Strict):
@@ -44,16 +39,6 @@ class TableCreated(BaseModel):
     replay_url: str
 
 
-class CommandIn(Strict):
-    command_id: str = Field(min_length=1, max_length=64, pattern=COMMAND_ID_PATTERN)
-    seat: Seat
-    type: str = Field(min_length=1, max_length=64)
-    args: dict[str, Any] = Field(default_factory=dict)
-    seq: int | None = Field(
-        default=None, ge=0, description="The seq of the view this command was chosen from."
-    )
-
-
 class EventOut(BaseModel):
     seq: int
     type: str
@@ -82,6 +67,20 @@ class BotIn(Strict):
     on: bool
 
 
+class SeatReissueIn(Strict):
+    name: str | None = Field(
+        default=None, min_length=1, max_length=40, description="The new player's name (default: unchanged)."
+    )
+
+
+class SeatReissued(BaseModel):
+    seat: int
+    name: str
+    token: str
+    url: str
+    revoked: int = Field(description="How many tokens were revoked: the old invite, and its device session.")
+
+
 class TableSummary(BaseModel):
     table_id: str
     game: str
@@ -108,8 +107,14 @@ class OptionOut(BaseModel):
     label: str
     help: str = ""
     choices: list[str] | None = None
+    choice_labels: list[str] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    count_option: str | None = None
+    item_label: str | None = None
+    distinct: bool | None = None
+    blank_label: str | None = None
+    depends_on: dict[str, Any] | None = None
 
 
 class GameOut(BaseModel):

@@ -25,8 +25,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.requests import cookie_parser
 
-from app.api.deps import COOKIE_PREFIX
 from app.api.limits import send_error
+from app.http.tokens import COOKIE_PREFIX
 
 Scope = dict[str, Any]
 

@@ -6,18 +6,21 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Request
 
-from app.api.deps import HubDep, base_url, request_tokens
+from app.api.deps import HubDep, request_tokens
 from app.api.models import (
     BotIn,
     CommandIn,
     CommandOut,
     GameOut,
+    SeatReissued,
+    SeatReissueIn,
     TableCreate,
     TableCreated,
     TableSummary,
     ViewOut,
 )
 from app.api.ratelimit import RateLimit
+from app.http.links import created_links, invite_url
 from app.kernel.registry import all_games
 from app.kernel.types import Command
 from app.live.hub import AuthError, CreatedTable, Hub
@@ -38,19 +41,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def created_payload(request: Request, created: CreatedTable) -> TableCreated:
-    base = base_url(request)
-    tid = created.table_id
-    return TableCreated(
-        table_id=tid,
-        seats=[
-            {"seat": seat, "name": name, "token": token, "url": f"{base}/t/{tid}/join/{token}"}
-            for seat, name, token in created.seat_tokens
-        ],
-        gm_token=created.gm_token,
-        gm_url=f"{base}/t/{tid}/gm/join/{created.gm_token}",
-        watch_url=f"{base}/t/{tid}/watch",
-        replay_url=f"{base}/t/{tid}/replay",
-    )
+    return TableCreated(**created_links(request, created))
 
 
 @router.get("/games", response_model=list[GameOut])
@@ -107,6 +98,28 @@ async def seat_bot(table_id: str, seat: int, body: BotIn, request: Request, hub:
     by that person (409 otherwise). Answers with the table summary."""
     viewer = await hub.viewer(table_id, request_tokens(request, table_id), required=True)
     return summary_payload(hub, await hub.set_bot(table_id, seat, body.on, viewer))
+
+
+@router.post(
+    "/tables/{table_id}/seats/{seat}/reissue", response_model=SeatReissued, status_code=201, responses=ERRORS
+)
+async def reissue_seat(
+    table_id: str, seat: int, request: Request, hub: HubDep, body: SeatReissueIn | None = None
+) -> SeatReissued:
+    """Hand a seat to a new player (game-master token): a new invite link for the seat,
+    shown only in this answer; the seat's old invite link and the device that held the seat
+    are revoked (a request with either gets 403 ``seat_reissued``). ``{"name": "…"}``
+    renames the seat (its name on the platform: players panel, log, links). The game's own
+    state is not changed; a bot playing the seat plays on until the new player joins."""
+    viewer = await hub.viewer(table_id, request_tokens(request, table_id), required=True)
+    done = await hub.reissue_seat(table_id, seat, viewer, body.name if body else None)
+    return SeatReissued(
+        seat=done.seat,
+        name=done.name,
+        token=done.invite_token,
+        url=invite_url(request, table_id, done.invite_token),
+        revoked=done.revoked,
+    )
 
 
 def summary_payload(hub: Hub, session: TableSession) -> dict[str, Any]:

@@ -8,13 +8,15 @@ import asyncio
 import contextlib
 import json
 import time
-from typing import Any, Protocol
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.deps import bearer_token, cookie_tokens
+from app.http.streams import Stream, stream_factory
+from app.http.tokens import bearer_token, cookie_tokens
 from app.kernel.types import Viewer
-from app.live.hub import AuthError, Hub, NotFound
+from app.live.errors import AuthError, NotFound
+from app.live.hub import Hub
 from app.live.session import TableSession
 from app.store import StoredEvent
 
@@ -23,16 +25,6 @@ router = APIRouter()
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BAD_TOKEN = 4401
 CLOSE_SEAT_MOVED = 4409
-
-
-class Stream(Protocol):
-    """Turns committed events into frames for one viewer."""
-
-    def opening(self, events: list[StoredEvent]) -> list[str]: ...
-
-    def update(self, events: list[StoredEvent]) -> list[str]: ...
-
-    def seat_lost(self) -> str: ...
 
 
 class JsonStream:
@@ -58,7 +50,11 @@ class JsonStream:
         return json.dumps(
             {
                 "type": "error",
-                "error": {"code": "seat_moved", "message": "this seat was opened on another device"},
+                "error": {
+                    "code": "seat_moved",
+                    "message": "this seat was opened on another device, or handed to a new player "
+                    "by the game master",
+                },
             }
         )
 
@@ -123,10 +119,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 
 def make_stream(websocket: WebSocket, hub: Hub, session: TableSession, viewer: Viewer) -> Stream:
-    if websocket.query_params.get("format") == "html":
-        from app.web.stream import HtmlStream
-
-        return HtmlStream(websocket.app, hub, session, viewer)
+    """JSON frames, or the format the page asks for (``format=html``: added by the pages,
+    see ``app.http.streams``)."""
+    fmt = websocket.query_params.get("format", "json")
+    factory = stream_factory(websocket.app, fmt) if fmt != "json" else None
+    if factory is not None:
+        return factory(websocket.app, hub, session, viewer)
     return JsonStream(hub, session, viewer)
 
 

@@ -1,24 +1,51 @@
-"""``umbra bench live``: command-to-push latency over real websockets on loopback.
+"""``umbra bench live [<game>]``: any registered game played live over real websockets on
+loopback, with no game-specific code (the bench game Pulse when no game is named).
 
 For each database (a temporary SQLite file; PostgreSQL when one is available) the bench
-starts a real server (``python -m app.cli serve`` with ``UMBRA_EXTRA_GAMES=app.bench.pulse``),
-creates 100 tables of the bench game Pulse over HTTP, and opens 5 websockets per table
-(``/ws/tables/{id}?after=0``: the 2 seats with their tokens, and 3 spectators). Pools of
-HTTP workers (one ``httpx.AsyncClient`` each) then send ``tick`` commands, a table never
-having two commands in flight: one warm-up command per table (not reported), then 20 per
-table (3 with ``--quick``) from 1 worker, the latency of a server with nothing else to do,
-and again from 16 workers, a server under load (where it is CPU-bound, the latency is
-mostly queueing). For every command the bench measures, from just before its POST, when
-each of the table's viewers receives the frame holding that command's seq.
+starts a real server (``python -m app.cli serve``, test mode, ``UMBRA_EXTRA_GAMES`` with the
+bench game and any module the environment's ``UMBRA_EXTRA_GAMES`` names) and creates, over
+the public HTTP API, 50 tables of the game (5 with ``--quick``; ``--tables``) with the
+game's default options and its ``max_seats`` seats (``--seats``; fewer if the server
+refuses that many). Each table gets one websocket per seat with that seat's token (JSON
+frames, ``/ws/tables/{id}?after=<seq>&token=...``, what an API client sees) and 2 spectators
+connected like a browser's watch page (``format=html``: the changed HTML fragments).
 
-Reported: p50/p99 command-to-push latency over every (command, viewer) pair, the POST
-round trip, commands per second, and the delivery check: every viewer must receive every
-event of its table's log exactly once and in order, with the content the command's
-response reported (lost, duplicated, out-of-order and wrong events are counted; any is a
-failure). Every phase is bounded in count and in time.
+The seats are played from this process as API clients would: for each command the bench
+asks ``GET /api/tables/{id}/view`` with the token of the seat the table waits on (the
+view's ``waiting_for`` says which) and sends one of the ready-to-send commands of that
+seat's required prompt. When the game has a bot (``app.kernel.game.has_bot``) the bot
+picks, ``game.bot_choice(state, prompt, rng)``, on a replica of the table's state (the log
+read once with the game-master token, then every command decided locally in lockstep with
+the server: same seed, same seq), checked against every command's response and rebuilt
+from the log if they ever differ. Without a bot the pick is a seeded random one among the
+served choices. Nothing here knows a game's rules, commands or names.
 
-The client runs in this one process, on one event loop: its latencies include the time
-the loop takes to get to a frame, so they are an upper bound for the server's own.
+After 2 warm-up commands per table (not reported) come two measured phases, one command in
+flight per table: 4 commands per table with one table at a time (the server has nothing
+else to do), then 60 per table (20 with ``--quick``) with every table at once, or until a
+game ends. Reported for each phase:
+
+- commands and commands per second;
+- push: command-to-frame latency p50/p95/p99 over every (command, seat websocket) pair,
+  from just before the POST until the JSON frame holding the command's seq arrives;
+- frag: the same at each html spectator (the frame carrying the page's seq marker);
+- the POST round trip p50/p99;
+- bytes sent per command per spectator (uncompressed: permessage-deflate is off) against
+  a full page render (``GET /t/{id}/watch`` at the start and the end): the diff ratio;
+- server CPU per command: the server process's user + system time (``/proc/<pid>/stat``)
+  over the phase divided by its commands, covering everything it did meanwhile (each
+  ``GET /view`` and ``POST``, and the frames rendered and sent to every viewer).
+
+The run fails (exit 1) if a command fails, a viewer misses a command's frame or loses its
+socket, a seat's websocket loses, duplicates or reorders an event or shows its own
+command's event other than the POST's response did, or the bot's replica disagrees with
+the server. Every phase is bounded in time. The client runs on one event loop in this
+process: its latencies include the time the loop takes to get to a frame (and, with a
+bot, the bot's thinking), so they are an upper bound for the server's own. With every
+table at once the server is saturated, and the latency is mostly queueing.
+
+The tables and websockets are in ``app.bench.live_clients``, the figures in
+``app.bench.live_report``, the server process in ``app.bench.server``.
 """
 
 from __future__ import annotations
@@ -26,361 +53,136 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
-import os
-import socket
-import subprocess
-import sys
+import random
 import tempfile
-import time
-from collections import Counter
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from app.bench.databases import (
-    ROOT,
-    BenchDatabase,
-    on_each_database,
-    postgres_settings,
-    purge_tables,
-    sqlite_settings,
+from app.bench.databases import BenchDatabase, on_each_database, purge_tables
+from app.bench.live_clients import CLOCK, LiveTable, Watcher
+from app.bench.live_report import Figures, Phase, collect
+from app.bench.server import (
+    Server,
+    cpu_seconds,
+    database_settings,
+    extra_game_modules,
+    free_port,
+    import_extra_games,
+    spawn_serve,
 )
-from app.bench.stats import fmt, percentile
-from app.bench.stats import table as text_table
+from app.kernel.game import Game, has_bot
+from app.kernel.types import GM_SEAT
 
-SEAT_NAMES = ("north", "south")
-SPECTATORS = 3
+__all__ = ["free_port", "run_live", "spawn_serve"]  # spawn_serve: tests/conftest.py starts its server so
+
+DEFAULT_GAME = "pulse"
+SPECTATORS = 2
 
 
 @dataclass(frozen=True)
 class Plan:
     tables: int
     commands_per_table: int
-    """Per load level."""
-    loads: tuple[int, ...]
-    """HTTP workers of each measured phase (a table never has two commands in flight)."""
+    """In the phase with every table at once."""
+    alone_commands: int
+    """Per table in the phase with one table at a time."""
+    warmup_commands: int
     connect_budget_s: float
-    phase_budget_s: float
+    run_budget_s: float
     drain_budget_s: float
-    warmup_workers: int = 16
+    spectators: int = SPECTATORS
+    create_concurrency: int = 8
     connect_concurrency: int = 50
+    max_attempts: int = 3
+    """Tries per command before a table gives up (every failed try is counted)."""
 
 
 FULL = Plan(
-    tables=100,
-    commands_per_table=20,
-    loads=(1, 16),
+    tables=50,
+    commands_per_table=60,
+    alone_commands=4,
+    warmup_commands=2,
     connect_budget_s=60,
-    phase_budget_s=45,
-    drain_budget_s=15,
+    run_budget_s=300,
+    drain_budget_s=20,
 )
 QUICK = Plan(
-    tables=100,
-    commands_per_table=3,
-    loads=(1, 16),
+    tables=5,
+    commands_per_table=20,
+    alone_commands=4,
+    warmup_commands=2,
     connect_budget_s=30,
-    phase_budget_s=8,
-    drain_budget_s=5,
+    run_budget_s=60,
+    drain_budget_s=10,
 )
-
-
-# -- the client side -----------------------------------------------------------------------
-
-
-@dataclass
-class Watcher:
-    """One websocket viewer: records when each seq arrives, and what it said."""
-
-    table: BenchTable
-    kind: str
-    """``seat 0``, ``seat 1`` or ``spectator``."""
-    token: str | None
-    arrivals: dict[int, float] = field(default_factory=dict)
-    order: list[int] = field(default_factory=list)
-    contents: dict[int, tuple[str, Any]] = field(default_factory=dict)
-    frames: int = 0
-    bad_frames: int = 0
-    """Frames whose ``seq`` is not their last event's, or messages that are not events."""
-    last: int = 0
-    opening_frames: int = 0
-    """Frames received before the first command: the log so far (``after=0``)."""
-    hello_seq: int | None = None
-    closed: str | None = None
-    """Why the server closed the socket before the bench did."""
-    ws: Any = None
-    task: asyncio.Task[None] | None = None
-
-    async def listen(self) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        clock = time.perf_counter
-        try:
-            async for raw in self.ws:
-                now = clock()
-                message = json.loads(raw)
-                kind = message.get("type")
-                if kind == "hello" and self.hello_seq is None:
-                    self.hello_seq = message["seq"]
-                    continue
-                if kind != "events" or not message.get("events"):
-                    self.bad_frames += 1
-                    continue
-                self.frames += 1
-                events = message["events"]
-                if events[-1]["seq"] != message["seq"]:
-                    self.bad_frames += 1
-                for event in events:
-                    seq = event["seq"]
-                    self.order.append(seq)
-                    self.arrivals.setdefault(seq, now)
-                    self.contents.setdefault(seq, (event["type"], event["data"]))
-                    self.last = max(self.last, seq)
-            self.closed = f"closed by the server ({self.ws.close_code})"
-        except ConnectionClosed as exc:
-            self.closed = f"connection lost: {exc}"
-
-
-@dataclass
-class BenchTable:
-    index: int
-    id: str
-    tokens: list[str]
-    watchers: list[Watcher] = field(default_factory=list)
-    expected: dict[int, tuple[str, Any]] = field(default_factory=dict)
-    """What each command's response said its event was, by seq."""
-    latest: int = 0
-    """The newest seq a command response reported."""
-    final_seq: int = 0
-    """Where the log ends, asked of the server at the end."""
-
-
-@dataclass
-class Phase:
-    """Commands sent by ``workers`` workers, ``rounds`` per table."""
-
-    name: str
-    workers: int
-    rounds: int
-    planned: int = 0
-    committed: int = 0
-    failures: Counter[str] = field(default_factory=Counter)
-    seconds: float = 0.0
-    cut_short: bool = False
-    caught_up: bool = True
-    sent: list[tuple[BenchTable, int, float]] = field(default_factory=list)
-    """(table, seq of the command's event, time just before its POST) per committed command."""
-    reply_ms: list[float] = field(default_factory=list)
-    push_ms: list[float] = field(default_factory=list)
-
-    @property
-    def rate(self) -> float:
-        return self.committed / self.seconds if self.seconds else float("nan")
-
-    def row(self) -> list[str]:
-        return [
-            f"{self.workers} worker{'s' if self.workers != 1 else ''}",
-            str(self.committed),
-            str(sum(self.failures.values())),
-            fmt(self.rate, 1),
-            fmt(percentile(self.push_ms, 50), 2),
-            fmt(percentile(self.push_ms, 99), 2),
-            fmt(percentile(self.reply_ms, 50), 2),
-            fmt(percentile(self.reply_ms, 99), 2),
-        ]
-
-
-@dataclass
-class Delivery:
-    lost: int = 0
-    duplicated: int = 0
-    out_of_order: int = 0
-    wrong: int = 0
-    bad_frames: int = 0
-    closed: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return not (
-            self.lost or self.duplicated or self.out_of_order or self.wrong or self.bad_frames or self.closed
-        )
-
-
-PHASE_HEADERS = [
-    "load",
-    "commands",
-    "failed",
-    "commands/s",
-    "push p50 ms",
-    "push p99 ms",
-    "reply p50 ms",
-    "reply p99 ms",
-]
-
-
-@dataclass
-class LiveFigures:
-    database: BenchDatabase
-    settings: str = ""
-    tables: int = 0
-    watchers: int = 0
-    connect_s: float = 0.0
-    phases: list[Phase] = field(default_factory=list)
-    """The warm-up first (not reported), then one per load level."""
-    frames: int = 0
-    opening_frames: int = 0
-    delivery: Delivery = field(default_factory=Delivery)
-    drained: bool = True
-
-    @property
-    def ok(self) -> bool:
-        failed = any(p.failures for p in self.phases)
-        return self.delivery.ok and self.drained and not failed and all(p.caught_up for p in self.phases)
-
-    def report(self) -> str:
-        d = self.delivery
-        measured = self.phases[1:]
-        lines = [
-            f"{self.database.label}: {self.settings}",
-            f"  {self.tables} tables x {len(SEAT_NAMES) + SPECTATORS} viewers: {self.watchers} websockets "
-            f"({len(SEAT_NAMES)} seats + {SPECTATORS} spectators per table), "
-            f"connected in {self.connect_s:.1f} s",
-            *(
-                "  " + line
-                for line in text_table(PHASE_HEADERS, [p.row() for p in measured], left=1).splitlines()
-            ),
-            f"  frames received: {self.frames} ({self.opening_frames} opening, "
-            f"{self.frames - self.opening_frames} live)",
-            f"  events lost / duplicated / out of order / wrong: "
-            f"{d.lost} / {d.duplicated} / {d.out_of_order} / {d.wrong}"
-            + (f"; bad frames {d.bad_frames}" if d.bad_frames else "")
-            + (f"; sockets closed early {d.closed}" if d.closed else ""),
-        ]
-        for phase in self.phases:
-            if phase.cut_short:
-                lines.append(
-                    f"  {phase.name}: stopped at the time budget ({phase.committed} of {phase.planned})"
-                )
-            if not phase.caught_up:
-                lines.append(f"  {phase.name}: viewers had not caught up when the drain budget ran out")
-            for reason, count in phase.failures.most_common(5):
-                lines.append(f"  {phase.name}: failed command x{count}: {reason}")
-        if not self.drained:
-            lines.append("  some viewers had not reached the end of their log when the drain budget ran out")
-        lines.append(f"  result: {'OK' if self.ok else 'FAILED'}")
-        return "\n".join(lines)
-
-
-# -- the server ----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def spawn_serve(port: int, database_url: str, log: IO[bytes] | int, **env: str) -> subprocess.Popen[bytes]:
-    """``python -m app.cli serve`` of this checkout on a loopback ``port``, in test mode,
-    with ``env`` over this process's environment and its output to ``log``."""
-    full = dict(os.environ)
-    path = [str(ROOT), *([full["PYTHONPATH"]] if full.get("PYTHONPATH") else [])]
-    full.update(
-        {"DATABASE_URL": database_url, "UMBRA_TEST_MODE": "1", "PYTHONPATH": os.pathsep.join(path), **env}
-    )
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--log-level", "warning"]
-    return subprocess.Popen(command, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
-
-
-class Server:
-    """``python -m app.cli serve`` on a free loopback port, with the bench game."""
-
-    def __init__(self, database_url: str, log_path: Path) -> None:
-        self.database_url = database_url
-        self.log_path = log_path
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        with open(self.log_path, "ab") as log:
-            self.proc = spawn_serve(self.port, self.database_url, log, UMBRA_EXTRA_GAMES="app.bench.pulse")
-
-    async def wait_ready(self, client: Any, timeout: float = 60) -> None:
-        deadline = time.perf_counter() + timeout
-        while True:
-            assert self.proc is not None
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}:\n{self.log_tail()}")
-            with contextlib.suppress(Exception):
-                response = await client.get("/api/games")
-                if response.status_code == 200:
-                    if not any(g["name"] == "pulse" for g in response.json()):
-                        raise RuntimeError("the server does not offer the bench game pulse")
-                    return
-            if time.perf_counter() > deadline:
-                raise RuntimeError(f"the server did not answer within {timeout:g} s:\n{self.log_tail()}")
-            await asyncio.sleep(0.1)
-
-    def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(15)
 
 
 # -- the run -------------------------------------------------------------------------------
 
 
-def run_live(args: argparse.Namespace | Any) -> int:
-    plan = QUICK if getattr(args, "quick", False) else FULL
-    mode = "quick" if plan is QUICK else "full"
-    loads = " and ".join(str(n) for n in plan.loads)
+def find_game(name: str | None) -> tuple[Game | None, str]:
+    """The registered game called ``name`` (``-`` read as ``_``; Pulse by default), after
+    importing the bench game and ``UMBRA_EXTRA_GAMES``, or None and why not."""
+    from app.kernel.registry import all_games, get_game
+
+    import_extra_games()
+    wanted = (name or DEFAULT_GAME).replace("-", "_")
+    game = get_game(wanted)
+    if game is None:
+        known = ", ".join(sorted(all_games()))
+        return None, f"umbra bench live: no game named {name!r} (registered: {known})"
+    return game, ""
+
+
+def run_live(game_name: str | None, args: argparse.Namespace | Any) -> int:
+    game, why = find_game(game_name)
+    if game is None:
+        print(why)
+        return 2
+    if not Path("/proc/self/stat").exists():
+        print("umbra bench live needs /proc (Linux) to read the server's CPU time")
+        return 2
+    base = QUICK if getattr(args, "quick", False) else FULL
+    tables = base.tables if getattr(args, "tables", None) is None else args.tables
+    if tables < 1:
+        print("umbra bench live: --tables must be at least 1")
+        return 2
+    plan = Plan(**{**base.__dict__, "tables": tables})
+    seats = game.max_seats if getattr(args, "seats", None) is None else args.seats
+    if not game.min_seats <= seats <= game.max_seats:
+        print(f"umbra bench live: {game.title} takes {game.min_seats} to {game.max_seats} seats, not {seats}")
+        return 2
+    picker = "bot" if has_bot(game) else "random"
+    mode = "quick" if base is QUICK else "full"
     print(
-        f"umbra bench live ({mode}: {plan.tables} tables x {len(SEAT_NAMES) + SPECTATORS} viewers over "
-        f"websockets on loopback; after a warm-up command per table, {plan.commands_per_table} commands "
-        f"per table with {loads} HTTP workers in turn, one command in flight per table)\n"
-        "push: from just before the POST until a viewer receives the frame with the command's seq, over "
-        "every (command, viewer) pair; reply: the POST round trip",
+        f"umbra bench live {game.name} ({mode}: {plan.tables} tables x (up to {seats} {picker} seats + "
+        f"{plan.spectators} spectators) over websockets on loopback; one command in flight per table; "
+        f"after {plan.warmup_commands} warm-up commands per table, {plan.alone_commands} per table with one "
+        f"table at a time, then {plan.commands_per_table} per table with all {plan.tables} at once)\n"
+        "push: from just before the POST until a seat's json websocket delivers the frame with the "
+        "command's seq, over every (command, seat) pair; frag: the same at each html spectator; "
+        "B/cmd/spectator: uncompressed frame bytes; CPU: /proc user+system time of the server process "
+        "over the phase (GET /view, POST, fan-out)",
         flush=True,
     )
-    return on_each_database(args, "live", lambda db: _bench_one(db, plan))
+    return on_each_database(
+        args, f"live-{game.name}", lambda db: bench_database(db, game, plan, seats, picker)
+    )
 
 
-def _bench_one(db: BenchDatabase, plan: Plan) -> bool:
-    figures = LiveFigures(db)
-    return run_against_server(db, figures, lambda server, ids: bench_server(server, plan, figures, ids))
-
-
-def run_against_server(
-    db: BenchDatabase, figures: Any, bench: Callable[[Server, list[str]], Coroutine[Any, Any, None]]
-) -> bool:
-    """Start a real server on ``db``, run ``bench`` against it, print the figures; the
-    tables it creates are removed afterwards from a shared database."""
+def bench_database(db: BenchDatabase, game: Game, plan: Plan, seats: int, picker: str) -> bool:
+    """Start a real server on ``db``, play against it, print the figures; the tables it
+    created are removed afterwards from a shared database."""
     print(f"{db.label}: {db.about} ...", flush=True)
+    figures = Figures(db, game.name, picker, spectators=plan.spectators)
     with tempfile.TemporaryDirectory(prefix="umbra-bench-") as folder:
-        server = Server(db.url, Path(folder) / "server.log")
+        server = Server(db.url, Path(folder) / "server.log", extra_game_modules())
         table_ids: list[str] = []
         try:
             server.start()
-            asyncio.run(bench(server, table_ids))
+            asyncio.run(bench_server(server, game, plan, seats, figures, table_ids))
         except Exception as exc:
             print(f"{db.label}: FAILED: {type(exc).__name__}: {exc}", flush=True)
             tail = server.log_tail(15)
@@ -395,83 +197,162 @@ def run_against_server(
     return figures.ok
 
 
-async def bench_server(server: Server, plan: Plan, figures: LiveFigures, table_ids: list[str]) -> None:
+async def bench_server(
+    server: Server, game: Game, plan: Plan, seats: int, figures: Figures, table_ids: list[str]
+) -> None:
     import httpx
 
-    async with httpx.AsyncClient(base_url=server.url, timeout=30, trust_env=False) as client:
-        await server.wait_ready(client)
-        figures.settings = await _settings(figures.database.url)
-        tables = await create_tables(client, plan, table_ids)
-    watchers = [w for t in tables for w in t.watchers]
-    figures.tables, figures.watchers = len(tables), len(watchers)
-    try:
-        started = time.perf_counter()
-        await connect_all(server, watchers, plan)
-        figures.connect_s = time.perf_counter() - started
-        figures.phases.append(Phase("warm-up", plan.warmup_workers, 1))
-        figures.phases += [Phase(f"{n} workers", n, plan.commands_per_table) for n in plan.loads]
-        for number, phase in enumerate(figures.phases):
-            await run_phase(server, tables, plan, phase, number)
-            phase.caught_up = await caught_up(tables, plan.drain_budget_s)
-        figures.drained = await drain(server, tables, plan)
-    finally:
-        await close_all(watchers)
+    limits = httpx.Limits(max_connections=plan.tables + 8, max_keepalive_connections=plan.tables + 8)
+    async with httpx.AsyncClient(base_url=server.url, timeout=60, trust_env=False, limits=limits) as client:
+        await server.wait_ready(client, game.name)
+        figures.settings = await database_settings(figures.database.url)
+        tables = await create_tables(client, game, plan, seats, figures, table_ids)
+        figures.tables, figures.seats = len(tables), len(tables[0].tokens)
+        await asyncio.gather(*(look(client, t) for t in tables))
+        if figures.picker == "bot":
+            await asyncio.gather(*(resync(client, game, t, count=False) for t in tables))
+        watchers = [w for t in tables for w in t.watchers]
+        figures.phases = [
+            Phase("warm-up", plan.tables, plan.warmup_commands, measured=False),
+            Phase("1 table at a time", 1, plan.alone_commands),
+            Phase(f"{plan.tables} tables at once", plan.tables, plan.commands_per_table),
+        ]
+        try:
+            started = CLOCK()
+            await connect_all(server, watchers, plan)
+            figures.connect_s = CLOCK() - started
+            deadline = CLOCK() + plan.run_budget_s
+            for phase in figures.phases:
+                cpu0, phase.start = cpu_seconds(server.pid), CLOCK()
+                await run_phase(client, game, tables, plan, phase, deadline)
+                phase.drained = await caught_up(tables, plan.drain_budget_s)
+                phase.cpu_s, phase.end = cpu_seconds(server.pid) - cpu0, CLOCK()
+                if not phase.measured:
+                    await asyncio.gather(*(page_size(client, t, "start") for t in tables))
+            await asyncio.gather(*(page_size(client, t, "end") for t in tables))
+            await asyncio.gather(*(look(client, t, final=True) for t in tables))
+            figures.drained = await caught_up(tables, plan.drain_budget_s, final=True)
+        finally:
+            await close_all(watchers)
     collect(tables, figures)
 
 
-async def _settings(url: str) -> str:
-    from app.store import EventStore
-    from app.store.urls import is_postgres
+async def create_tables(
+    client: Any, game: Game, plan: Plan, seats: int, figures: Figures, table_ids: list[str]
+) -> list[LiveTable]:
+    """Create the tables with the game's default options and ``seats`` seats, or the most
+    seats up to that which the server accepts with those options (each refusal is noted
+    in the figures)."""
 
-    if is_postgres(url):
-        return await asyncio.to_thread(postgres_settings, url)
-    store = EventStore(url)
-    try:
-        return await sqlite_settings(store.engine)
-    finally:
-        await store.close()
-
-
-async def create_tables(client: Any, plan: Plan, table_ids: list[str]) -> list[BenchTable]:
-    gate = asyncio.Semaphore(8)
-
-    async def create(index: int) -> BenchTable:
+    async def create(index: int, count: int) -> tuple[int, Any]:
         body = {
-            "game": "pulse",
-            "options": {"limit": 0},
-            "seats": [{"name": n} for n in SEAT_NAMES],
+            "game": game.name,
+            "seats": [{"name": f"Player {i + 1}"} for i in range(count)],
+            "seed": table_seed(game, index),
             "name": f"bench {index}",
         }
-        async with gate:
-            response = await client.post("/api/tables", json=body)
+        response = await client.post("/api/tables", json=body)
         if response.status_code != 201:
-            raise RuntimeError(f"creating a table: {response.status_code} {response.text[:300]}")
+            return response.status_code, response.text
         data = response.json()
         table_ids.append(data["table_id"])
-        table = BenchTable(index, data["table_id"], [s["token"] for s in data["seats"]])
-        table.watchers = [Watcher(table, f"seat {i}", tok) for i, tok in enumerate(table.tokens)]
-        table.watchers += [Watcher(table, "spectator", None) for _ in range(SPECTATORS)]
-        return table
+        return 201, data
 
-    return list(await asyncio.gather(*(create(i) for i in range(plan.tables))))
+    for count in range(seats, game.min_seats - 1, -1):
+        status, first = await create(0, count)
+        if status == 201:
+            break
+        figures.refusals.append(f"{count} seats: HTTP {status} {str(first)[:200]}")
+        if status != 422:
+            break
+    if status != 201:
+        raise RuntimeError("creating a table: " + "; ".join(figures.refusals))
+    gate = asyncio.Semaphore(plan.create_concurrency)
+
+    async def another(index: int) -> Any:
+        async with gate:
+            status, data = await create(index, count)
+        if status != 201:
+            raise RuntimeError(f"creating a table: HTTP {status} {str(data)[:300]}")
+        return data
+
+    created = [first, *await asyncio.gather(*(another(i) for i in range(1, plan.tables)))]
+    tables = []
+    for index, data in enumerate(created):
+        tokens = [s["token"] for s in data["seats"]]
+        table = LiveTable(index, data["table_id"], table_seed(game, index), tokens, data["gm_token"])
+        table.watchers = [Watcher(table, seat) for seat in range(len(tokens))]
+        table.watchers += [Watcher(table, None) for _ in range(plan.spectators)]
+        tables.append(table)
+    return tables
+
+
+def table_seed(game: Game, index: int) -> str:
+    """Each table's seed (the server takes one in test mode): the bot's replica decides
+    every command with it, as the server does."""
+    return f"bench-{game.name}-{index}"
+
+
+async def look(client: Any, table: LiveTable, *, final: bool = False) -> None:
+    """Where the table's log is and whom it waits on (``GET /api/tables/{id}``)."""
+    response = await client.get(f"/api/tables/{table.id}")
+    response.raise_for_status()
+    summary = response.json()
+    if final:
+        table.final_seq = summary["seq"]
+        return
+    table.seq = table.start_seq = summary["seq"]
+    if summary["waiting_for"]:
+        table.seat = summary["waiting_for"][0]
+    table.finished = summary["status"] != "running"
+
+
+async def resync(client: Any, game: Game, table: LiveTable, *, count: bool = True) -> None:
+    """Rebuild the bot's replica from the table's whole log (read with the game-master token)."""
+    from app.kernel import table as kernel
+    from app.kernel.types import Event
+
+    log: list[tuple[int, Event]] = []
+    while True:
+        response = await client.get(
+            f"/api/tables/{table.id}/events",
+            params={"after": log[-1][0] if log else 0, "limit": 5000},
+            headers={"Authorization": f"Bearer {table.gm_token}"},
+        )
+        response.raise_for_status()
+        data = response.json()
+        log += [(e["seq"], Event(e["type"], e["data"], e["v"])) for e in data["events"]]
+        if not data["events"] or log[-1][0] >= data["seq"]:
+            break
+    table.state = kernel.replay_log(game, log)
+    table.replica_seq = log[-1][0] if log else 0
+    if count:
+        table.resyncs += 1
 
 
 async def connect_all(server: Server, watchers: list[Watcher], plan: Plan) -> None:
-    """Open every websocket and wait until each has its opening frames."""
+    """Open every websocket after the table's current seq; wait for each seat's hello."""
     from websockets.asyncio.client import connect
 
     gate = asyncio.Semaphore(plan.connect_concurrency)
 
     async def open_one(w: Watcher) -> None:
-        url = f"{server.ws_url}/ws/tables/{w.table.id}?after=0"
-        if w.token:
-            url += f"&token={w.token}"
+        url = f"{server.ws_url}/ws/tables/{w.table.id}?after={w.table.start_seq}"
+        url += "&format=html" if w.is_spectator else f"&token={w.table.token_for(w.seat)}"
         async with gate:
-            w.ws = await connect(url, open_timeout=plan.connect_budget_s, ping_interval=None, proxy=None)
+            w.ws = await connect(
+                url,
+                open_timeout=plan.connect_budget_s,
+                ping_interval=None,
+                proxy=None,
+                compression=None,
+                max_size=16 * 2**20,
+            )
+        w.last = w.table.start_seq
         w.task = asyncio.create_task(w.listen())
 
     def ready(w: Watcher) -> bool:
-        return w.hello_seq is not None and w.last >= w.hello_seq
+        return w.is_spectator or (w.hello_seq is not None and w.last >= w.hello_seq)
 
     async def all_open() -> None:
         await asyncio.gather(*(open_one(w) for w in watchers))
@@ -483,88 +364,8 @@ async def connect_all(server: Server, watchers: list[Watcher], plan: Plan) -> No
     try:
         await asyncio.wait_for(all_open(), plan.connect_budget_s)
     except TimeoutError as exc:
-        count = sum(1 for w in watchers if ready(w))
-        raise RuntimeError(
-            f"only {count} of {len(watchers)} viewers were connected after {plan.connect_budget_s:g} s"
-        ) from exc
-    for w in watchers:
-        w.opening_frames = w.frames
-
-
-async def run_phase(server: Server, tables: list[BenchTable], plan: Plan, phase: Phase, number: int) -> None:
-    """Each worker owns every ``workers``-th table and sends round after round of ticks
-    to them, so a table never has two commands in flight."""
-    import httpx
-
-    phase.planned = len(tables) * phase.rounds
-    deadline = time.perf_counter() + plan.phase_budget_s
-    clock = time.perf_counter
-
-    async def worker(owned: list[BenchTable]) -> None:
-        async with httpx.AsyncClient(base_url=server.url, timeout=30, trust_env=False) as client:
-            for k in range(phase.rounds):
-                for table in owned:
-                    if clock() > deadline:
-                        phase.cut_short = True
-                        return
-                    seat = k % len(table.tokens)
-                    command_id = f"bench-{number}-{table.index}-{k}"
-                    body = {"command_id": command_id, "seat": seat, "type": "tick", "args": {}}
-                    headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
-                    t0 = clock()
-                    try:
-                        response = await client.post(
-                            f"/api/tables/{table.id}/commands", json=body, headers=headers
-                        )
-                    except httpx.HTTPError as exc:
-                        phase.failures[f"{type(exc).__name__}: {exc}"] += 1
-                        continue
-                    t1 = clock()
-                    if response.status_code != 200:
-                        phase.failures[f"HTTP {response.status_code}: {response.text[:200]}"] += 1
-                        continue
-                    data = response.json()
-                    phase.sent.append((table, data["seq"], t0))
-                    phase.reply_ms.append((t1 - t0) * 1000)
-                    table.latest = max(table.latest, data["seq"])
-                    for event in data["events"]:
-                        table.expected[event["seq"]] = (event["type"], event["data"])
-
-    started = clock()
-    await asyncio.gather(*(worker(tables[i :: phase.workers]) for i in range(phase.workers)))
-    phase.seconds = clock() - started
-    phase.committed = len(phase.sent)
-
-
-async def caught_up(tables: list[BenchTable], budget_s: float, *, final: bool = False) -> bool:
-    """Wait until every viewer has every seq its table reached (``final_seq`` at the end,
-    else the newest seq a command response reported)."""
-    deadline = time.perf_counter() + budget_s
-    while True:
-        if all(
-            w.last >= (t.final_seq if final else t.latest) or w.closed for t in tables for w in t.watchers
-        ):
-            return True
-        if time.perf_counter() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-
-
-async def drain(server: Server, tables: list[BenchTable], plan: Plan) -> bool:
-    """Ask the server where each log ends, then wait for every viewer to get there."""
-    import httpx
-
-    async with httpx.AsyncClient(base_url=server.url, timeout=30, trust_env=False) as client:
-        gate = asyncio.Semaphore(8)
-
-        async def final(table: BenchTable) -> None:
-            async with gate:
-                response = await client.get(f"/api/tables/{table.id}")
-            response.raise_for_status()
-            table.final_seq = response.json()["seq"]
-
-        await asyncio.gather(*(final(t) for t in tables))
-    return await caught_up(tables, plan.drain_budget_s, final=True)
+        count = sum(1 for w in watchers if w.ws is not None and ready(w))
+        raise RuntimeError(f"only {count} of {len(watchers)} websockets were ready in time") from exc
 
 
 async def close_all(watchers: Sequence[Any]) -> None:
@@ -582,28 +383,185 @@ async def close_all(watchers: Sequence[Any]) -> None:
     await asyncio.gather(*(close(w) for w in watchers))
 
 
-def collect(tables: list[BenchTable], figures: LiveFigures) -> None:
-    """Latencies over every (command, viewer) pair, and the exactly-once, in-order check."""
-    for phase in figures.phases:
-        for table, seq, t0 in phase.sent:
-            for w in table.watchers:
-                at = w.arrivals.get(seq)
-                if at is not None:
-                    phase.push_ms.append((at - t0) * 1000)
-    d = figures.delivery
+async def run_phase(
+    client: Any, game: Game, tables: list[LiveTable], plan: Plan, phase: Phase, deadline: float
+) -> None:
+    if phase.tables_at_once >= len(tables):
+        await asyncio.gather(*(play(client, game, t, plan, phase, deadline) for t in tables))
+        return
     for table in tables:
-        for w in table.watchers:
-            figures.frames += w.frames
-            figures.opening_frames += w.opening_frames
-            d.bad_frames += w.bad_frames
-            if w.closed:
-                d.closed += 1
-            seen = set(w.order)
-            d.duplicated += len(w.order) - len(seen)
-            d.lost += sum(1 for s in range(1, table.final_seq + 1) if s not in seen)
-            d.wrong += sum(1 for s in seen if s > table.final_seq)
-            d.out_of_order += sum(1 for a, b in zip(w.order, w.order[1:], strict=False) if b < a)
-            for seq, expected in table.expected.items():
-                got = w.contents.get(seq)
-                if got is not None and got != expected:
-                    d.wrong += 1
+        await play(client, game, table, plan, phase, deadline)
+
+
+async def play(client: Any, game: Game, table: LiveTable, plan: Plan, phase: Phase, deadline: float) -> None:
+    """Play the phase's commands at this table (fewer if the game ends first)."""
+    for _ in range(phase.commands_per_table):
+        for _attempt in range(plan.max_attempts):
+            if table.finished:
+                return
+            if CLOCK() > deadline:
+                phase.cut_short += 1
+                return
+            if await step(client, game, table, phase):
+                break
+        else:
+            return  # this table keeps failing: its failures are counted, leave it
+
+
+async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -> dict[str, Any] | None:
+    """``GET /view`` as the seat the table waits on: the one the bot's replica says, else
+    the one waited on at the last look (asking again as another seat if the view says the
+    table waits on others now); None if it failed (counted)."""
+    if table.state is not None:
+        waiting = [p.seat for p in game.prompts(table.state) if p.required]
+        if waiting and table.seat not in waiting:
+            table.seat = waiting[0]
+    for _ in range(2):
+        phase.views += 1
+        headers = {"Authorization": f"Bearer {table.token_for(table.seat)}"}
+        response = await send(client, phase, "GET", f"/api/tables/{table.id}/view", headers=headers)
+        if response.status_code != 200:
+            phase.failures[f"GET /view: HTTP {response.status_code}: {response.text[:160]}"] += 1
+            return None
+        view = response.json()
+        waiting = view["waiting_for"]
+        if view["outcome"] is not None or not waiting or table.seat in waiting:
+            return view
+        table.seat = waiting[table.commands % len(waiting)]
+    return view
+
+
+async def send(client: Any, phase: Phase, method: str, url: str, **kwargs: Any) -> Any:
+    """One request, sent again once if the connection broke before an answer came (a
+    pooled keep-alive connection the server closed as it was reused), as a careful client
+    would: safe for a command too, whose ``command_id`` makes a repeat return the first
+    result. Each such retry is counted and reported; a second break is a failure."""
+    import httpx
+
+    try:
+        return await client.request(method, url, **kwargs)
+    except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError) as exc:
+        phase.retries[f"{method}: {type(exc).__name__}"] += 1
+        return await client.request(method, url, **kwargs)
+
+
+async def step(client: Any, game: Game, table: LiveTable, phase: Phase) -> bool:
+    """One command: the waited-on seat's prompts from GET /view, a pick (the bot's or a
+    seeded random one), the POST, and the bot's replica moved on in lockstep. False if it
+    failed (counted)."""
+    import httpx
+
+    try:
+        view = await served_view(client, game, table, phase)
+        if view is None:
+            return False
+        table.seq = view["seq"]
+        if view["outcome"] is not None:
+            table.finished = True
+            return True
+        seat = table.seat
+        offered = next(
+            (p for p in view["prompts"] if p["seat"] == seat and p["required"] and p["choices"]), None
+        )
+        if offered is None:
+            phase.failures[f"GET /view offers the waited-on seat {seat!r} nothing"] += 1
+            table.finished = True
+            return True
+        if table.state is not None and table.replica_seq != view["seq"]:
+            await resync(client, game, table)  # counted: the replica fell behind the server
+        command = pick(game, table, offered, view["seq"])
+        t0 = CLOCK()
+        response = await send(
+            client,
+            phase,
+            "POST",
+            f"/api/tables/{table.id}/commands",
+            json=command,
+            headers={"Authorization": f"Bearer {table.token_for(seat)}"},
+        )
+        t1 = CLOCK()
+    except httpx.HTTPError as exc:
+        phase.failures[f"{type(exc).__name__}: {exc}"] += 1
+        return False
+    if response.status_code != 200:
+        phase.failures[f"POST: HTTP {response.status_code}: {response.text[:160]}"] += 1
+        if table.state is not None:
+            await resync(client, game, table)
+        return False
+    body = response.json()
+    for event in body["events"]:
+        table.expected[event["seq"]] = (seat, event["type"], event["data"])
+    if table.state is not None:
+        await follow(client, game, table, command, body)
+    table.seq = body["seq"]
+    table.commands += 1
+    phase.sent.append((table, body["seq"], t0))
+    phase.reply_ms.append((t1 - t0) * 1000)
+    return True
+
+
+def pick(game: Game, table: LiveTable, offered: dict[str, Any], seq: int) -> dict[str, Any]:
+    """The command to send: the bot's choice on the replica when the game has a bot (and
+    it plays this prompt), else a seeded random one of the served choices."""
+    from app.kernel.types import Choice, Prompt
+
+    served = [c["command"] for c in offered["choices"]]
+    if table.state is not None:
+        choices = tuple(
+            Choice(c["command"]["type"], c["command"]["args"], c["label"], c["detail"])
+            for c in offered["choices"]
+        )
+        prompt = Prompt(offered["seat"], offered["title"], choices)
+        chosen = game.bot_choice(table.state, prompt, random.Random(f"{table.seed}:bot:{seq}"))  # type: ignore[attr-defined]
+        for index, choice in enumerate(choices):
+            if choice is chosen:
+                return served[index]
+        for index, choice in enumerate(choices):
+            if chosen is not None and (choice.type, choice.args) == (chosen.type, chosen.args):
+                return served[index]
+    return served[random.Random(f"{table.seed}:pick:{seq}").randrange(len(served))]
+
+
+async def follow(client: Any, game: Game, table: LiveTable, command: dict[str, Any], body: Any) -> None:
+    """Decide the command on the replica as the server did (same seed and seq) and check
+    the events' seqs and types against the response; rebuild the replica if they differ."""
+    from app.kernel import table as kernel
+    from app.kernel.rng import rng_for
+    from app.kernel.types import GAME_MASTER, Command, Viewer
+
+    seat = command["seat"]
+    actor = GAME_MASTER if seat == GM_SEAT else Viewer("seat", frozenset({seat}))
+    events = kernel.decide(
+        game,
+        table.state,
+        Command(seat, command["type"], command["args"]),
+        actor,
+        rng_for(table.seed, table.replica_seq + 1),
+    )
+    mine = [(table.replica_seq + 1 + i, e.type) for i, e in enumerate(events)]
+    told = [(e["seq"], e["type"]) for e in body["events"]]
+    agrees = len(mine) == len(told) and all(
+        a[0] == b[0] and (b[1] == "hidden" or a[1] == b[1]) for a, b in zip(mine, told, strict=True)
+    )
+    if agrees and body["seq"] == table.replica_seq + len(events):
+        table.state = kernel.fold_all(game, table.state, events)
+        table.replica_seq = body["seq"]
+    else:
+        await resync(client, game, table)  # counted: the replica disagreed with the server
+
+
+async def caught_up(tables: list[LiveTable], budget_s: float, *, final: bool = False) -> bool:
+    """Wait until every viewer has the frame of its table's newest seq."""
+    deadline = CLOCK() + budget_s
+    while True:
+        if all(w.last >= (t.final_seq if final else t.seq) or w.closed for t in tables for w in t.watchers):
+            return True
+        if CLOCK() > deadline:
+            return False
+        await asyncio.sleep(0.01)
+
+
+async def page_size(client: Any, table: LiveTable, when: str) -> None:
+    response = await client.get(f"/t/{table.id}/watch")
+    response.raise_for_status()
+    table.page_bytes[when] = len(response.content)

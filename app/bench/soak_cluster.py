@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.bench.live import free_port, spawn_serve
+from app.bench.server import free_port, spawn_serve
 
 CLOCK = time.monotonic
 

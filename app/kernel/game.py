@@ -12,14 +12,15 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from app.kernel.options import validate_options as validate_options  # re-exported: callers import it here
 from app.kernel.types import (
+    Chapter,
     Choice,
     Command,
     Event,
     OptionSpec,
     Outcome,
     Prompt,
-    RuleError,
     SeatInfo,
     Secret,
     Viewer,
@@ -28,7 +29,9 @@ from app.kernel.types import (
 
 @runtime_checkable
 class Game(Protocol):
-    """The protocol. ``GameBase`` gives the optional parts sensible defaults."""
+    """Everything the platform (live, web, api, bench, kernel replay) reads or calls on a
+    game; ``tests/kernel/test_protocol.py`` checks that nothing else is. ``GameBase`` gives
+    every part below the rule-bearing core (``initial_state`` … ``outcome``) a default."""
 
     name: str
     title: str
@@ -36,6 +39,11 @@ class Game(Protocol):
     min_seats: int
     max_seats: int
     options: tuple[OptionSpec, ...]
+    summary: str
+    template_dir: str | None
+    opening_event: str | None
+
+    # -- the rules: every game writes these -----------------------------------------------
 
     def initial_state(self) -> Any: ...
 
@@ -49,23 +57,35 @@ class Game(Protocol):
 
     def prompts(self, state: Any) -> list[Prompt]: ...
 
+    def choice_target(self, state: Any, choice: Choice) -> str | None: ...
+
     def view(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
 
     def outcome(self, state: Any) -> Outcome | None: ...
+
+    # -- optional: GameBase's defaults fit a game that does not need them ----------------
+
+    def evolve_all(self, state: Any, events: Sequence[Event]) -> Any: ...
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None: ...
 
     def describe(self, event: Event) -> str: ...
 
+    def log_mark(self, event: Event) -> str: ...
+
     def secrets(self, state: Any) -> list[Secret]: ...
 
     def upcast(self, event: Event) -> Event: ...
 
+    def event_types(self) -> Mapping[str, int]: ...
+
+    def undoable(self, events: Sequence[Event]) -> bool: ...
+
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]: ...
 
-    def log_mark(self, event: Event) -> str: ...
+    def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None: ...
 
-    def event_types(self) -> Mapping[str, int]: ...
+    def chapters(self, state: Any) -> list[Chapter]: ...
 
 
 class GameBase:
@@ -101,8 +121,9 @@ class GameBase:
         return event.type
 
     def log_mark(self, event: Event) -> str:
-        """How the log sets this event's line apart: "round" or "turn" for a line that
-        starts one (drawn as a divider), "" for an ordinary line."""
+        """How the log sets this event's line apart: "chapter", "round" or "turn" for a
+        line that starts one (drawn as a divider, the chapter's strongest), "" for an
+        ordinary line."""
         return ""
 
     def secrets(self, state: Any) -> list[Secret]:
@@ -128,49 +149,52 @@ class GameBase:
         rating, who plays what); raise RuleError when they cannot make a table."""
         return []
 
+    def choice_target(self, state: Any, choice: Choice) -> str | None:
+        """The board element a choice acts on, as the board template marks it with
+        ``data-target`` (``"location:Village"``), so clicking it sends the choice; None
+        for a choice that no element stands for (the default: the board is not clickable)."""
+        return None
+
     def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None:
         """The bot's pick among ``prompt``'s choices, for a seat handed to the bot; None
         when this game has no bot (the default) or will not play that prompt."""
         return None
+
+    def chapters(self, state: Any) -> list[Chapter]:
+        """The chapters of a campaign played at this table, in order, with each one's
+        outcome and the one being played; [] for a game of one sitting (the default)."""
+        return []
+
+
+def campaign(game: Game, state: Any) -> dict[str, Any] | None:
+    """Where a campaign stands, for the platform's pages (the table header, "your
+    tables"): its chapters, how many are played, the current one, whether it is *between
+    chapters* (none current and the campaign not over), and that as one line. None for a
+    game of one sitting."""
+    chapters = game.chapters(state)
+    if not chapters:
+        return None
+    total = len(chapters)
+    played = sum(1 for c in chapters if c.outcome is not None)
+    current = next((c for c in chapters if c.current), None)
+    over = game.outcome(state) is not None
+    if current is not None:
+        line = f"{current.title} ({current.index + 1} of {total})"
+    elif over:
+        line = f"Campaign over: {played} of {total} chapters played"
+    else:
+        line = f"Between chapters: {played} of {total} played"
+    return {
+        "chapters": [c.to_json() for c in chapters],
+        "total": total,
+        "played": played,
+        "current": current.to_json() if current else None,
+        "between": current is None and not over,
+        "line": line,
+    }
 
 
 def has_bot(game: Game) -> bool:
     """Does ``game`` override ``bot_choice``, i.e. can an empty seat be handed to a bot?"""
     method = getattr(type(game), "bot_choice", None)
     return method is not None and method is not GameBase.bot_choice
-
-
-def validate_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
-    """Fill defaults and check every option against the game's schema."""
-    options = dict(options or {})
-    known = {spec.name: spec for spec in game.options}
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise RuleError("unknown_option", f"{game.title} has no option {', '.join(unknown)}")
-    result: dict[str, Any] = {}
-    for spec in game.options:
-        value = options.get(spec.name, spec.default)
-        if spec.kind == "bool":
-            if not isinstance(value, bool):
-                raise RuleError("bad_option", f"option {spec.name} must be true or false")
-        elif spec.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError("bad_option", f"option {spec.name} must be a whole number")
-            if spec.minimum is not None and value < spec.minimum:
-                raise RuleError("bad_option", f"option {spec.name} must be at least {spec.minimum}")
-            if spec.maximum is not None and value > spec.maximum:
-                raise RuleError("bad_option", f"option {spec.name} must be at most {spec.maximum}")
-        elif spec.kind == "seats":
-            if not isinstance(value, list) or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
-            ):
-                raise RuleError("bad_option", f"option {spec.name} must be a list of seat numbers (0, 1, …)")
-            if spec.maximum is not None and len(value) > spec.maximum:
-                raise RuleError("bad_option", f"option {spec.name} lists at most {spec.maximum} seats")
-            value = list(value)
-        elif value not in spec.choices:
-            raise RuleError(
-                "bad_option", f"option {spec.name} must be one of {', '.join(map(str, spec.choices))}"
-            )
-        result[spec.name] = value
-    return result

@@ -1,14 +1,29 @@
-"""The registry of games. Each game registers itself on its module's last line."""
+"""The registry of games.
+
+A game registers itself (``register(GAME)`` on its module's last line) when its module is
+imported. The kernel never imports a game: the installed distributions name the code that
+imports them under the entry-point group ``umbra.games`` (Umbra's own ``pyproject.toml``
+points it at its games package's ``discover``), and the registry loads that group once, the first
+time anyone asks for a game. Tests and benches add games of their own by importing their
+modules (``UMBRA_EXTRA_GAMES``); those register the same way.
+"""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+from collections.abc import Callable
+from importlib.metadata import entry_points
 
 from app.kernel.game import Game
 
+ENTRY_POINT_GROUP = "umbra.games"
+
 _games: dict[str, Game] = {}
-_loaded = False
+_discovered = False
+
+
+class NoGamesInstalled(RuntimeError):
+    """No distribution declares the ``umbra.games`` entry point: the package's metadata is
+    missing or stale (installed before the entry point was added). Reinstall it."""
 
 
 def register(game: Game) -> Game:
@@ -24,24 +39,35 @@ def unregister(name: str) -> None:
     _games.pop(name, None)
 
 
-def _load_products() -> None:
-    """Import every package under ``app.games`` so that each registers itself."""
-    global _loaded
-    if _loaded:
+def discover() -> None:
+    """Load every ``umbra.games`` entry point once: each is a module (imported, its games
+    register themselves) or a callable (called, it imports them)."""
+    global _discovered
+    if _discovered:
         return
-    _loaded = True
-    import app.games as games_pkg
-
-    for module in pkgutil.iter_modules(games_pkg.__path__):
-        if module.ispkg:
-            importlib.import_module(f"app.games.{module.name}")
+    found = entry_points(group=ENTRY_POINT_GROUP)
+    if not found:
+        raise NoGamesInstalled(
+            f"no installed package declares the {ENTRY_POINT_GROUP!r} entry point, so no game can be "
+            "found: install umbra (make install, or pip install -e .) so its metadata is current"
+        )
+    _discovered = True  # first, so a game that asks the registry while it loads does not recurse
+    try:
+        for point in sorted(found, key=lambda p: p.name):
+            loaded: object = point.load()
+            if callable(loaded):
+                hook: Callable[[], object] = loaded
+                hook()
+    except BaseException:
+        _discovered = False  # a broken game fails every ask, not only the first
+        raise
 
 
 def all_games() -> dict[str, Game]:
-    _load_products()
+    discover()
     return dict(sorted(_games.items()))
 
 
 def get_game(name: str) -> Game | None:
-    _load_products()
+    discover()
     return _games.get(name)

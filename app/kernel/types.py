@@ -157,16 +157,26 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One table option a game accepts when a table is created.
+    """One table option a game accepts when a table is created; the lobby draws its form
+    field from this alone (app/kernel/options.py checks a value against it).
 
-    ``kind`` is ``"bool"``, ``"int"``, ``"choice"`` or ``"seats"``; ``choices`` lists the
-    values of a ``"choice"``; ``minimum``/``maximum`` bound an ``"int"``. A ``"seats"``
-    option is a list giving a seat index to each of up to ``maximum`` things (heroes, say),
-    as many as the int option ``count_option`` says; an empty list leaves it to the game.
+    ``kind`` is one of:
+
+    - ``"bool"``; ``"int"``, bounded by ``minimum``/``maximum``; ``"choice"``, one of
+      ``choices`` (a mode, a scenario, a map deck);
+    - ``"seats"``: a list giving a seat index to each of up to ``maximum`` things (heroes,
+      say), as many as the int option ``count_option`` says; empty leaves it to the game;
+    - ``"per_seat"``: one of ``choices`` for each seat, in seat order (a class per seat, a
+      deck per seat, a character per seat); ``None`` (or a list shorter than the seats)
+      leaves that seat's pick to the game; ``distinct`` forbids two seats the same value.
+
+    ``depends_on = ("mode", ("campaign",))`` makes the option apply only while the option
+    ``mode`` (declared before it) has one of those values: otherwise the lobby hides it
+    and only its default is accepted.
     """
 
     name: str
-    kind: Literal["bool", "int", "choice", "seats"]
+    kind: Literal["bool", "int", "choice", "seats", "per_seat"]
     default: Any
     label: str
     help: str = ""
@@ -176,6 +186,27 @@ class OptionSpec:
     count_option: str | None = None
     item_label: str = ""
     """What a ``"seats"`` option assigns, for its form ("Hero" gives "Hero 1", "Hero 2"…)."""
+    choice_labels: tuple[str, ...] = ()
+    """How the lobby names each of ``choices`` (same order); the value itself when empty."""
+    distinct: bool = False
+    """A ``"per_seat"`` option whose seats may not share a value (one character each)."""
+    blank_label: str = "the game chooses"
+    """What a ``"per_seat"`` seat (or a ``"seats"`` thing) left without a pick gets, as
+    the lobby's form says."""
+    depends_on: tuple[str, tuple[Any, ...]] | None = None
+
+    def label_of(self, value: Any) -> str:
+        """The lobby's name for one of ``choices``."""
+        if value in self.choices and len(self.choice_labels) == len(self.choices):
+            return self.choice_labels[self.choices.index(value)]
+        return str(value)
+
+    def active(self, values: dict[str, Any]) -> bool:
+        """Does this option apply, given the other options' values (``depends_on``)?"""
+        if self.depends_on is None:
+            return True
+        name, wanted = self.depends_on
+        return name in values and values[name] in wanted
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -187,6 +218,8 @@ class OptionSpec:
         }
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.choice_labels:
+            out["choice_labels"] = list(self.choice_labels)
         if self.minimum is not None:
             out["minimum"] = self.minimum
         if self.maximum is not None:
@@ -195,4 +228,35 @@ class OptionSpec:
             out["count_option"] = self.count_option
         if self.item_label:
             out["item_label"] = self.item_label
+        if self.kind == "per_seat":
+            out["distinct"] = self.distinct
+        if self.kind in ("per_seat", "seats"):
+            out["blank_label"] = self.blank_label
+        if self.depends_on is not None:
+            out["depends_on"] = {"option": self.depends_on[0], "values": list(self.depends_on[1])}
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Chapter:
+    """One chapter of a campaign played at one table (a Dark Omen chapter, an Attack the
+    Darkness dungeon): its place and title, how it ended (None while unplayed or being
+    played), and whether it is the one being played now.
+
+    A campaign's own ending is the game's ``outcome``; when no chapter is current and the
+    campaign has no outcome, the table is *between chapters*: the players may leave and
+    come back to start the next one.
+    """
+
+    index: int
+    title: str
+    outcome: Outcome | None = None
+    current: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "title": self.title,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "current": self.current,
+        }

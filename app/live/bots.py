@@ -25,8 +25,8 @@ from app.kernel.types import Choice, Command, RuleError, Viewer
 from app.store import is_outage
 
 if TYPE_CHECKING:
-    from app.live.hub import Hub
     from app.live.session import TableSession
+    from app.live.sessions import SessionCache
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +68,8 @@ def bot_move(session: TableSession) -> tuple[int, Choice] | None:
 class BotDriver:
     """The per-process bot tasks, one per session with a bot seat."""
 
-    def __init__(self, hub: Hub, *, delay: float) -> None:
-        self.hub = hub
+    def __init__(self, cache: SessionCache, *, delay: float) -> None:
+        self.cache = cache
         self.delay = delay
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.waiting: set[str] = set()
@@ -81,7 +81,7 @@ class BotDriver:
         """Resume the bots of running tables (a restarted server picks up where it was):
         list them now, load them in the background."""
         try:
-            ids = await self.hub.store.bot_tables(RESUME_LIMIT)
+            ids = await self.cache.store.bot_tables(RESUME_LIMIT)
         except Exception:
             log.exception("could not list the tables with bot seats")
             return
@@ -101,7 +101,7 @@ class BotDriver:
     async def _resume_all(self, ids: list[str]) -> None:
         for table_id in ids:
             try:
-                self.watch(await self.hub.session(table_id))
+                self.watch(await self.cache.session(table_id))
             except Exception:
                 log.exception("could not resume the bots of table %s", table_id)
 
@@ -110,7 +110,7 @@ class BotDriver:
         already running notices new bot seats by itself (the seat epoch changes)."""
         if self._closed or session.outcome is not None or not bot_seats(session):
             return
-        if self.hub.sessions.get(session.id) is not session:
+        if self.cache.sessions.get(session.id) is not session:
             return  # the table left memory (a late catch-up still held it): loading it watches anew
         if not has_bot(session.game):
             return

@@ -91,7 +91,7 @@ def check_import(doc: Any, key: str, *, max_events: int) -> CheckedImport:
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
         raise RuleError("bad_export", "the export's 'seats' must be a list of {seat, name}")
     names = inputs.check_seat_names(game, [s.get("name") for s in seats])
-    options = inputs.check_options(game, doc.get("options"))
+    options = inputs.check_options(game, doc.get("options"), len(names))
     name = inputs.check_table_name(doc.get("name") or "")
     stored = [_imported_event(raw, seq) for seq, raw in enumerate(events, start=1)]
     check_history(game, stored, len(names))

@@ -19,14 +19,15 @@ def check_seat_names(game: Game, names: list[Any]) -> list[str]:
             "seat_count",
             f"{game.title} seats {game.min_seats}–{game.max_seats} players, not {len(names)}",
         )
-    out = []
-    for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise RuleError("seat_name", f"seat {i} needs a name")
-        if len(name.strip()) > MAX_SEAT_NAME:
-            raise RuleError("seat_name", f"seat names are at most {MAX_SEAT_NAME} characters")
-        out.append(check_text(name, f"the name of seat {i}").strip())
-    return out
+    return [check_seat_name(i, name) for i, name in enumerate(names)]
+
+
+def check_seat_name(seat: int, name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise RuleError("seat_name", f"seat {seat} needs a name")
+    if len(name.strip()) > MAX_SEAT_NAME:
+        raise RuleError("seat_name", f"seat names are at most {MAX_SEAT_NAME} characters")
+    return check_text(name, f"the name of seat {seat}").strip()
 
 
 def check_table_name(name: Any) -> str:
@@ -37,10 +38,10 @@ def check_table_name(name: Any) -> str:
     return check_text(name, "the table name").strip()
 
 
-def check_options(game: Game, options: Any) -> dict[str, Any]:
+def check_options(game: Game, options: Any, seat_count: int | None = None) -> dict[str, Any]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
         raise RuleError("bad_option", "options are an object of option name to value")
     check_json(options, "options", COMMAND_BOUNDS)
-    return validate_options(game, options)
+    return validate_options(game, options, seat_count)

@@ -23,6 +23,7 @@ from app.kernel import history
 from app.kernel import table as kernel
 from app.kernel.game import Game
 from app.kernel.rng import rng_for
+from app.kernel.schema import state_schema_hash
 from app.kernel.types import Command, Event, Outcome, Prompt, RuleError, Viewer
 from app.store import EventStore, SeatRecord, SeqConflict, StoredEvent, TableRecord
 
@@ -44,6 +45,14 @@ def actor_label(viewer: Viewer, command: Command) -> str:
     return "gm" if viewer.is_gm and command.seat == kernel.GM_SEAT else f"seat:{command.seat}"
 
 
+def snapshot_key(game: Game) -> str:
+    """What a snapshot of ``game`` is saved and looked up under: its engine version and the
+    hash of its state's schema (DESIGN.md, "Saves outlive releases"). A snapshot under any
+    other key is never read, so a state class that gained, lost or retyped a field is never
+    unpickled into (the log is replayed instead), even if nobody bumped the engine version."""
+    return f"{game.engine_version}:{state_schema_hash(game.initial_state())}"
+
+
 async def rebuild(
     store: EventStore, game: Game, table_id: str, *, upto: int | None = None
 ) -> tuple[Any, int, list[StoredEvent]]:
@@ -51,7 +60,7 @@ async def rebuild(
     read after the snapshot it started from: the newest snapshot at or before ``upto``,
     unless an undo after the snapshot took back events inside it (then from the start)."""
     state, seq = None, 0
-    snap = await store.latest_snapshot(table_id, game.engine_version, upto=upto)
+    snap = await store.latest_snapshot(table_id, snapshot_key(game), upto=upto)
     if snap is not None:
         try:
             seq, state = snap[0], pickle.loads(snap[1])
@@ -304,7 +313,7 @@ class TableSession:
         if self.snapshot_every and self.seq // self.snapshot_every > before // self.snapshot_every:
             try:
                 blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
-                await self.store.save_snapshot(self.id, self.seq, self.game.engine_version, blob)
+                await self.store.save_snapshot(self.id, self.seq, snapshot_key(self.game), blob)
             except Exception:  # a snapshot is an optimisation; the log is the truth
                 log.exception("snapshot of %s at %s failed", self.id, self.seq)
 

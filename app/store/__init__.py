@@ -3,6 +3,7 @@
 from app.store.store import (
     DATABASE_ERRORS,
     EventStore,
+    RevokedToken,
     SeatRecord,
     SeqConflict,
     StoredEvent,
@@ -13,6 +14,7 @@ from app.store.store import (
 __all__ = [
     "DATABASE_ERRORS",
     "EventStore",
+    "RevokedToken",
     "SeatRecord",
     "SeqConflict",
     "StoredEvent",

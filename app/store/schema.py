@@ -19,6 +19,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 
 metadata = MetaData()
+SNAPSHOT_KEY_LENGTH = 64
 JSONType = JSON().with_variant(JSONB(), "postgresql")
 
 tables = Table(
@@ -45,6 +46,8 @@ seats = Table(
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("session_hash", String(64), nullable=True),
     Column("bot", Boolean, nullable=False, default=False, server_default=false()),
+    Column("revoked", JSONType, nullable=True),
+    # [{"hash", "kind", "at"}]: the seat's revoked invite and device tokens (hashes only).
 )
 
 events = Table(
@@ -66,7 +69,9 @@ snapshots = Table(
     metadata,
     Column("table_id", String(32), primary_key=True),
     Column("seq", Integer, primary_key=True, autoincrement=False),
-    Column("engine_version", String(32), primary_key=True),
+    Column("engine_version", String(SNAPSHOT_KEY_LENGTH), primary_key=True),
+    # The snapshot key, ``<engine version>:<state schema hash>``: a snapshot is read only
+    # by the engine and state schema that wrote it.
     Column("state", LargeBinary, nullable=False),
 )
 

@@ -77,6 +77,25 @@ class TableRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class RevokedToken:
+    """A seat's invite link or device session that the game master revoked by handing the
+    seat to a new player: kept (as a hash) so that it is refused with a reason, not as
+    unknown."""
+
+    token_hash: str
+    kind: str
+    """``invite`` or ``device``."""
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hash": self.token_hash, "kind": self.kind, "at": self.at.isoformat()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RevokedToken:
+        return cls(str(data["hash"]), str(data["kind"]), _aware(datetime.fromisoformat(data["at"])))
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int
     name: str
@@ -84,6 +103,8 @@ class SeatRecord:
     session_hash: str | None
     bot: bool = False
     """The seat is played by the game's bot (until a person opens its invite link)."""
+    revoked: tuple[RevokedToken, ...] = ()
+    """The seat's revoked tokens, oldest first (see ``EventStore.reissue_seat``)."""
 
 
 def _now() -> datetime:
@@ -190,7 +211,17 @@ class EventStore:
             rows = await conn.execute(
                 select(schema.seats).where(schema.seats.c.table_id == table_id).order_by(schema.seats.c.seat)
             )
-            return [SeatRecord(r.seat, r.name, r.token_hash, r.session_hash, bool(r.bot)) for r in rows]
+            return [
+                SeatRecord(
+                    r.seat,
+                    r.name,
+                    r.token_hash,
+                    r.session_hash,
+                    bool(r.bot),
+                    tuple(RevokedToken.from_json(d) for d in r.revoked or ()),
+                )
+                for r in rows
+            ]
 
     async def set_session(self, table_id: str, seat: int, session_hash: str) -> None:
         """A seat link opened on a device: that device's session now holds the seat (and
@@ -202,6 +233,43 @@ class EventStore:
                 .values(session_hash=session_hash, bot=False)
             )
             await self._notify(conn, f"{table_id}:seats")
+
+    async def reissue_seat(
+        self,
+        table_id: str,
+        before: SeatRecord,
+        *,
+        token_hash: str,
+        name: str,
+        revoked: Sequence[RevokedToken],
+    ) -> bool:
+        """Hand a seat to a new player: a new invite (its hash), no device session, maybe a
+        new name, and ``revoked`` as the seat's revoked tokens. Changes the seat only if it
+        is still as ``before`` (no device claimed it meanwhile): False otherwise, and then
+        nothing changed."""
+        seats = schema.seats.c
+        async with self._writing(), self.engine.begin() as conn:
+            done = await conn.execute(
+                update(schema.seats)
+                .where(
+                    seats.table_id == table_id,
+                    seats.seat == before.seat,
+                    seats.token_hash == before.token_hash,
+                    seats.session_hash.is_(None)
+                    if before.session_hash is None
+                    else seats.session_hash == before.session_hash,
+                )
+                .values(
+                    token_hash=token_hash,
+                    session_hash=None,
+                    name=name,
+                    revoked=[r.to_json() for r in revoked],
+                )
+            )
+            if done.rowcount != 1:
+                return False
+            await self._notify(conn, f"{table_id}:seats")
+        return True
 
     async def set_bot(self, table_id: str, seat: int, on: bool) -> None:
         """Hand a seat to the game's bot, or take it back."""
@@ -331,26 +399,30 @@ class EventStore:
 
     # -- snapshots --------------------------------------------------------------------
 
-    async def save_snapshot(self, table_id: str, seq: int, engine_version: str, state: bytes) -> None:
+    async def save_snapshot(self, table_id: str, seq: int, key: str, state: bytes) -> None:
+        """Keep ``state`` (the bytes of the state after ``seq``) under ``key``: what made
+        it, ``<engine version>:<state schema hash>`` (see ``app.live.session.snapshot_key``)."""
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(
                     schema.snapshots.insert().values(
-                        table_id=table_id, seq=seq, engine_version=engine_version, state=state
+                        table_id=table_id, seq=seq, engine_version=key, state=state
                     )
                 )
         except IntegrityError:
             pass  # another process saved the same snapshot: it holds the same state
 
     async def latest_snapshot(
-        self, table_id: str, engine_version: str, *, upto: int | None = None
+        self, table_id: str, key: str, *, upto: int | None = None
     ) -> tuple[int, bytes] | None:
-        """The newest snapshot made by this engine version (others are ignored)."""
+        """The newest snapshot saved under ``key``. Snapshots under any other key (another
+        engine version or state schema) are never read: not even their bytes leave the
+        database."""
         query = (
             select(schema.snapshots.c.seq, schema.snapshots.c.state)
             .where(
                 schema.snapshots.c.table_id == table_id,
-                schema.snapshots.c.engine_version == engine_version,
+                schema.snapshots.c.engine_version == key,
             )
             .order_by(schema.snapshots.c.seq.desc())
             .limit(1)

@@ -13,21 +13,25 @@ Parts may hold parts of their own; the marks are stripped from everything sent."
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from jinja2 import Environment, Template, TemplateNotFound
 
 from app.kernel import table as kernel
-from app.kernel.game import has_bot
+from app.kernel.game import campaign, has_bot
 from app.kernel.types import GM_SEAT, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web.templating import render_block
+
+if TYPE_CHECKING:
+    from app.kernel.types import Choice
 
 SHELL_FRAGMENTS = ("status", "prompts", "seats", "seq")
 GAME_BLOCK_PREFIX = "fragment_"
@@ -66,10 +70,38 @@ def actor_name(session: TableSession, actor: str) -> str:
     return {"gm": "Game master", "system": ""}.get(actor, actor)
 
 
+def choice_dom_id(seat: Any, choice: Choice) -> str:
+    """A prompt button's element id, made from the command it sends (not its position),
+    so the same choice keeps its id across live updates and the page can give it back the
+    focus (static/umbra.js)."""
+    body = json.dumps([seat, choice.type, choice.args], sort_keys=True, separators=(",", ":"))
+    return "choice-" + hashlib.sha256(body.encode()).hexdigest()[:12]
+
+
+def viewer_prompts(hub: Hub, session: TableSession, viewer: Viewer) -> list[dict[str, Any]]:
+    """This viewer's prompts, each choice with its stable element ``id`` and the board
+    ``target`` it stands for (``Game.choice_target``): the per-viewer layer that makes the
+    shared board clickable. A spectator has no prompts, so nothing on its board is wired."""
+    out = []
+    seen: set[str] = set()
+    game = session.game
+    for prompt in hub.prompts_for(session, viewer):
+        wire = prompt_json(session, prompt)
+        for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
+            dom_id = choice_dom_id(prompt.seat, choice)
+            while dom_id in seen:  # the same command offered twice keeps distinct ids
+                dom_id += "-2"
+            seen.add(dom_id)
+            target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
+            sent |= {"id": dom_id, "target": target}
+        out.append(wire)
+    return out
+
+
 def context(
     hub: Hub, session: TableSession, viewer: Viewer, view: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    prompts = [prompt_json(session, p) for p in hub.prompts_for(session, viewer)]
+    prompts = viewer_prompts(hub, session, viewer)
     names = seat_names(session)
     held = sorted(s for s in viewer.seats if isinstance(s, int))
     return {
@@ -87,6 +119,7 @@ def context(
         "outcome": session.outcome,
         "seq": session.seq,
         "has_bot": has_bot(session.game),
+        "campaign": campaign(session.game, session.state),
     }
 
 

@@ -13,13 +13,15 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from app.api.deps import cookie_name, cookie_tokens
-from app.api.errors import RETRY_AFTER_SECONDS, describe_validation
-from app.api.models import CommandIn
-from app.api.tables import created_payload
+from app.http.commands import CommandIn
+from app.http.errors import RETRY_AFTER_SECONDS, describe_validation
+from app.http.links import created_links
+from app.http.streams import add_stream
+from app.http.tokens import cookie_name, cookie_tokens
 from app.kernel import table as kernel
 from app.kernel.game import Game, has_bot, validate_options
 from app.kernel.history import COMMAND_ID
+from app.kernel.options import active_options
 from app.kernel.registry import all_games, get_game
 from app.kernel.types import SPECTATOR, Command, RuleError, Viewer
 from app.live.auth import token_hash
@@ -27,6 +29,7 @@ from app.live.hub import AuthError, Hub, NotFound
 from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web import fragments
+from app.web.stream import HtmlStream
 from app.web.templating import make_environment
 
 router = APIRouter(include_in_schema=False)
@@ -38,6 +41,7 @@ COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 def install(app: FastAPI) -> None:
     app.state.templates = make_environment()
     app.state.html_error = html_error
+    add_stream(app, "html", HtmlStream)
     app.include_router(router)
 
 
@@ -108,6 +112,9 @@ async def lobby_form(request: Request, game: str = "") -> HTMLResponse:
 
 
 def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
+    """The options the lobby's form sends, read by their schema alone (any game): a field
+    left empty is left to its default, and an option that does not apply (its
+    ``depends_on`` unmet, its field hidden) is not sent at all."""
     options: dict[str, Any] = {}
     for spec in game.options:
         raw = form.get(f"opt_{spec.name}")
@@ -128,6 +135,10 @@ def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
                     else f"{spec.label}: pick seats from the list",
                 )
             options[spec.name] = [int(v) for v in chosen]
+        elif spec.kind == "per_seat":
+            picks = per_seat_picks(raw or [], form.get("seat", []))
+            if any(p is not None for p in picks):
+                options[spec.name] = picks
         elif raw is None or raw[-1] == "":
             continue
         elif spec.kind == "int":
@@ -136,7 +147,20 @@ def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
             options[spec.name] = int(raw[-1].strip())
         else:
             options[spec.name] = raw[-1]
-    return options
+    values = {spec.name: options.get(spec.name, spec.default) for spec in game.options}
+    applies = active_options(game.options, values)
+    return {name: value for name, value in options.items() if name in applies}
+
+
+def per_seat_picks(picks: list[str], seat_inputs: list[str]) -> list[str | None]:
+    """A ``per_seat`` option's selects, one beside each seat's name field: the picks of the
+    seats that will exist (a seat left unnamed is not created, so its pick goes too), an
+    empty select being the game's pick (None)."""
+    named = zip(picks, seat_inputs, strict=False)
+    out: list[str | None] = [pick or None for pick, name in named if name.strip()]
+    while out and out[-1] is None:
+        out.pop()
+    return out
 
 
 def seat_names_from_form(form: dict[str, list[str]]) -> list[str]:
@@ -155,7 +179,7 @@ async def lobby_summary(request: Request) -> HTMLResponse:
     names = seat_names_from_form(form)
     names += [f"Seat {i + 1}" for i in range(len(names), game.min_seats)]
     try:
-        options = validate_options(game, options_from_form(game, form))
+        options = validate_options(game, options_from_form(game, form), len(names))
         lines, error = game.describe_options(options, names), ""
     except RuleError as err:
         lines, error = [], err.message
@@ -182,7 +206,7 @@ async def lobby_create(request: Request) -> HTMLResponse:
     except RuleError as err:
         return page(request, "lobby.html", 422, games=games, chosen=game, error=err.message, form=form)
     return page(
-        request, "created.html", game=game, created=created_payload(request, created), has_bot=has_bot(game)
+        request, "created.html", game=game, created=created_links(request, created), has_bot=has_bot(game)
     )
 
 
@@ -434,8 +458,8 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
         "current_actor": fragments.actor_name(session, current.actor) if current else "",
         "current_text": kernel.describe(session.game, visible) if visible else "",
         "current_hidden": current is not None and visible is None,
-        # Between two events of one command the board is half-done (a hero moved, the
-        # darkness not yet risen): the frame says so, and the move buttons skip past it.
+        # Between two events of one command the board is half-done (a piece moved, its
+        # consequences not yet drawn): the frame says so, and the move buttons skip past it.
         "mid_move": current is not None and bool(following) and same_move(current, following[0]),
         "log_from": log_from,
         "log_as": "watch",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from markupsafe import Markup
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
+STATIC = ROOT / "static"
 
 
 def _tojson_attr(value: Any) -> Markup:
@@ -25,6 +27,16 @@ def _tojson_attr(value: Any) -> Markup:
     )
 
 
+@lru_cache(maxsize=32)
+def game_stylesheets(game_name: str) -> tuple[str, ...]:
+    """A game's CSS, found by convention: every ``static/games/<game>/*.css``, in name
+    order, linked on that game's pages. The game declares nothing but the folder."""
+    folder = STATIC / "games" / game_name
+    if not game_name.isidentifier() or not folder.is_dir():
+        return ()
+    return tuple(f"/static/games/{game_name}/{css.name}" for css in sorted(folder.glob("*.css")))
+
+
 def make_environment() -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -34,6 +46,7 @@ def make_environment() -> Environment:
     )
     env.filters["attrjson"] = _tojson_attr
     env.filters["jsonstr"] = lambda v: json.dumps(v, separators=(",", ":"), sort_keys=True)
+    env.globals["game_stylesheets"] = game_stylesheets
     env.filters["pretty"] = lambda v: json.dumps(v, indent=1, sort_keys=True, ensure_ascii=False)
     return env
 

@@ -1,6 +1,7 @@
 """``umbra bench``: the store and live benchmarks run (quick, SQLite only) and print their
-figures; the engine benchmark is dispatched to a game's own ``bench`` module; the bench
-game Pulse keeps the kernel contract and stays out of the product's registry.
+figures, the live one for any registered game; the engine benchmark is dispatched to a
+game's own ``bench`` module or plays random games; the bench game Pulse keeps the kernel
+contract and stays out of the product's registry.
 
 No timing is asserted: these only check that the benchmarks work."""
 
@@ -18,7 +19,7 @@ import pytest
 from app.bench.stats import percentile, table
 from app.cli import main
 from app.kernel.conformance import random_playout
-from app.kernel.registry import get_game, unregister
+from app.kernel.registry import all_games, get_game, unregister
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,49 +34,103 @@ def test_store_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None
     assert "postgresql: skipped: --no-postgres" in out
 
 
-def test_live_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture
+def registry_kept() -> Iterator[None]:
+    """The benches import the bench game (and ``UMBRA_EXTRA_GAMES``) into this process to
+    know them: take what they registered out of the registry again afterwards."""
+    before = set(all_games())
+    try:
+        yield
+    finally:
+        for name in set(all_games()) - before:
+            unregister(name)
+
+
+def phase_counts(out: str, tables: int) -> tuple[int, int]:
+    """Commands of the two measured phases, from the report's table."""
+    alone = re.search(r"^  1 table at a time +(\d+) ", out, re.MULTILINE)
+    together = re.search(rf"^  {tables} tables at once +(\d+) ", out, re.MULTILINE)
+    assert alone and together, out
+    return int(alone.group(1)), int(together.group(1))
+
+
+LIVE_LABELS = (
+    "per s",
+    "push p50 ms",
+    "push p95 ms",
+    "push p99 ms",
+    "frag p50 ms",
+    "frag p95 ms",
+    "frag p99 ms",
+    "POST p50 ms",
+    "B/cmd/spectator",
+    "diff ratio",
+    "CPU ms/cmd",
+    "full page render (GET /t/<id>/watch)",
+    "seat events lost / duplicated / out of order / wrong: 0 / 0 / 0 / 0",
+    "missing frames / sockets closed early / replica resyncs: 0 / 0 / 0",
+    "result: OK",
+    "postgresql: skipped: --no-postgres",
+)
+
+
+def test_live_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str], registry_kept: None) -> None:
+    """No game named: the bench game Pulse (no bot: random picks among the served
+    prompts), its 8 seats each on a JSON websocket, every event once and in order."""
     assert main(["bench", "live", "--quick", "--no-postgres"]) == 0
     out = capsys.readouterr().out
-    for label in ("commands/s", "push p50 ms", "push p99 ms", "reply p50 ms", "1 worker", "16 workers"):
-        assert label in out
-    assert "100 tables x 5 viewers: 500 websockets" in out
-    assert "events lost / duplicated / out of order / wrong: 0 / 0 / 0 / 0" in out
-    assert "result: OK" in out
-    assert "postgresql: skipped: --no-postgres" in out
+    assert "umbra bench live pulse (quick" in out
+    assert "5 tables x (8 random seats + 2 spectators): 40 json + 10 html websockets" in out
+    for label in LIVE_LABELS:
+        assert label in out, label
+    assert phase_counts(out, 5) == (20, 100)  # 5 x 4 alone, then 5 x 20 at once
 
 
-def test_live_darkest_night_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
+def test_live_darkest_night_bench_quick_on_sqlite(
+    capsys: pytest.CaptureFixture[str], registry_kept: None
+) -> None:
+    """Darkest Night's bot plays; the seat count is the most its default options accept."""
     assert main(["bench", "live", "darkest_night", "--quick", "--no-postgres"]) == 0
     out = capsys.readouterr().out
-    assert "5 tables x (4 bot seats + 2 spectators): 10 html websockets" in out
-    for label in (
-        "frag p50 ms",
-        "frag p99 ms",
-        "B/cmd/spectator",
-        "diff ratio",
-        "CPU ms/cmd",
-        "full page render (GET /t/<id>/watch)",
-        "missing frames / sockets closed early / replica resyncs: 0 / 0 / 0",
-    ):
+    assert "5 tables x (4 bot seats + 2 spectators): 20 json + 10 html websockets" in out
+    for label in LIVE_LABELS:
         assert label in out, label
-    alone = re.search(r"^  1 table at a time +(\d+) ", out, re.MULTILINE)
-    together = re.search(r"^  5 tables at once +(\d+) ", out, re.MULTILINE)
-    assert alone and together, out
-    assert (alone.group(1), together.group(1)) == ("20", "100")  # 5 x 4 alone, then 5 x 20 at once
-    assert "result: OK" in out
-    assert "postgresql: skipped: --no-postgres" in out
+    assert phase_counts(out, 5) == (20, 100)
 
 
-def test_store_and_live_refuse_a_game(capsys: pytest.CaptureFixture[str]) -> None:
+def test_live_bench_plays_a_game_it_was_never_told_of(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, registry_kept: None
+) -> None:
+    """The test-only game Lanterns, named by ``UMBRA_EXTRA_GAMES`` for the bench and its
+    server, is played by its bot with no line of the bench knowing it; its short games end."""
+    monkeypatch.setenv("UMBRA_EXTRA_GAMES", "tests.support.lanterns")
+    argv = ["bench", "live", "lanterns", "--quick", "--no-postgres", "--tables", "2", "--seats", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "2 tables x (3 bot seats + 2 spectators): 6 json + 4 html websockets" in out
+    for label in LIVE_LABELS:
+        assert label in out, label
+    alone, together = phase_counts(out, 2)
+    assert alone == 8 and together > 0
+    assert "games ended: 2;" in out  # both seeded games reach their end
+
+
+def test_store_and_live_refuse_what_they_cannot_run(
+    capsys: pytest.CaptureFixture[str], registry_kept: None
+) -> None:
     assert main(["bench", "store", "lanterns"]) == 2
-    assert main(["bench", "live", "lanterns", "--no-postgres"]) == 2
-    assert "no live benchmark for lanterns yet" in capsys.readouterr().out
+    assert main(["bench", "live", "no_such_game", "--no-postgres"]) == 2
+    assert "no game named 'no_such_game'" in capsys.readouterr().out
+    assert main(["bench", "live", "pulse", "--seats", "9", "--no-postgres"]) == 2
+    assert "takes 1 to 8 seats, not 9" in capsys.readouterr().out
+    assert main(["bench", "live", "pulse", "--tables", "0", "--no-postgres"]) == 2
+    assert "--tables must be at least 1" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("game", ["no_such_game", "no-such-game", "../etc"])
-def test_engine_bench_missing(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_engine_bench_missing(game: str, capsys: pytest.CaptureFixture[str], registry_kept: None) -> None:
     assert main(["bench", "engine", game]) == 2
-    assert f"no engine benchmark for {game} yet" in capsys.readouterr().out
+    assert f"no engine benchmark for {game}: no such game" in capsys.readouterr().out
 
 
 def test_engine_bench_needs_a_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,7 +138,7 @@ def test_engine_bench_needs_a_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert "needs a game" in capsys.readouterr().out
 
 
-def test_engine_bench_of_a_game_is_picked_up(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_engine_bench_of_a_game_is_picked_up(monkeypatch: pytest.MonkeyPatch, registry_kept: None) -> None:
     """A game's ``app/games/<game>/bench.py`` with ``run(args)`` is what runs."""
     seen = []
     package = types.ModuleType("app.games.benchy")
@@ -94,6 +149,29 @@ def test_engine_bench_of_a_game_is_picked_up(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setitem(sys.modules, "app.games.benchy.bench", bench)
     assert main(["bench", "engine", "benchy", "--quick"]) == 7
     assert seen == [True]
+
+
+def test_engine_bench_without_a_bench_module_plays_random_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, registry_kept: None
+) -> None:
+    """A registered game whose package has no ``bench`` module: random legal playouts."""
+    monkeypatch.setenv("UMBRA_EXTRA_GAMES", "tests.support.lanterns")
+    assert main(["bench", "engine", "lanterns", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "lanterns has no bench module of its own" in out
+    found = re.search(r"(\d+) games, .* commands/s, .* games/s, median (\d+) commands", out)
+    assert found, out
+    assert int(found.group(1)) >= 1 and int(found.group(2)) >= 1
+
+
+def test_bench_help_says_what_each_bench_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    out = capsys.readouterr().out
+    for line in ("umbra bench store", "umbra bench live [<game>]", "umbra bench soak", "umbra bench engine"):
+        assert line in out
+    for figure in ("push p50/p95/p99", "CPU ms per command", "commands/s, games/s", "UMBRA_EXTRA_GAMES"):
+        assert figure in out, figure
 
 
 @pytest.fixture

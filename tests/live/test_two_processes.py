@@ -5,6 +5,7 @@ every event once and in order."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -117,3 +118,26 @@ def test_a_process_that_hears_nothing_still_decides_fresh_and_delivers(pg_url: s
                 frame = ws.receive_json()
                 seqs += [e["seq"] for e in frame["events"]]
         assert seqs == list(range(start + 1, final + 1))
+
+
+def test_a_seat_handed_over_on_one_process_is_refused_on_the_other(two_servers: Any) -> None:
+    """The hand-over is stored with the seat and NOTIFYed: the other process, which holds
+    the table already, refuses the old invite with the reason and accepts the new one."""
+    a, b = two_servers
+    with httpx.Client(timeout=10) as http:
+        table = http.post(f"{a.url}/api/tables", json=create_body(seats=2)).json()
+        tid, gm, old = table["table_id"], table["gm_token"], table["seats"][0]["token"]
+        assert http.get(f"{b.url}/api/tables/{tid}/view", headers=auth(old)).status_code == 200  # b holds it
+        handed = http.post(
+            f"{a.url}/api/tables/{tid}/seats/0/reissue", json={"name": "Bea"}, headers=auth(gm)
+        )
+        assert handed.status_code == 201, handed.text
+        new = handed.json()["token"]
+        deadline = time.monotonic() + 10
+        while (refused := http.get(f"{b.url}/api/tables/{tid}/view", headers=auth(old))).status_code == 200:
+            assert time.monotonic() < deadline, "process b never heard of the hand-over"
+            time.sleep(0.05)
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "seat_reissued"
+        view = http.get(f"{b.url}/api/tables/{tid}/view", headers=auth(new))
+        assert view.status_code == 200 and {p["seat"] for p in view.json()["prompts"]} == {0}
+        assert http.get(f"{b.url}/api/tables/{tid}").json()["seats"][0]["name"] == "Bea"

@@ -238,6 +238,12 @@ class DarkestNight(GameBase):
     def secrets(self, state: State) -> list[Secret]:
         return secrets(state)
 
+    def choice_target(self, state: State, choice: Choice) -> str | None:
+        """The map's location, blight or hero a choice acts on (``targets.py``)."""
+        from app.games.darkest_night.targets import choice_target
+
+        return choice_target(choice)
+
     def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         """The heuristic bot (``bot/``) for a seat handed to it: a hero player's seat, or
         the Necromancer player's seat (DN 20.3: his moves and the map cards he plays). It

@@ -35,6 +35,7 @@ OPTIONS = (
         maximum=5,
         count_option="heroes",
         item_label="Hero",
+        blank_label="shared in turn",
     ),
     OptionSpec(
         "necromancer_player",

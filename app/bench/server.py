@@ -1,0 +1,149 @@
+"""The server side of the live benches: a real ``umbra serve`` process of this checkout on
+a loopback port, its CPU time from ``/proc``, and the database settings it runs with."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from app.bench.databases import ROOT, postgres_settings, sqlite_settings
+
+BENCH_GAMES = ("app.bench.pulse",)
+"""Modules the bench server always imports: the bench-only game Pulse."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def spawn_serve(port: int, database_url: str, log: IO[bytes] | int, **env: str) -> subprocess.Popen[bytes]:
+    """``python -m app.cli serve`` of this checkout on a loopback ``port``, in test mode,
+    with ``env`` over this process's environment and its output to ``log``."""
+    full = dict(os.environ)
+    path = [str(ROOT), *([full["PYTHONPATH"]] if full.get("PYTHONPATH") else [])]
+    full.update(
+        {"DATABASE_URL": database_url, "UMBRA_TEST_MODE": "1", "PYTHONPATH": os.pathsep.join(path), **env}
+    )
+    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    return subprocess.Popen(command, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
+
+
+def extra_game_modules() -> tuple[str, ...]:
+    """The bench game and every module ``UMBRA_EXTRA_GAMES`` names (comma-separated): the
+    server imports them for their games, and so does the bench, to know those games."""
+    named = [m.strip() for m in os.environ.get("UMBRA_EXTRA_GAMES", "").split(",") if m.strip()]
+    return tuple(dict.fromkeys([*BENCH_GAMES, *named]))
+
+
+def import_extra_games() -> tuple[str, ...]:
+    """Import ``extra_game_modules()`` here, from this checkout as the server does (its
+    ``PYTHONPATH`` starts with the checkout, so a test module such as
+    ``tests.support.lanterns`` is found by both), and return their names."""
+    modules = extra_game_modules()
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
+    from app.kernel.game import Game
+    from app.kernel.registry import register
+
+    for name in modules:
+        module = importlib.import_module(name)
+        # A game registers itself when its module is first imported; register it again in
+        # case it was unregistered since (the tests take the bench's games out afterwards).
+        for value in vars(module).values():
+            if isinstance(value, Game) and not isinstance(value, type):
+                register(value)
+    return modules
+
+
+class Server:
+    """``python -m app.cli serve`` on a free loopback port, with the extra games imported."""
+
+    def __init__(self, database_url: str, log_path: Path, extra_games: Sequence[str] = BENCH_GAMES) -> None:
+        self.database_url = database_url
+        self.log_path = log_path
+        self.extra_games = tuple(extra_games)
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None, "the server was not started"
+        return self.proc.pid
+
+    def start(self) -> None:
+        with open(self.log_path, "ab") as log:
+            self.proc = spawn_serve(
+                self.port, self.database_url, log, UMBRA_EXTRA_GAMES=",".join(self.extra_games)
+            )
+
+    async def wait_ready(self, client: Any, game: str, timeout: float = 60) -> None:
+        """Wait until ``GET /api/games`` answers, and check that it offers ``game``."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}:\n{self.log_tail()}")
+            with contextlib.suppress(Exception):
+                response = await client.get("/api/games")
+                if response.status_code == 200:
+                    if not any(g["name"] == game for g in response.json()):
+                        raise RuntimeError(f"the server does not offer the game {game}")
+                    return
+            if time.perf_counter() > deadline:
+                raise RuntimeError(f"the server did not answer within {timeout:g} s:\n{self.log_tail()}")
+            await asyncio.sleep(0.1)
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(15)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (all its threads), from /proc."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def database_settings(url: str) -> str:
+    """One line on the database the server runs on (version, journal or fsync settings)."""
+    from app.store import EventStore
+    from app.store.urls import is_postgres
+
+    if is_postgres(url):
+        return await asyncio.to_thread(postgres_settings, url)
+    store = EventStore(url)
+    try:
+        return await sqlite_settings(store.engine)
+    finally:
+        await store.close()

@@ -1,0 +1,121 @@
+"""Wire formats: what a viewer is sent about a table (its view, its prompts with each
+choice as a ready-to-send command, and the log as that viewer may see it). Pure functions
+of a session and a viewer; the JSON API, the websocket and the HTML pages all use them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from app.kernel import table as kernel
+from app.kernel.types import Choice, Prompt, Viewer
+from app.live.session import TableSession
+from app.store import StoredEvent
+
+
+def prompts_for(session: TableSession, viewer: Viewer) -> list[Prompt]:
+    """The game's prompts for this viewer's seats, and "undo" where it is allowed."""
+    if session.outcome is not None:
+        return []
+    prompts = [p for p in session.game_prompts() if viewer.holds(p.seat)]
+    for seat in sorted(s for s in viewer.seats if isinstance(s, int)):
+        command = session.undoable_command(seat)
+        if command:
+            detail = "; ".join(t for e in command if (t := kernel.describe(session.game, e.event)))
+            prompts.append(
+                Prompt(
+                    seat,
+                    "Take it back?",
+                    (Choice(kernel.UNDO, {}, "Undo your last action", detail[:200]),),
+                    required=False,
+                )
+            )
+    return prompts
+
+
+def waiting_for(session: TableSession) -> list[Any]:
+    """Whose decision the table waits on (public)."""
+    if session.outcome is not None:
+        return []
+    seen: list[Any] = []
+    for p in session.game_prompts():
+        if p.required and p.seat not in seen:
+            seen.append(p.seat)
+    return seen
+
+
+def view_payload(session: TableSession, viewer: Viewer) -> dict[str, Any]:
+    return {
+        "seq": session.seq,
+        "view": session.game.view(session.state, viewer),
+        "prompts": [prompt_json(session, p) for p in prompts_for(session, viewer)],
+        "waiting_for": waiting_for(session),
+        "outcome": session.outcome.to_json() if session.outcome else None,
+    }
+
+
+def events_payload(session: TableSession, events: list[StoredEvent], viewer: Viewer) -> list[dict[str, Any]]:
+    """The events as ``viewer`` may see them: an event hidden from it keeps its seq, actor
+    and time (so the feed has no gaps) and nothing else."""
+    out = []
+    for stored in events:
+        visible = kernel.event_for_viewer(session.game, stored.event, viewer)
+        if visible is None:
+            out.append(
+                {
+                    "seq": stored.seq,
+                    "type": "hidden",
+                    "v": 1,
+                    "data": {},
+                    "actor": stored.actor,
+                    "at": stored.at.isoformat(),
+                }
+            )
+            continue
+        out.append(
+            {
+                "seq": stored.seq,
+                "type": visible.type,
+                "v": visible.v,
+                "data": visible.data,
+                "actor": stored.actor,
+                "at": stored.at.isoformat(),
+                "text": kernel.describe(session.game, visible),
+            }
+        )
+    return out
+
+
+def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
+    """A prompt with each choice as a ready-to-send command.
+
+    The ``command_id`` is derived from the table, the seq and the command itself, so
+    sending the same choice twice from the same state is one command, not two; the
+    table's secret seed goes into it too, so no one can predict another seat's ids."""
+
+    def command(choice_type: str, args: dict[str, Any]) -> dict[str, Any]:
+        # The table's secret seed keeps another seat from guessing (and spending) this id.
+        body = json.dumps(
+            [session.record.seed, session.id, session.seq, prompt.seat, choice_type, args], sort_keys=True
+        )
+        digest = hashlib.sha256(body.encode()).hexdigest()[:20]
+        return {
+            "command_id": f"{session.seq}-{digest}",
+            "seat": prompt.seat,
+            "type": choice_type,
+            "args": args,
+            "seq": session.seq,
+        }
+
+    return {
+        "seat": prompt.seat,
+        "title": prompt.title,
+        "required": prompt.required,
+        "choices": [
+            {"label": c.label, "detail": c.detail, "command": command(c.type, c.args)} for c in prompt.choices
+        ],
+        "unavailable": [
+            {"type": u.type, "label": u.label, "reason": u.reason, "rule": u.rule} for u in prompt.unavailable
+        ],
+    }

@@ -1,0 +1,45 @@
+"""The game master hands a seat to a new player, in the browser: the form on the GM page
+shows the new link once, the old player's page loses the seat live, the new link opens the
+seat under the new name, and the old link is refused with the reason."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PageFactory, Served
+from tests.e2e.support import create_table, expect_live, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_game_master_hands_a_seat_to_a_new_player(server: Served, open_page: PageFactory) -> None:
+    table = create_table(server.url, ["Ann", "Bo"], target=30)
+    ann = open_page(table.seat_url(0))
+    expect_live(ann)
+    gm = open_page(table.gm_url)
+    expect_live(gm)
+
+    row = gm.locator("#seats li").filter(has=gm.locator(".name", has_text=re.compile(r"^Ann$")))
+    row.get_by_text("Hand to a new player").click()
+    row.get_by_role("textbox", name="New player's name for Ann's seat (optional)").fill("Cai")
+    row.get_by_role("button", name="New invite link").click()
+    link = gm.get_by_role("textbox", name="New invite link for Cai")
+    expect(link).to_have_value(re.compile(rf"/t/{table.id}/join/"))
+    url = link.input_value()
+    assert url != table.seat_url(0)
+    expect(gm.locator("#seats .name")).to_have_text(["Cai", "Bo"])  # the panel updates live
+    screenshot(gm, "gm-handover")
+
+    expect(ann.locator("#flash")).to_contain_text("no longer controls it")  # told at once
+
+    cai = open_page(url)
+    expect_live(cai)
+    expect(cai.locator(".topbar .role")).to_have_text("Playing as Cai")
+
+    old = open_page()
+    response = old.goto(table.seat_url(0))
+    assert response is not None and response.status == 403
+    expect(old.locator("body")).to_contain_text("handed the seat to a new player")
