@@ -96,7 +96,7 @@ def problems(rules: Rules, stored: Manifest) -> list[str]:
 
 
 def main(argv: list[str]) -> None:
-    """``python -m app.kernel.flow.manifest app.games.darkest_night.engine:RULES path``"""
+    """``python -m app.kernel.flow.manifest <module>:<RULES> <path of flow_schema.json>``"""
     target, path = argv
     module, name = target.split(":")
     rules = getattr(importlib.import_module(module), name)

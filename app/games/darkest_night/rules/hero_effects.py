@@ -230,7 +230,7 @@ def _hb_quest_choices(s: Any, d: HbOathQuest | HbQuest) -> list[Choice]:
 
 @decision(HbOathQuest, _hb_quest_choices)
 def _hb_resolve_oath_quest(ctx: Ctx, d: HbOathQuest, _t: str, args: dict[str, Any]) -> None:
-    _hb_swear_quest(ctx, ctx.s.heroes[d.hero], d, args["quest"])
+    _hb_swear_quest(ctx, ctx.s.heroes[d.hero], {"oath": d.oath, "ends": d.ends}, args["quest"])
 
 
 @step("knight_seek_oath", "hero", "power", "why")

@@ -454,4 +454,4 @@ def attack_target_choices(s: State, d: AttackTarget) -> list[Choice]:
 
 @decision(AttackTarget, attack_target_choices)
 def resolve_attack_target(ctx: Ctx, d: AttackTarget, _t: str, args: dict[str, Any]) -> None:
-    ctx.then([attack_step(ctx, ctx.s.heroes[d.hero], args["blight"], d)])
+    ctx.then([attack_step(ctx, ctx.s.heroes[d.hero], args["blight"], {"dice": d.dice, "power": d.power})])
