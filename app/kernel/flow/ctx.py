@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
+from app.kernel.flow.decisions import Decision
 from app.kernel.flow.rules import RESUME_OP, Rules, Step, Window
 from app.kernel.types import Event, RuleError
 
@@ -24,7 +25,7 @@ class FlowState(Protocol):
     whether the game is over."""
 
     agenda: list[Step]
-    decision: Any
+    decision: Decision | None
     result: Any
 
 
@@ -60,7 +61,7 @@ class Ctx(Generic[S, C]):
         """Do ``steps`` after everything already on the agenda."""
         self.s.agenda.extend(defaults | dict(x) for x in steps)
 
-    def ask(self, decision: Any) -> None:
+    def ask(self, decision: Decision) -> None:
         """Wait for the seat(s) the decision names (the run stops here)."""
         self.s.decision = decision
 
@@ -100,7 +101,7 @@ class Ctx(Generic[S, C]):
         if d is None:
             raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
         self.s.decision = None
-        self.rules.decisions[self.rules.kind_of(d)].resolve(self, d, command_type, dict(args))
+        self.rules.decisions[d.kind].resolve(self, d, command_type, dict(args))
 
     def finish(self) -> list[Event]:
         """Record where the game now waits, and return the command's events."""

@@ -194,9 +194,6 @@ class Rules:
             raise KeyError(f"{self.game}: no rule for step {op!r}")
         return spec.rule
 
-    def kind_of(self, decision: Decision) -> str:
-        return decision.kind
-
     # -- the record of where the game waits (records.py) ------------------------------------
 
     def decision_record(self, decision: Decision | None) -> Record | None:
