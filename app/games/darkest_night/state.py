@@ -11,6 +11,8 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.kernel.flow import Decision
+
 
 @dataclass(slots=True)
 class Power:
@@ -157,8 +159,8 @@ class State:
     """The step of the current hero turn: start, event, action, end."""
     agenda: list[dict[str, Any]] = field(default_factory=list)
     """What the rules still have to resolve, in order (each a step the engine runs)."""
-    decision: dict[str, Any] | None = None
-    """The decision the table waits on, if any."""
+    decision: Decision | None = None
+    """The decision the table waits on, if any (a frozen dataclass of ``decisions.py``)."""
     result: dict[str, Any] | None = None
     last_roll: dict[str, Any] | None = None
     quest_symbol_checked: bool = False
