@@ -16,7 +16,7 @@ from app.games.darkest_night.bot.values import (
     power_value,
 )
 from app.games.darkest_night.content import MONASTERY, load
-from app.games.darkest_night.decisions import Action
+from app.games.darkest_night.decisions import Action, Combat
 from app.games.darkest_night.engine import Ctx
 from app.games.darkest_night.rules.blights import blight_might, is_protected
 from app.games.darkest_night.rules.combat import chance, combat_choices, roll_dice_count
@@ -67,7 +67,7 @@ def fight_chance(state: State, hero: Hero, strength: int, vs: str) -> float:
         "allow": ["fight"],
     }
     best = 0
-    for c in combat_choices(state, d):
+    for c in combat_choices(state, Combat(seat=hero.seat, step=d)):
         if c.type == "resolve_combat":
             best = max(best, odds(c))
     return best / 100
@@ -96,7 +96,7 @@ def kill_chance(state: State, hero: Hero, *, sparks: bool = True) -> float:
     (+1 to the highest die, DN 12.2, 15.2), sparks included (DN 4.2)."""
     d = {"hero": hero.id, "foe": {"name": "", "strength": 7, "awareness": None}, "vs": "necromancer"}
     dice = 1
-    for c in combat_choices(state, d | {"allow": ["fight"]}):
+    for c in combat_choices(state, Combat(seat=hero.seat, step=d | {"allow": ["fight"]})):
         found = DICE.search(c.detail)
         if found:
             dice = max(dice, int(found.group(1)))
