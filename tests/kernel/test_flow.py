@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.kernel.flow import Ctx, Decision, Rules, Step
+from app.kernel.flow import Ctx, Decision, Rules, Step, StepDecision
 from app.kernel.flow.content import bad_sources, missing_ops, walk_ops
 from app.kernel.flow.manifest import build, problems
 from app.kernel.flow.records import WAITING_EVENT, FlowSchemaError
@@ -224,3 +224,29 @@ def test_content_checks(tmp_path: Path) -> None:
     data = tomllib.loads((tmp_path / "cards.toml").read_text(encoding="utf-8"))
     assert list(walk_ops(data)) == ["add", "teleport"]
     assert missing_ops(toy_rules(), [data]) == {"teleport"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Aim(StepDecision):
+    """A question about a pending step: its fields are the step's parameters."""
+
+    kind = "aim"
+    params = ("hero", "dice")
+
+
+def test_decisions_are_typed_records_both_ways() -> None:
+    """A decision is stored as ``{kind, v, seat(s), fields…}`` and read back equal; a
+    question to several seats lists them (the first to answer decides)."""
+    several = Target(seat="any", seats=[0, 2], options=["north"])
+    assert several.asked == [0, 2] and Target(seat=1, options=[]).asked == [1]
+    record = several.to_record()
+    assert record == {"kind": "target", "v": 1, "seat": "any", "seats": [0, 2], "options": ["north"]}
+    assert Target.from_record(record) == several
+    aim = Aim(seat=0, step={"hero": "seer", "dice": 2})
+    assert aim.to_record() == {"kind": "aim", "v": 1, "seat": 0, "hero": "seer", "dice": 2}
+    assert Aim.from_record(aim.to_record()) == aim and Aim.field_names() == ("hero", "dice")
+    rules = toy_rules()
+    rules.decision(Aim, lambda s, d: [])(lambda *a: None)
+    assert rules.decision_record(aim) == aim.to_record()
+    with pytest.raises(FlowSchemaError, match="undeclared fields"):
+        rules.decision_record(Aim(seat=0, step={"hero": "seer", "python_attribute": 1}))
