@@ -101,6 +101,9 @@ def random_playout(
     state = kernel.replay(game, opening)
     out.events.extend(opening)
     check_views(game, state, opening, viewers, f"seed {seed} setup")
+    known = game.event_types()
+    stored_json = [json.dumps([e.to_json() for e in opening])]
+    """The log as a store keeps it: JSON text, one batch per command, read back to replay."""
     for step in range(max_commands):
         if game.outcome(state) is not None:
             break
@@ -123,9 +126,8 @@ def random_playout(
             ) from err
         if not events:
             raise ConformanceError(f"seed {seed} step {step}: {choice.type} produced no events")
-        known = game.event_types()
+        stored_json.append(json.dumps([e.to_json() for e in events]))
         for event in events:
-            json.dumps(event.to_json())
             if event.type not in known or not 1 <= event.v <= known[event.type]:
                 raise ConformanceError(
                     f"seed {seed} step {step}: event {event.type} v{event.v} is not in event_types() "
@@ -144,7 +146,7 @@ def random_playout(
     else:
         if game.outcome(state) is None:
             raise ConformanceError(f"seed {seed}: no end after {max_commands} commands")
-    stored = [Event(**json.loads(json.dumps(e.to_json()))) for e in out.events]
+    stored = [Event(**e) for batch in stored_json for e in json.loads(batch)]
     rebuilt = kernel.replay(game, stored)
     if rebuilt != state:
         raise ConformanceError(f"seed {seed}: replaying the log does not rebuild the same state")
