@@ -48,26 +48,42 @@ def viewers_for(seats: int) -> list[Viewer]:
     return [SPECTATOR, GAME_MASTER, *(Viewer("seat", frozenset({i})) for i in range(seats))]
 
 
+_encode = json.JSONEncoder(sort_keys=True).encode
+"""One encoder for every check (``json.dumps`` builds a new one per call)."""
+
+
 def check_views(game: Game, state: Any, new_events: list[Event], viewers: list[Viewer], where: str) -> None:
-    """No viewer's view, or feed of the new events, contains a secret it may not see."""
-    secrets = game.secrets(state)
+    """No viewer's view, or feed of the new events, contains a secret it may not see.
+
+    Each secret is encoded once, and each event once per distinct form viewers see it in
+    (most events look the same to everyone); every such form is described once."""
+    needles = [(_encode(secret.value), secret.seats) for secret in game.secrets(state)]
+    seen: dict[int, tuple[Event, str]] = {}
+    """id(visible event) -> (the event, kept alive so its id is not reused; its text)."""
     for viewer in viewers:
-        view = json.dumps(game.view(state, viewer), sort_keys=True)
+        view = _encode(game.view(state, viewer))
         feed = []
         for event in new_events:
             visible = kernel.event_for_viewer(game, event, viewer)
-            if visible is not None:
-                feed.append(json.dumps(visible.to_json(), sort_keys=True))
-                kernel.describe(game, visible)
-        for secret in secrets:
-            if viewer.is_gm or any(viewer.sees_seat(s) for s in secret.seats):
+            if visible is None:
                 continue
-            needle = json.dumps(secret.value, sort_keys=True)
+            known = seen.get(id(visible))
+            if known is None:
+                known = seen[id(visible)] = (visible, _encode(visible.to_json()))
+                kernel.describe(game, visible)
+            feed.append(known[1])
+        if viewer.is_gm:
+            continue
+        hidden = [needle for needle, seats in needles if not any(viewer.sees_seat(s) for s in seats)]
+        if not hidden:
+            continue
+        everything = "\n".join(feed)  # JSON text holds no raw newline: no needle spans two events
+        for needle in hidden:
             if needle in view:
                 raise ConformanceError(f"{where}: {viewer.key()} view leaks {needle}")
-            for text in feed:
-                if needle in text:
-                    raise ConformanceError(f"{where}: {viewer.key()} event feed leaks {needle}: {text}")
+            if needle in everything:
+                text = next(t for t in feed if needle in t)
+                raise ConformanceError(f"{where}: {viewer.key()} event feed leaks {needle}: {text}")
 
 
 def random_playout(
