@@ -11,6 +11,7 @@ secret that viewer may not see.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,16 @@ from app.kernel.types import (
 
 class ConformanceError(AssertionError):
     pass
+
+
+GAMES_VARIABLE = "UMBRA_CONFORMANCE_GAMES"
+
+
+def games_per_case(default: int) -> int:
+    """How many seeded games one conformance test case plays: ``default`` (sized for CI),
+    or ``$UMBRA_CONFORMANCE_GAMES`` for a longer hunt (e.g. 200 before a release)."""
+    value = os.environ.get(GAMES_VARIABLE, "").strip()
+    return max(1, int(value)) if value else default
 
 
 @dataclass
@@ -97,7 +108,10 @@ def random_playout(
     optional_share: float = 0.1,
     invariant: Callable[[Any], None] | None = None,
 ) -> Playout:
-    """Play one seeded game of random legal commands, checking every invariant."""
+    """Play one seeded game of random legal commands, checking every invariant.
+
+    ``check_every`` > 0 checks every viewer's view every that many commands, and every
+    event since the last check in each viewer's feed; 0 checks no view (a benchmark)."""
     picker = random.Random(seed)
     n = seats if seats is not None else picker.randint(game.min_seats, game.max_seats)
     opts = validate_options(game, options or {})
@@ -118,6 +132,9 @@ def random_playout(
     out.events.extend(opening)
     check_views(game, state, opening, viewers, f"seed {seed} setup")
     known = game.event_types()
+    unchecked: list[Event] = []
+    """Events since the last view check: every event reaches a feed check, even when the
+    views are only looked at every ``check_every`` commands."""
     stored_json = [json.dumps([e.to_json() for e in opening])]
     """The log as a store keeps it: JSON text, one batch per command, read back to replay."""
     for step in range(max_commands):
@@ -157,11 +174,16 @@ def random_playout(
                 invariant(state)
             except AssertionError as err:
                 raise ConformanceError(f"seed {seed} step {step}: invariant broken: {err}") from err
-        if check_every and step % check_every == 0:
-            check_views(game, state, events, viewers, f"seed {seed} step {step}")
+        if check_every:
+            unchecked.extend(events)
+            if step % check_every == 0:
+                check_views(game, state, unchecked, viewers, f"seed {seed} step {step}")
+                unchecked = []
     else:
         if game.outcome(state) is None:
             raise ConformanceError(f"seed {seed}: no end after {max_commands} commands")
+    if unchecked:
+        check_views(game, state, unchecked, viewers, f"seed {seed} end")
     stored = [Event(**e) for batch in stored_json for e in json.loads(batch)]
     rebuilt = kernel.replay(game, stored)
     if rebuilt != state:
