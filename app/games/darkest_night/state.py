@@ -126,9 +126,12 @@ class Hero:
             self.default_secrecy,
             self.location,
             self.sparks,
-            [Power(p.id, p.exhausted, p.active, p.target, copy_dict(p.data)) for p in self.powers],
+            [
+                Power(p.id, p.exhausted, p.active, p.target, copy_dict(p.data) if p.data else {})
+                for p in self.powers
+            ],
             self.deck.copy(),
-            [Item(i.id, i.kind, i.locked, copy_dict(i.data)) for i in self.items],
+            [Item(i.id, i.kind, i.locked, copy_dict(i.data) if i.data else {}) for i in self.items],
             self.turns_left,
             self.turns_per_round,
             self.lost_turn,
