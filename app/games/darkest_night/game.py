@@ -17,6 +17,7 @@ from app.games.darkest_night.rules.round import check_victory, schedule
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
+from app.kernel import table as kernel
 from app.kernel.game import GameBase
 from app.kernel.types import (
     Choice,
@@ -146,7 +147,9 @@ class DarkestNight(GameBase):
             ctx.s.decision = None
             DECISIONS[d["kind"]].resolve(ctx, d, command.type, dict(command.args))
         ctx.run(schedule, check_victory)
-        return ctx.finish()
+        events = ctx.finish()
+        kernel.remember_fold(state, events, ctx.s)  # ctx.s is the fold of events: no second copy
+        return events
 
     def _check_choice(self, state: State, d: dict[str, Any], command: Command) -> None:
         seats = d.get("seats") or [d["seat"]]
@@ -170,7 +173,20 @@ class DarkestNight(GameBase):
             f"({TITLES.get(d['kind'], d['kind'])}: {', '.join(offered)})".replace(" {}", ""),
         )
 
+    _choices_memo: tuple[State, dict[Any, list[Choice]]] | None = None
+
     def _choices_for(self, state: State, d: dict[str, Any], seat: Any) -> list[Choice]:
+        """The choices of ``seat`` in ``state.decision``, listed once per state (prompts
+        lists them, then decide checks the command against them; states never change)."""
+        memo = self._choices_memo
+        if memo is None or memo[0] is not state:
+            memo = self._choices_memo = (state, {})
+        known = memo[1].get(seat)
+        if known is None:
+            known = memo[1][seat] = self._list_choices(state, d, seat)
+        return known
+
+    def _list_choices(self, state: State, d: dict[str, Any], seat: Any) -> list[Choice]:
         choices = DECISIONS[d["kind"]].choices(state, d)
         if d.get("seats") and len(d["seats"]) > 1:
             choices = [
