@@ -7,6 +7,10 @@ STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 8000
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist, whole files per worker: each worker has its own PostgreSQL
+# cluster, browser and server ports). TEST_WORKERS=1 runs everything in this process.
+TEST_WORKERS ?= 2
+XDIST   := $(if $(filter-out 0 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile,)
 CHROMIUM ?= /usr/bin/chromium
 
 .DEFAULT_GOAL := help
@@ -15,7 +19,7 @@ CHROMIUM ?= /usr/bin/chromium
 help:
 	@echo "make install   create $(VENV) and install umbra with dev extras (only when needed)"
 	@echo "make run       serve on http://$(HOST):$(PORT) (applies migrations first)"
-	@echo "make test      run the test suite (PYTEST_ARGS='-k foo' to narrow it)"
+	@echo "make test      run the test suite (PYTEST_ARGS='-k foo' to narrow it, TEST_WORKERS=1 in one process)"
 	@echo "make lint      ruff check app tests"
 	@echo "make bench     store and live benchmarks"
 	@echo "make clean     remove caches and build output (distclean: also $(VENV))"
@@ -37,7 +41,7 @@ test: install
 		echo "*** chromium not found: browser tests will be SKIPPED (apt-get install chromium chromium-driver) ***"; \
 		echo ""; \
 	fi
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check app tests

@@ -129,12 +129,28 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class _PortTaken(RuntimeError):
+    pass
+
+
+def _port_in_use(port: int) -> bool:
+    with _socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
 class LiveServer:
     """A real ``umbra serve`` process (uvicorn) on a free loopback port."""
 
     def __init__(self, database_url: str, port: int | None = None, log_path: _Path | None = None) -> None:
         self.database_url = database_url
         self.port = port or free_port()
+        self.port_chosen = port is None
+        """A port picked here may be taken by another process (another xdist worker's
+        server) between the probe and the bind: then ``start`` tries a fresh one."""
         self.proc: _subprocess.Popen[bytes] | None = None
         self.log_path = log_path
 
@@ -147,6 +163,16 @@ class LiveServer:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> LiveServer:
+        for attempt in range(3):
+            try:
+                return self._start_once()
+            except _PortTaken:
+                if not self.port_chosen or attempt == 2:
+                    raise
+                self.port = free_port()
+        raise AssertionError("unreachable")
+
+    def _start_once(self) -> LiveServer:
         out = open(self.log_path, "ab") if self.log_path else _subprocess.DEVNULL  # noqa: SIM115
         self.proc = spawn_serve(
             self.port,
@@ -158,6 +184,8 @@ class LiveServer:
         deadline = _time.monotonic() + 30
         while _time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if _port_in_use(self.port):
+                    raise _PortTaken(f"port {self.port} was taken before umbra serve could bind it")
                 raise RuntimeError(f"umbra serve exited with {self.proc.returncode}")
             try:
                 with _socket.create_connection(("127.0.0.1", self.port), timeout=0.2):

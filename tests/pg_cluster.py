@@ -102,12 +102,17 @@ def _ensure_os_user() -> None:
     if _os_user_exists():
         return
     useradd = shutil.which("useradd") or "/usr/sbin/useradd"
-    subprocess.run(
-        [useradd, "--system", "--user-group", "--no-create-home", OS_USER],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
+    try:
+        subprocess.run(
+            [useradd, "--system", "--user-group", "--no-create-home", OS_USER],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+    except subprocess.CalledProcessError:
+        # Another test process (pytest-xdist worker) may have created it a moment ago.
+        if not _os_user_exists():
+            raise
 
 
 def _psycopg_missing() -> str | None:

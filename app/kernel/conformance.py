@@ -11,6 +11,7 @@ secret that viewer may not see.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,6 +36,16 @@ class ConformanceError(AssertionError):
     pass
 
 
+GAMES_VARIABLE = "UMBRA_CONFORMANCE_GAMES"
+
+
+def games_per_case(default: int) -> int:
+    """How many seeded games one conformance test case plays: ``default`` (sized for CI),
+    or ``$UMBRA_CONFORMANCE_GAMES`` for a longer hunt (e.g. 200 before a release)."""
+    value = os.environ.get(GAMES_VARIABLE, "").strip()
+    return max(1, int(value)) if value else default
+
+
 @dataclass
 class Playout:
     seed: int
@@ -48,26 +59,42 @@ def viewers_for(seats: int) -> list[Viewer]:
     return [SPECTATOR, GAME_MASTER, *(Viewer("seat", frozenset({i})) for i in range(seats))]
 
 
+_encode = json.JSONEncoder(sort_keys=True).encode
+"""One encoder for every check (``json.dumps`` builds a new one per call)."""
+
+
 def check_views(game: Game, state: Any, new_events: list[Event], viewers: list[Viewer], where: str) -> None:
-    """No viewer's view, or feed of the new events, contains a secret it may not see."""
-    secrets = game.secrets(state)
+    """No viewer's view, or feed of the new events, contains a secret it may not see.
+
+    Each secret is encoded once, and each event once per distinct form viewers see it in
+    (most events look the same to everyone); every such form is described once."""
+    needles = [(_encode(secret.value), secret.seats) for secret in game.secrets(state)]
+    seen: dict[int, tuple[Event, str]] = {}
+    """id(visible event) -> (the event, kept alive so its id is not reused; its text)."""
     for viewer in viewers:
-        view = json.dumps(game.view(state, viewer), sort_keys=True)
+        view = _encode(game.view(state, viewer))
         feed = []
         for event in new_events:
             visible = kernel.event_for_viewer(game, event, viewer)
-            if visible is not None:
-                feed.append(json.dumps(visible.to_json(), sort_keys=True))
-                kernel.describe(game, visible)
-        for secret in secrets:
-            if viewer.is_gm or any(viewer.sees_seat(s) for s in secret.seats):
+            if visible is None:
                 continue
-            needle = json.dumps(secret.value, sort_keys=True)
+            known = seen.get(id(visible))
+            if known is None:
+                known = seen[id(visible)] = (visible, _encode(visible.to_json()))
+                kernel.describe(game, visible)
+            feed.append(known[1])
+        if viewer.is_gm:
+            continue
+        hidden = [needle for needle, seats in needles if not any(viewer.sees_seat(s) for s in seats)]
+        if not hidden:
+            continue
+        everything = "\n".join(feed)  # JSON text holds no raw newline: no needle spans two events
+        for needle in hidden:
             if needle in view:
                 raise ConformanceError(f"{where}: {viewer.key()} view leaks {needle}")
-            for text in feed:
-                if needle in text:
-                    raise ConformanceError(f"{where}: {viewer.key()} event feed leaks {needle}: {text}")
+            if needle in everything:
+                text = next(t for t in feed if needle in t)
+                raise ConformanceError(f"{where}: {viewer.key()} event feed leaks {needle}: {text}")
 
 
 def random_playout(
@@ -81,7 +108,10 @@ def random_playout(
     optional_share: float = 0.1,
     invariant: Callable[[Any], None] | None = None,
 ) -> Playout:
-    """Play one seeded game of random legal commands, checking every invariant."""
+    """Play one seeded game of random legal commands, checking every invariant.
+
+    ``check_every`` > 0 checks every viewer's view every that many commands, and every
+    event since the last check in each viewer's feed; 0 checks no view (a benchmark)."""
     picker = random.Random(seed)
     n = seats if seats is not None else picker.randint(game.min_seats, game.max_seats)
     opts = validate_options(game, options or {})
@@ -101,6 +131,12 @@ def random_playout(
     state = kernel.replay(game, opening)
     out.events.extend(opening)
     check_views(game, state, opening, viewers, f"seed {seed} setup")
+    known = game.event_types()
+    unchecked: list[Event] = []
+    """Events since the last view check: every event reaches a feed check, even when the
+    views are only looked at every ``check_every`` commands."""
+    stored_json = [json.dumps([e.to_json() for e in opening])]
+    """The log as a store keeps it: JSON text, one batch per command, read back to replay."""
     for step in range(max_commands):
         if game.outcome(state) is not None:
             break
@@ -123,9 +159,8 @@ def random_playout(
             ) from err
         if not events:
             raise ConformanceError(f"seed {seed} step {step}: {choice.type} produced no events")
-        known = game.event_types()
+        stored_json.append(json.dumps([e.to_json() for e in events]))
         for event in events:
-            json.dumps(event.to_json())
             if event.type not in known or not 1 <= event.v <= known[event.type]:
                 raise ConformanceError(
                     f"seed {seed} step {step}: event {event.type} v{event.v} is not in event_types() "
@@ -139,12 +174,17 @@ def random_playout(
                 invariant(state)
             except AssertionError as err:
                 raise ConformanceError(f"seed {seed} step {step}: invariant broken: {err}") from err
-        if check_every and step % check_every == 0:
-            check_views(game, state, events, viewers, f"seed {seed} step {step}")
+        if check_every:
+            unchecked.extend(events)
+            if step % check_every == 0:
+                check_views(game, state, unchecked, viewers, f"seed {seed} step {step}")
+                unchecked = []
     else:
         if game.outcome(state) is None:
             raise ConformanceError(f"seed {seed}: no end after {max_commands} commands")
-    stored = [Event(**json.loads(json.dumps(e.to_json()))) for e in out.events]
+    if unchecked:
+        check_views(game, state, unchecked, viewers, f"seed {seed} end")
+    stored = [Event(**e) for batch in stored_json for e in json.loads(batch)]
     rebuilt = kernel.replay(game, stored)
     if rebuilt != state:
         raise ConformanceError(f"seed {seed}: replaying the log does not rebuild the same state")

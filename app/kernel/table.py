@@ -33,11 +33,50 @@ def fold(game: Game, state: Any, event: Event) -> Any:
     return game.evolve(state, game.upcast(event))
 
 
+class _DecidedFold:
+    """The state a game reached while deciding a command (it applies each event as it
+    emits it), kept for the fold of those very events that follows.
+
+    One slot, taken once: a fold of other events, or of the same events on another
+    state, misses and folds for real. Sound because ``evolve`` is a pure, deterministic
+    function of (state, events): the state the game built is the one the fold would
+    build (the conformance check replays every log to prove it)."""
+
+    __slots__ = ("before", "events", "after")
+
+    def __init__(self, before: Any, events: Sequence[Event], after: Any) -> None:
+        self.before, self.events, self.after = before, tuple(events), after
+
+
+_decided: _DecidedFold | None = None
+
+
+def remember_fold(before: Any, events: Sequence[Event], after: Any) -> None:
+    """Called by a game's ``decide``: folding ``events`` into ``before`` gives ``after``
+    (a private state no one else holds or will change)."""
+    global _decided
+    _decided = _DecidedFold(before, events, after)
+
+
+def _recall_fold(before: Any, batch: list[Event]) -> Any:
+    global _decided
+    memo = _decided
+    if memo is None or memo.before is not before or len(memo.events) != len(batch):
+        return None
+    if not all(a is b for a, b in zip(memo.events, batch, strict=True)):
+        return None
+    _decided = None
+    return memo.after
+
+
 def fold_all(game: Game, state: Any, events: Iterable[Event]) -> Any:
     """Evolve ``state`` by several stored events (upcast; platform events pass by)."""
     batch = [game.upcast(e) for e in events if not is_platform_event(e)]
     if not batch:
         return state
+    known = _recall_fold(state, batch)
+    if known is not None:
+        return known
     evolve_all = getattr(game, "evolve_all", None)
     if evolve_all is not None:
         return evolve_all(state, batch)

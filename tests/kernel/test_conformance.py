@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.kernel.conformance import ConformanceError, random_playout
+from app.kernel.conformance import ConformanceError, games_per_case, random_playout
 from app.kernel.registry import all_games
 from tests.support.lanterns import LANTERNS
 
@@ -12,13 +12,14 @@ GAMES = {**all_games(), LANTERNS.name: LANTERNS}
 
 
 SEEDS = {"lanterns": 200}
-"""Seeded games per game here; each game's own tests play many more across its options."""
+"""Seeded games per game here (more with $UMBRA_CONFORMANCE_GAMES); each game's own tests
+play more across its options."""
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_random_games_conform(name: str) -> None:
     game = GAMES[name]
-    for seed in range(SEEDS.get(name, 20)):
+    for seed in range(games_per_case(SEEDS.get(name, 8))):
         playout = random_playout(game, seed, check_every=3)
         assert playout.outcome is not None
 

@@ -19,6 +19,7 @@ from app.games.darkest_night.rules.round import check_victory, schedule
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
+from app.kernel import table as kernel
 from app.kernel.flow import RESUME_OP, Decision
 from app.kernel.flow.records import WAITING_EVENT, WAITING_VERSION
 from app.kernel.game import GameBase
@@ -159,7 +160,9 @@ class DarkestNight(GameBase):
             self._check_choice(state, d, command)
             ctx.resolve(command.type, command.args)
         ctx.run(schedule, check_victory)
-        return ctx.finish()
+        events = ctx.finish()
+        kernel.remember_fold(state, events, ctx.s)  # ctx.s is the fold of events: no second copy
+        return events
 
     def _check_choice(self, state: State, d: Decision, command: Command) -> None:
         seats = d.asked
@@ -183,7 +186,20 @@ class DarkestNight(GameBase):
             f"({TITLES.get(d.kind, d.kind)}: {', '.join(offered)})".replace(" {}", ""),
         )
 
+    _choices_memo: tuple[State, dict[Any, list[Choice]]] | None = None
+
     def _choices_for(self, state: State, d: Decision, seat: Any) -> list[Choice]:
+        """The choices of ``seat`` in ``state.decision``, listed once per state (prompts
+        lists them, then decide checks the command against them; states never change)."""
+        memo = self._choices_memo
+        if memo is None or memo[0] is not state:
+            memo = self._choices_memo = (state, {})
+        known = memo[1].get(seat)
+        if known is None:
+            known = memo[1][seat] = self._list_choices(state, d, seat)
+        return known
+
+    def _list_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
         choices = RULES.decisions[d.kind].choices(state, d)
         if d.seats and len(d.seats) > 1:
             choices = [

@@ -4,11 +4,12 @@ no location holds more than 4 blights, tokens on the board never exceed the pool
 3 sparks per hero, grace and secrecy never below 0, at most one Holy Relic per hero (two in
 the dual-class variant), and every game ends in a win or a loss.
 
-``UMBRA_DN_GAMES`` scales the number of games (the default keeps CI fast)."""
+Each option set plays a few seeded games by default (sized for CI), every view checked
+every other command and every event in every viewer's feed; ``UMBRA_CONFORMANCE_GAMES=N``
+plays N games per option set instead (app/kernel/conformance.py, ``games_per_case``)."""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from typing import Any
 
@@ -17,9 +18,9 @@ import pytest
 from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night.content import load
 from app.games.darkest_night.state import State
-from app.kernel.conformance import random_playout
+from app.kernel.conformance import games_per_case, random_playout
 
-GAMES = int(os.environ.get("UMBRA_DN_GAMES", "600"))
+GAMES_PER_OPTION_SET = games_per_case(4)
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -58,12 +59,10 @@ def invariants(state: State) -> None:
 def test_random_games_across_the_options(index: int) -> None:
     options = OPTION_SETS[index]
     results: Counter[str] = Counter()
-    games = max(1, GAMES // len(OPTION_SETS))
+    games = GAMES_PER_OPTION_SET
     for n in range(games):
         seed = index * 100_000 + n
-        playout = random_playout(
-            DARKEST_NIGHT, seed, options=options, invariant=invariants, check_every=0 if n % 5 else 1
-        )
+        playout = random_playout(DARKEST_NIGHT, seed, options=options, invariant=invariants, check_every=2)
         assert playout.outcome is not None and playout.outcome.result in ("win", "loss")
         results[playout.outcome.result] += 1
     assert sum(results.values()) == games
