@@ -104,6 +104,7 @@ class Rules:
         self.decisions: dict[str, DecisionRule] = {}
         self.windows: dict[str, Window] = {}
         self.decision_types: dict[str, type[Decision]] = {}
+        self._decoded: tuple[Record, Decision] | None = None
         self.versions: dict[str, int] = {}
         """The schema version each event type is written at (``Ctx.emit`` stamps it)."""
         self.steps_version = 1
@@ -208,11 +209,19 @@ class Rules:
         extra = sorted(set(record) - {"kind", "v", *ASKED_FIELDS, *rule.schema.fields})
         if extra:
             raise FlowSchemaError(f"{self.game}: decision {decision.kind} has undeclared fields {extra}")
+        self._decoded = (record, decision)
         return record
 
     def decision_from_record(self, record: Record) -> Decision:
-        """The decision a (current-version) record stands for."""
-        return self.decision_types[record["kind"]].from_record(record)
+        """The decision a (current-version) record stands for. The record just written
+        (or read) is remembered by identity, so folding the ``Waiting`` event a command
+        has just emitted does not rebuild the dataclass it came from."""
+        last = self._decoded
+        if last is not None and last[0] is record:
+            return last[1]
+        decision = self.decision_types[record["kind"]].from_record(record)
+        self._decoded = (record, decision)
+        return decision
 
     def step_record(self, st: Step) -> Step:
         """A pending step as the log stores it: checked against the published vocabulary
