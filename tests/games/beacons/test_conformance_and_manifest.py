@@ -11,6 +11,7 @@ import pytest
 
 from app.kernel.conformance import random_playout
 from app.kernel.flow import manifest
+from app.kernel.registry import unregister
 from tests.support.beacons.game import BEACONS, RULES
 
 SCHEMA = Path(__file__).resolve().parents[2] / "support" / "beacons" / "flow_schema.json"
@@ -21,6 +22,8 @@ OPTION_SETS = [
     {"campaign": "campaign", "nights": 2},
     {"campaign": "campaign", "nights": 3, "colour": ["jade", None, "amber"]},
 ]
+
+unregister(BEACONS.name)  # importing the package registers it: only tests that serve it keep it
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=["single", "two-nights", "three-nights"])

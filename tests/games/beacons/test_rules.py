@@ -11,6 +11,7 @@ import pytest
 
 from app.kernel import table as kernel
 from app.kernel.options import validate_options
+from app.kernel.registry import unregister
 from app.kernel.types import GAME_MASTER, SPECTATOR, Command, Event, RuleError, SeatInfo, Viewer
 from tests.support.beacons.game import (
     BEACONS,
@@ -22,6 +23,8 @@ from tests.support.beacons.game import (
     Ready,
     card_reach,
 )
+
+unregister(BEACONS.name)  # importing the package registers it: only tests that serve it keep it
 
 
 class Table:
