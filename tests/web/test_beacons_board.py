@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -155,3 +156,14 @@ def test_the_api_accepts_and_refuses_the_per_seat_option(served: TestClient) -> 
     assert status == 422 and body["error"]["code"] == "bad_option"
     status, body = create(served, {"campaign": "single", "nights": 3}, ["Ann"])
     assert status == 422 and body["error"]["code"] == "option_not_applicable"
+
+
+def test_a_games_template_root_is_read_as_its_template_folder(served: TestClient) -> None:
+    """``template_root`` (app/web/templating.py): a test game's board lives outside the
+    product's templates; a product game's board is still read from templates/games/."""
+    env = served.app.state.templates  # type: ignore[attr-defined]
+    board = env.get_template("games/beacons/board.html")
+    assert Path(board.filename) == Path(BEACONS.template_root) / "board.html"  # type: ignore[arg-type]
+    assert "tests/support/beacons/templates" in board.filename.replace("\\", "/")
+    product = env.get_template("games/darkest_night/board.html")
+    assert product.filename.replace("\\", "/").endswith("templates/games/darkest_night/board.html")

@@ -284,3 +284,15 @@ def test_the_log_replays_to_the_same_table_waiting_on_the_same_question() -> Non
     assert kernel.replay(BEACONS, stored) == t.state
     waiting = t.events[-1]
     assert waiting.type == "Waiting" and waiting.data["decision"]["kind"] == "light_square"
+
+
+def test_a_clone_shares_nothing_the_rules_change() -> None:
+    t = Table(seats=2)
+    before = kernel.replay(BEACONS, t.events)
+    copy = t.state.clone()
+    copy.hands[0].append("x")
+    copy.positions[0] = "2-2"
+    copy.agenda.append({"op": "dusk"})
+    copy.lit.append("1-1")
+    copy.sparks[1] = 3
+    assert t.state == before

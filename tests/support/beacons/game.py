@@ -90,7 +90,14 @@ class BeaconsState:
     result: dict[str, Any] | None = None
 
     def clone(self) -> BeaconsState:
-        return copy.deepcopy(self)
+        """A copy whose lists may be changed freely; decisions (frozen) and the result
+        (replaced, never changed) are shared. Cheaper than a deep copy, once per command."""
+        new = copy.copy(self)
+        for name in ("names", "colours", "results", "positions", "lit", "deck", "sparks", "acted"):
+            setattr(new, name, list(getattr(self, name)))
+        new.hands = [list(hand) for hand in self.hands]
+        new.agenda = [dict(st) for st in self.agenda]
+        return new
 
     @property
     def started(self) -> bool:
