@@ -167,3 +167,24 @@ def test_a_games_template_root_is_read_as_its_template_folder(served: TestClient
     assert "tests/support/beacons/templates" in board.filename.replace("\\", "/")
     product = env.get_template("games/darkest_night/board.html")
     assert product.filename.replace("\\", "/").endswith("templates/games/darkest_night/board.html")
+
+
+def offered(client: TestClient, table: dict[str, Any], seat: int, type_: str) -> dict[str, Any] | None:
+    token = next(s["token"] for s in table["seats"] if s["seat"] == seat)
+    view = client.get(f"/api/tables/{table['table_id']}/view", headers=auth(token)).json()
+    commands = [c["command"] for p in view["prompts"] for c in p["choices"]]
+    return next((c for c in commands if c["type"] == type_), None)
+
+
+def test_a_move_may_be_taken_back_but_not_a_drawn_card(served: TestClient, on_watch: dict[str, Any]) -> None:
+    """``undoable``: a move has no chance in it; a drawn card is a secret learnt."""
+    send(served, on_watch, 0, "move", {"to": "0-1"}, "m1")
+    undo = offered(served, on_watch, 0, "undo")
+    assert undo is not None
+    token = on_watch["seats"][0]["token"]
+    response = served.post(f"/api/tables/{on_watch['table_id']}/commands", json=undo, headers=auth(token))
+    assert response.status_code == 200, response.text
+    session = served.portal.call(served.app.state.hub.session, on_watch["table_id"])  # type: ignore[attr-defined]
+    assert session.state.positions[0] == "0-0" and session.state.decision.kind == "act"
+    send(served, on_watch, 0, "draw", {}, "d1")
+    assert offered(served, on_watch, 0, "undo") is None
