@@ -16,6 +16,7 @@ from jinja2 import (
     TemplateNotFound,
     select_autoescape,
 )
+from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
 from app.kernel.registry import get_game
@@ -58,7 +59,7 @@ class GameRootLoader(BaseLoader):
         root = game.template_root if game is not None else None
         if root is None:
             raise TemplateNotFound(template)
-        path = Path(root) / rest
+        path = Path(root).joinpath(*split_template_path(rest))  # refuses "..", as FileSystemLoader
         if not path.is_file():
             raise TemplateNotFound(template)
         mtime = path.stat().st_mtime
