@@ -41,6 +41,7 @@ class Game(Protocol):
     options: tuple[OptionSpec, ...]
     summary: str
     template_dir: str | None
+    template_root: str | None
     opening_event: str | None
 
     # -- the rules: every game writes these -----------------------------------------------
@@ -100,6 +101,9 @@ class GameBase:
     summary: ClassVar[str] = ""
     template_dir: ClassVar[str | None] = None
     """Folder under ``templates/games/`` with this game's board fragments, if any."""
+    template_root: ClassVar[str | None] = None
+    """An absolute folder read as ``templates/games/<name>/`` (its ``board.html``…) instead:
+    for a test-only game, whose board may not live in the product's templates."""
     opening_event: ClassVar[str | None] = None
     """The event type a table's log starts with, once (an import must start with it)."""
 

@@ -7,8 +7,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, Template, select_autoescape
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    Template,
+    TemplateNotFound,
+    select_autoescape,
+)
+from jinja2.loaders import split_template_path
 from markupsafe import Markup
+
+from app.kernel.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -37,9 +48,27 @@ def game_stylesheets(game_name: str) -> tuple[str, ...]:
     return tuple(f"/static/games/{game_name}/{css.name}" for css in sorted(folder.glob("*.css")))
 
 
+class GameRootLoader(BaseLoader):
+    """``games/<game>/<file>`` from the folder a game names as its ``template_root`` (a
+    test-only game keeps its board outside the product's ``templates/games/``); a game
+    without one is left to ``templates/`` (the next loader)."""
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Any]:
+        prefix, name, rest = (template.split("/", 2) + ["", ""])[:3]
+        game = get_game(name) if prefix == "games" and name.isidentifier() and rest else None
+        root = game.template_root if game is not None else None
+        if root is None:
+            raise TemplateNotFound(template)
+        path = Path(root).joinpath(*split_template_path(rest))  # refuses "..", as FileSystemLoader
+        if not path.is_file():
+            raise TemplateNotFound(template)
+        mtime = path.stat().st_mtime
+        return path.read_text(encoding="utf-8"), str(path), lambda: path.stat().st_mtime == mtime
+
+
 def make_environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=ChoiceLoader([GameRootLoader(), FileSystemLoader(TEMPLATES)]),
         autoescape=select_autoescape(["html", "svg"], default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
