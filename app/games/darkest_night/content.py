@@ -140,6 +140,9 @@ class Content:
     darkness: dict[str, CardDef]
     artifacts: dict[str, PowerDef]
     all_powers: dict[str, PowerDef] = field(default_factory=dict)
+    blights_by_effect: dict[str, dict[str, bool]] = field(default_factory=dict)
+    """effect -> {blight type with that effect: whether it is red (applies everywhere)}: the
+    rules ask "is this effect active here" many times per command (an index, not content)."""
 
     def powers(self) -> dict[str, PowerDef]:
         """Every power and artifact by id."""
@@ -220,6 +223,9 @@ def load() -> Content:
         r["id"]: _power(r, "artifact", artifact=True) for r in _read("artifacts.toml").get("artifact", ())
     }
     all_powers = {p.id: p for h in heroes.values() for p in h.powers} | artifacts
+    blights_by_effect: dict[str, dict[str, bool]] = {}
+    for blight in blights.values():
+        blights_by_effect.setdefault(blight.effect, {})[blight.name] = blight.color == "red"
     return Content(
         locations={
             r["name"]: LocationDef(
@@ -255,4 +261,5 @@ def load() -> Content:
         darkness={r["id"]: _card(r) for r in _read("darkness.toml").get("darkness", ())},
         artifacts=artifacts,
         all_powers=all_powers,
+        blights_by_effect=blights_by_effect,
     )

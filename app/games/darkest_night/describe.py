@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from app.games.darkest_night.content import load
@@ -16,7 +17,13 @@ def hero(d: D, key: str = "hero") -> str:
     hero_id = d.get(key)
     if not hero_id:
         return "Someone"
-    kind, _, again = str(hero_id).partition("~")
+    return hero_label(str(hero_id))
+
+
+@cache
+def hero_label(hero_id: str) -> str:
+    """A hero's name (``prince~2`` is "… (2)"); the content never changes, so once per id."""
+    kind, _, again = hero_id.partition("~")
     spec = load().heroes.get(kind)
     name = spec.name if spec else kind
     return f"{name} ({again})" if again else name

@@ -36,4 +36,19 @@ class Ctx(FlowCtx[State, Content]):
         """A read-only context for questions asked outside a command (prompts, views)."""
         from app.games.darkest_night.content import load
 
-        return cls(state, random.Random(0), load())
+        return cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
+
+
+class _ReaderRandom:
+    """A reader's ``random.Random(0)``, made only if a question ever draws from it: seeding
+    one for each of the many questions asked per command cost more than the questions."""
+
+    __slots__ = ("_rng",)
+
+    def __getattr__(self, name: str) -> object:
+        try:
+            rng = object.__getattribute__(self, "_rng")
+        except AttributeError:
+            rng = random.Random(0)
+            object.__setattr__(self, "_rng", rng)
+        return getattr(rng, name)

@@ -15,9 +15,9 @@ NECROMANCER_STRENGTH = 7
 
 
 def hero_name(_: Ctx | State, hero_id: str) -> str:
-    from app.games.darkest_night.describe import hero as described
+    from app.games.darkest_night.describe import hero_label
 
-    return described({"hero": hero_id})
+    return hero_label(str(hero_id)) if hero_id else "Someone"
 
 
 # -- global and local effects of blights, darkness cards and powers -------------------
@@ -33,13 +33,14 @@ def blight_effect_active(ctx: Ctx, effect: str, location: str | None, *, hero: H
     Cursed Ashes let a hero ignore blight effects for the rest of a turn."""
     if hero is not None and hero.flags.get("ignore_blights"):
         return 0
+    red_by_type = ctx.c.blights_by_effect.get(effect)
+    if not red_by_type:
+        return 0
     count = 0
     for loc, blights in ctx.s.blights.items():
         for blight in blights:
-            spec = ctx.c.blights[blight.type]
-            if spec.effect != effect:
-                continue
-            if spec.color == "red" or loc == location:
+            red = red_by_type.get(blight.type)
+            if red is not None and (red or loc == location):
                 count += 1
     return count
 
@@ -48,12 +49,15 @@ def blight_param_total(ctx: Ctx, effect: str, location: str | None, *, hero: Her
     """The sum of ``params.n`` of the blights with ``effect`` that apply at ``location``."""
     if hero is not None and hero.flags.get("ignore_blights"):
         return 0
+    red_by_type = ctx.c.blights_by_effect.get(effect)
+    if not red_by_type:
+        return 0
     total = 0
     for loc, blights in ctx.s.blights.items():
         for blight in blights:
-            spec = ctx.c.blights[blight.type]
-            if spec.effect == effect and (spec.color == "red" or loc == location):
-                total += int(spec.params.get("n", 0))
+            red = red_by_type.get(blight.type)
+            if red is not None and (red or loc == location):
+                total += int(ctx.c.blights[blight.type].params.get("n", 0))
     return total
 
 

@@ -189,8 +189,15 @@ def check_victory(ctx: Ctx) -> None:
         return
     if s.options.get("hidden_relics") and s.phase != "setup":
         reveal_hidden_relics(ctx)
-    relics = sum(1 for i in s.stored if i.kind == "holy_relic")
-    relics += sum(h.relics() for h in s.heroes_at(MONASTERY))
+    relics = 0
+    for item in s.stored:
+        if item.kind == "holy_relic":
+            relics += 1
+    for hero in s.heroes.values():  # s.heroes_at(MONASTERY), inlined: this runs after every step
+        if hero.location == MONASTERY and not hero.dead:
+            for item in hero.items:
+                if item.kind == "holy_relic":
+                    relics += 1
     if relics >= 3:
         end_game(
             ctx,
