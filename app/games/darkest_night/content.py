@@ -140,9 +140,10 @@ class Content:
     darkness: dict[str, CardDef]
     artifacts: dict[str, PowerDef]
     all_powers: dict[str, PowerDef] = field(default_factory=dict)
-    blights_by_effect: dict[str, dict[str, bool]] = field(default_factory=dict)
-    """effect -> {blight type with that effect: whether it is red (applies everywhere)}: the
-    rules ask "is this effect active here" many times per command (an index, not content)."""
+    blights_by_effect: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+    """effect -> (its red blight types, which apply everywhere; its other types, which apply
+    where they lie): the rules ask "is this effect active here" many times per command (an
+    index of the content above, not content)."""
 
     def powers(self) -> dict[str, PowerDef]:
         """Every power and artifact by id."""
@@ -223,9 +224,13 @@ def load() -> Content:
         r["id"]: _power(r, "artifact", artifact=True) for r in _read("artifacts.toml").get("artifact", ())
     }
     all_powers = {p.id: p for h in heroes.values() for p in h.powers} | artifacts
-    blights_by_effect: dict[str, dict[str, bool]] = {}
-    for blight in blights.values():
-        blights_by_effect.setdefault(blight.effect, {})[blight.name] = blight.color == "red"
+    blights_by_effect = {
+        effect: (
+            frozenset(b.name for b in blights.values() if b.effect == effect and b.color == "red"),
+            frozenset(b.name for b in blights.values() if b.effect == effect and b.color != "red"),
+        )
+        for effect in {b.effect for b in blights.values()}
+    }
     return Content(
         locations={
             r["name"]: LocationDef(

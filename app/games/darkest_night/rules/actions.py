@@ -71,7 +71,21 @@ def attackable(ctx: Ctx, hero: Hero) -> tuple[list[tuple[str, str, int]], list[s
     return ok, blocked
 
 
+_last_options: tuple[State, Action, tuple[list[Choice], list[Unavailable]]] | None = None
+"""The last state's answer: prompts asks for the choices and for what is unavailable, and
+each needs the whole list (only published states are asked, and they never change)."""
+
+
 def action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavailable]]:
+    global _last_options
+    last = _last_options
+    if last is None or last[0] is not s or last[1] is not d:
+        last = _last_options = (s, d, list_action_options(s, d))
+    choices, unavailable = last[2]
+    return list(choices), list(unavailable)
+
+
+def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavailable]]:
     ctx = Ctx.reader(s)
     hero = s.heroes[d.hero]
     here = hero.location

@@ -27,21 +27,26 @@ def blights_here(s: State, location: str) -> list[str]:
     return [b.type for b in s.blights.get(location, [])]
 
 
+NO_BLIGHTS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+
+
 def blight_effect_active(ctx: Ctx, effect: str, location: str | None, *, hero: Hero | None = None) -> int:
     """How many blights with ``effect`` apply at ``location`` (red ones apply everywhere).
 
     Cursed Ashes let a hero ignore blight effects for the rest of a turn."""
     if hero is not None and hero.flags.get("ignore_blights"):
         return 0
-    red_by_type = ctx.c.blights_by_effect.get(effect)
-    if not red_by_type:
-        return 0
+    red, local = ctx.c.blights_by_effect.get(effect, NO_BLIGHTS)
     count = 0
-    for loc, blights in ctx.s.blights.items():
-        for blight in blights:
-            red = red_by_type.get(blight.type)
-            if red is not None and (red or loc == location):
+    if local and location is not None:
+        for blight in ctx.s.blights.get(location, ()):
+            if blight.type in local:
                 count += 1
+    if red:
+        for blights in ctx.s.blights.values():
+            for blight in blights:
+                if blight.type in red:
+                    count += 1
     return count
 
 
@@ -49,16 +54,13 @@ def blight_param_total(ctx: Ctx, effect: str, location: str | None, *, hero: Her
     """The sum of ``params.n`` of the blights with ``effect`` that apply at ``location``."""
     if hero is not None and hero.flags.get("ignore_blights"):
         return 0
-    red_by_type = ctx.c.blights_by_effect.get(effect)
-    if not red_by_type:
-        return 0
-    total = 0
-    for loc, blights in ctx.s.blights.items():
-        for blight in blights:
-            red = red_by_type.get(blight.type)
-            if red is not None and (red or loc == location):
-                total += int(ctx.c.blights[blight.type].params.get("n", 0))
-    return total
+    red, local = ctx.c.blights_by_effect.get(effect, NO_BLIGHTS)
+    applying = []
+    if local and location is not None:
+        applying += [b.type for b in ctx.s.blights.get(location, ()) if b.type in local]
+    if red:
+        applying += [b.type for blights in ctx.s.blights.values() for b in blights if b.type in red]
+    return sum(int(ctx.c.blights[t].params.get("n", 0)) for t in applying)
 
 
 def default_grace(ctx: Ctx, hero: Hero) -> int:
