@@ -5,6 +5,9 @@ the agenda, decisions and the record of where the game waits are the kernel's.""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from app.games.darkest_night.content import Content
 from app.games.darkest_night.state import State
@@ -25,8 +28,34 @@ def apply(state: State, event: Event) -> None:
     RULES.apply(state, event)
 
 
+_read_only: State | None = None
+"""The published state whose prompts are being listed now (see ``reading``)."""
+_memo: tuple[State, dict[Any, Any]] | None = None
+"""Answers already worked out for the last published state read."""
+
+
+@contextmanager
+def reading(state: State) -> Iterator[None]:
+    """Mark ``state`` as a published state being read (prompts, a command's check): a
+    published state never changes, so the readers made for it share a memo of answers that
+    are asked again and again (a hero's lasting modifiers, whether artifacts work). A
+    command's private state changes step by step: its readers get no memo."""
+    global _read_only, _memo
+    outer = _read_only
+    _read_only = state
+    if _memo is None or _memo[0] is not state:
+        _memo = (state, {})
+    try:
+        yield
+    finally:
+        _read_only = outer
+
+
 class Ctx(FlowCtx[State, Content]):
     """One Darkest Night command's work (see ``app.kernel.flow.Ctx``)."""
+
+    memo: dict[Any, Any] | None = None
+    """Answers shared by the readers of one published state (``reading``); None elsewhere."""
 
     def __init__(self, state: State, rng: random.Random, content: Content) -> None:
         super().__init__(RULES, state, rng, content)
@@ -36,7 +65,10 @@ class Ctx(FlowCtx[State, Content]):
         """A read-only context for questions asked outside a command (prompts, views)."""
         from app.games.darkest_night.content import load
 
-        return cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
+        ctx = cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
+        if state is _read_only and _memo is not None:
+            ctx.memo = _memo[1]
+        return ctx
 
 
 class _ReaderRandom:

@@ -11,7 +11,7 @@ from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import decision_hero
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
-from app.games.darkest_night.engine import RULES, Ctx, apply
+from app.games.darkest_night.engine import RULES, Ctx, apply, reading
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.items import ANY_TIME
@@ -172,7 +172,8 @@ class DarkestNight(GameBase):
                 "not_your_decision",
                 f"the table is waiting for {who} to {TITLES.get(d.kind, d.kind).lower()}",
             )
-        choices = self._choices_for(state, d, command.seat)
+        with reading(state):
+            choices = self._choices_for(state, d, command.seat)
         if any(c.type == command.type and c.args == command.args for c in choices):
             return
         rule = RULES.decisions[d.kind]
@@ -212,6 +213,10 @@ class DarkestNight(GameBase):
     def prompts(self, state: State) -> list[Prompt]:
         if not state.started or state.result is not None:
             return []
+        with reading(state):
+            return self._prompts(state)
+
+    def _prompts(self, state: State) -> list[Prompt]:
         out: list[Prompt] = []
         d = state.decision
         if d is not None:

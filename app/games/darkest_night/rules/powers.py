@@ -44,7 +44,13 @@ def usable(power: Power) -> bool:
 
 def artifacts_work(ctx: Ctx) -> bool:
     """Artifacts are items too (DN 14.4): under Decay, items have no effect (DN 11.2)."""
-    return not blight_effect_active(ctx, "items_disabled", None)
+    memo = ctx.memo
+    if memo is None:
+        return not blight_effect_active(ctx, "items_disabled", None)
+    known = memo.get("artifacts_work")
+    if known is None:
+        known = memo["artifacts_work"] = not blight_effect_active(ctx, "items_disabled", None)
+    return known
 
 
 def carried_powers(hero: Hero, with_artifacts: bool = True) -> list[Power]:
@@ -67,7 +73,18 @@ def carried_powers(hero: Hero, with_artifacts: bool = True) -> list[Power]:
 def bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
     """Every lasting modifier that applies to ``hero`` now: its own usable powers'
     bonuses (unless Corruption is here), inactive effects, and active effects of any
-    hero's powers that target it."""
+    hero's powers that target it (worked out once per published state; callers only read)."""
+    memo = ctx.memo
+    if memo is None:
+        return list_bonus_mods(ctx, hero)
+    key = ("bonus_mods", hero.id)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = list_bonus_mods(ctx, hero)
+    return known
+
+
+def list_bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
     mods: list[dict[str, Any]] = []
     corrupted = blight_effect_active(ctx, "no_bonus_powers", hero.location, hero=hero) > 0
     working = artifacts_work(ctx)
