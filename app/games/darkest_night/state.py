@@ -143,7 +143,7 @@ class Hero:
             self.free_actions.copy(),
             self.last_tactic,
             self.last_action_power,
-            copy_dict(self.flags),
+            copy_dict(self.flags) if self.flags else {},
         )
 
     def power(self, power_id: str) -> Power | None:
@@ -156,8 +156,10 @@ class Hero:
         return sum(1 for i in self.items if i.kind == "holy_relic")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Blight:
+    """A blight on the map (DN 11.0): never changed once placed, so clones share it."""
+
     id: str
     type: str
 
@@ -252,7 +254,7 @@ class State:
             self.necromancer,
             self.necromancer_seat,
             self.hand.copy(),
-            {loc: [Blight(b.id, b.type) for b in bs] for loc, bs in self.blights.items()},
+            {loc: bs.copy() for loc, bs in self.blights.items()},
             self.next_blight,
             self.relics.copy(),
             [i.clone() for i in self.stored],

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
+from app.games.darkest_night.describe import hero_label
 from app.games.darkest_night.engine import Ctx
 from app.games.darkest_night.state import Hero, State
 
@@ -15,8 +16,6 @@ NECROMANCER_STRENGTH = 7
 
 
 def hero_name(_: Ctx | State, hero_id: str) -> str:
-    from app.games.darkest_night.describe import hero_label
-
     return hero_label(str(hero_id)) if hero_id else "Someone"
 
 
