@@ -144,6 +144,9 @@ class Content:
     """effect -> (its red blight types, which apply everywhere; its other types, which apply
     where they lie): the rules ask "is this effect active here" many times per command (an
     index of the content above, not content)."""
+    any_time_powers: frozenset[str] = frozenset()
+    """The powers and artifacts with an "any time" use (DN 14.3.2), offered to every seat
+    in every prompt (an index)."""
 
     def powers(self) -> dict[str, PowerDef]:
         """Every power and artifact by id."""
@@ -267,4 +270,5 @@ def load() -> Content:
         artifacts=artifacts,
         all_powers=all_powers,
         blights_by_effect=blights_by_effect,
+        any_time_powers=frozenset(p.id for p in all_powers.values() if p.any_time),
     )

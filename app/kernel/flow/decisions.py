@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 from app.kernel.flow.records import Record
 from app.kernel.types import Seat
 
 ASKED = ("seat", "seats")
+
+
+@cache
+def published_fields(kind: type) -> tuple[str, ...]:
+    """A decision class's fields besides the seats asked (a class never changes: once each,
+    as the record of where the game waits is written after every command)."""
+    return tuple(f.name for f in dataclasses.fields(kind) if f.name not in ASKED)
 
 D = TypeVar("D", bound="Decision")
 
@@ -41,7 +49,7 @@ class Decision:
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
         """The published fields besides the seats asked."""
-        return tuple(f.name for f in dataclasses.fields(cls) if f.name not in ASKED)
+        return published_fields(cls)
 
     def fields_record(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.field_names()}

@@ -10,7 +10,6 @@ from app.games.darkest_night.decisions import GreenItem
 from app.games.darkest_night.engine import RULES, Ctx, decision
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
-    blight_effect_active,
     gain,
     hero_name,
     lose,
@@ -63,7 +62,7 @@ def anytime_choices(s: State, seat: int) -> list[Choice]:
         return []
     ctx = Ctx.reader(s)
     out: list[Choice] = []
-    decayed = blight_effect_active(ctx, "items_disabled", None) > 0
+    decayed = not artifacts_work(ctx)  # Decay: items have no effect (DN 11.2)
     for hero in s.living():
         if hero.seat != seat:
             continue
@@ -180,7 +179,12 @@ def item_uses(ctx: Ctx, hero: Hero, item: Item) -> list[Choice]:
 
 def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
     """Powers with an "any time" effect (DN 14.3.2)."""
-    out = []
+    out: list[Choice] = []
+    any_time = ctx.c.any_time_powers
+    if not any(p.id in any_time for p in hero.powers) and not any(
+        i.kind == "artifact" and i.data["card"] in any_time for i in hero.items
+    ):
+        return out
     for power in carried_powers(hero, artifacts_work(ctx)):
         definition = spec(ctx, power.id)
         use = definition.any_time
