@@ -25,6 +25,7 @@ def published_fields(kind: type) -> tuple[str, ...]:
     as the record of where the game waits is written after every command)."""
     return tuple(f.name for f in dataclasses.fields(kind) if f.name not in ASKED)
 
+
 D = TypeVar("D", bound="Decision")
 
 
