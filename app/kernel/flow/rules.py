@@ -105,6 +105,8 @@ class Rules:
         self.windows: dict[str, Window] = {}
         self.decision_types: dict[str, type[Decision]] = {}
         self._decoded: tuple[Record, Decision] | None = None
+        self._checked_shapes: set[tuple[Any, ...]] = set()
+        """Step shapes (parameter names in order, ``op`` among them) found valid."""
         self.versions: dict[str, int] = {}
         """The schema version each event type is written at (``Ctx.emit`` stamps it)."""
         self.steps_version = 1
@@ -227,14 +229,19 @@ class Rules:
         """A pending step as the log stores it: checked against the published vocabulary
         (nested steps too, and a set-aside decision as its record)."""
         op = st.get("op")
-        spec = self.steps.get(op) if isinstance(op, str) else None
-        if spec is None:
-            raise FlowSchemaError(f"{self.game}: no step {op!r}")
-        extra = sorted(set(st) - {"op", *spec.params})
-        if extra:
-            raise FlowSchemaError(f"{self.game}: step {op} has undeclared parameters {extra}")
+        # The op and the parameter names, in order: a shape found valid once passes again.
+        shape = (op, *st) if isinstance(op, str) else None
+        if shape is None or shape not in self._checked_shapes:
+            spec = self.steps.get(op) if isinstance(op, str) else None
+            if spec is None:
+                raise FlowSchemaError(f"{self.game}: no step {op!r}")
+            extra = sorted(set(st) - {"op", *spec.params})
+            if extra:
+                raise FlowSchemaError(f"{self.game}: step {op} has undeclared parameters {extra}")
+            self._checked_shapes.add(shape)  # type: ignore[arg-type]  (None raised above)
         for value in st.values():
-            self._check_nested(value)
+            if isinstance(value, dict | list | tuple):
+                self._check_nested(value)
         return dict(st)
 
     def _check_nested(self, value: Any) -> None:
