@@ -66,8 +66,9 @@ class Ctx(FlowCtx[State, Content]):
         from app.games.darkest_night.content import load
 
         ctx = cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
-        if state is _read_only and _memo is not None:
-            ctx.memo = _memo[1]
+        memo = _memo  # one read: the memo is only ever used for the state it was made for
+        if state is _read_only and memo is not None and memo[0] is state:
+            ctx.memo = memo[1]
         return ctx
 
 
