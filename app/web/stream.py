@@ -72,6 +72,7 @@ class HtmlStream:
     def seat_lost(self) -> str:
         return (
             '<div id="flash" class="flash flash-error" role="alert">This seat was opened on '
-            "another device, so this page no longer controls it. Open your invite link again "
-            "to take it back.</div>"
+            "another device, or the game master handed it to a new player, so this page no "
+            "longer controls it. Open your invite link again to take it back (after a hand-over "
+            "only the new link from the game master works).</div>"
         )
