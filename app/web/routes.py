@@ -30,7 +30,7 @@ from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web import fragments
 from app.web.stream import HtmlStream
-from app.web.templating import make_environment
+from app.web.templating import make_environment, render_block
 
 router = APIRouter(include_in_schema=False)
 SMALL_NUMBER = re.compile(r"^-?[0-9]{1,6}$")
@@ -79,8 +79,9 @@ def message_page(request: Request, status: int, title: str, message: str) -> HTM
 
 def flash(request: Request, message: str = "", status: int = 200, kind: str = "error") -> HTMLResponse:
     template = request.app.state.templates.get_template("table.html")
-    html = "".join(template.blocks["flash"](template.new_context({"message": message, "kind": kind})))
-    return HTMLResponse(html, status_code=status)
+    return HTMLResponse(
+        render_block(template, "flash", {"message": message, "kind": kind}), status_code=status
+    )
 
 
 async def form_data(request: Request) -> dict[str, list[str]]:
@@ -107,8 +108,7 @@ async def lobby_form(request: Request, game: str = "") -> HTMLResponse:
     if chosen is None:
         return flash(request, f"there is no game {game!r}", 404)
     template = request.app.state.templates.get_template("lobby.html")
-    html = "".join(template.blocks["game_form"](template.new_context({"chosen": chosen, "form": {}})))
-    return HTMLResponse(html)
+    return HTMLResponse(render_block(template, "game_form", {"chosen": chosen, "form": {}}))
 
 
 def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
@@ -184,8 +184,9 @@ async def lobby_summary(request: Request) -> HTMLResponse:
     except RuleError as err:
         lines, error = [], err.message
     template = request.app.state.templates.get_template("lobby.html")
-    ctx = template.new_context({"summary_lines": lines, "summary_error": error})
-    return HTMLResponse("".join(template.blocks["option_summary"](ctx)))
+    return HTMLResponse(
+        render_block(template, "option_summary", {"summary_lines": lines, "summary_error": error})
+    )
 
 
 @router.post("/lobby", response_class=HTMLResponse)
@@ -499,5 +500,4 @@ async def replay_frame(request: Request, table_id: str, seq: int = 0) -> HTMLRes
         return flash(request, str(exc), 404)
     ctx = await replay_context(request, session, seq)
     template = request.app.state.templates.get_template("replay.html")
-    html = "".join(template.blocks["frame"](template.new_context(ctx | {"request": request})))
-    return HTMLResponse(html)
+    return HTMLResponse(render_block(template, "frame", ctx | {"request": request}))

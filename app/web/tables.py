@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from app.http.errors import describe_validation
 from app.http.mine import MAX_LINKS, MineIn, my_tables
+from app.web.templating import render_block
 
 router = APIRouter(include_in_schema=False)
 
@@ -51,8 +52,7 @@ async def rows(request: Request) -> HTMLResponse:
         body = MineIn.model_validate_json(await request.body())
     except ValidationError as exc:
         error = "This browser's list of tables could not be read: " + describe_validation(exc.errors())
-        html = "".join(template.blocks["rows"](template.new_context({"error": error, "tables": []})))
-        return HTMLResponse(html, status_code=422)
+        return HTMLResponse(render_block(template, "rows", {"error": error, "tables": []}), status_code=422)
     tables = await my_tables(request.app.state.hub, request, body.links)
     now = datetime.now(UTC)
     for entry in tables:
@@ -60,5 +60,4 @@ async def rows(request: Request) -> HTMLResponse:
     # Yours to move first, then running tables by their last move, then finished ones.
     tables.sort(key=lambda t: t.get("last_move_at") or datetime.min.replace(tzinfo=UTC), reverse=True)
     tables.sort(key=lambda t: (t["status"] != "ok", not t.get("your_move"), bool(t.get("outcome"))))
-    html = "".join(template.blocks["rows"](template.new_context({"tables": tables, "error": ""})))
-    return HTMLResponse(html)
+    return HTMLResponse(render_block(template, "rows", {"tables": tables, "error": ""}))
