@@ -13,14 +13,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.kernel.registry import register, unregister
+from app.kernel.registry import unregister
 from app.kernel.types import SPECTATOR, Viewer
-from app.main import create_app
-from app.store.migrate import upgrade
 from app.web import fragments
-from tests.conftest import TEST_GAMES, make_settings
 from tests.support.beacons import BEACONS
 from tests.support.tables import auth
+from tests.web.served_game import serving
 from tests.web.test_board_targets import buttons
 from tests.web.test_darkest_night_board import section
 
@@ -30,15 +28,8 @@ unregister(BEACONS.name)  # registered only while a test here runs (fixture ``se
 
 @pytest.fixture
 def served(sqlite_url: str) -> Iterator[TestClient]:
-    upgrade(sqlite_url)
-    settings = make_settings(sqlite_url, extra_games=(*TEST_GAMES, BEACONS_MODULE))
-    try:
-        app = create_app(settings)  # imports the package, which registers the game...
-        register(BEACONS)  # ...unless an earlier import did and a test unregistered it
-        with TestClient(app) as client:
-            yield client
-    finally:
-        unregister(BEACONS.name)
+    with serving(sqlite_url, BEACONS, BEACONS_MODULE) as client:
+        yield client
 
 
 def create(client: TestClient, options: dict[str, Any], names: list[str]) -> tuple[int, dict[str, Any]]:

@@ -10,10 +10,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from app.kernel.registry import register, unregister
-from app.main import create_app
-from app.store.migrate import upgrade
-from tests.conftest import TEST_GAMES, make_settings
+from app.kernel.registry import unregister
+from tests.web.served_game import serving
 from tests.web.waymarks import WAYMARKS
 
 WAYMARKS_MODULE = "tests.web.waymarks"
@@ -22,15 +20,8 @@ unregister(WAYMARKS.name)  # registered only while a test here runs (fixture ``l
 
 @pytest.fixture
 def lobby(sqlite_url: str) -> Iterator[TestClient]:
-    upgrade(sqlite_url)
-    settings = make_settings(sqlite_url, extra_games=(*TEST_GAMES, WAYMARKS_MODULE))
-    try:
-        app = create_app(settings)  # imports the module, which registers the game...
-        register(WAYMARKS)  # ...unless an earlier import did and a test unregistered it
-        with TestClient(app) as client:
-            yield client
-    finally:
-        unregister(WAYMARKS.name)  # other tests see only the games they expect
+    with serving(sqlite_url, WAYMARKS, WAYMARKS_MODULE) as client:
+        yield client
 
 
 def api_create(client: TestClient, options: dict, names: list[str]) -> tuple[int, dict]:
