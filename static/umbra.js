@@ -44,13 +44,19 @@
     if (flash && flash.dataset.offline) { flash.className = "flash"; flash.textContent = ""; delete flash.dataset.offline; }
   });
 
-  // A button pressed while the server is unreachable: say so instead of doing nothing.
-  function offline() {
+  // An error the page tells the reader of itself, in the flash a refusal is shown in.
+  function say(text) {
     var flash = document.getElementById("flash");
     if (!flash) return;
     flash.className = "flash flash-error";
-    flash.dataset.offline = "1";
-    flash.textContent = "Could not reach the server, so nothing was done. Try again once the page shows “live”.";
+    flash.textContent = text;
+  }
+
+  // A button pressed while the server is unreachable: say so instead of doing nothing.
+  function offline() {
+    say("Could not reach the server, so nothing was done. Try again once the page shows “live”.");
+    var flash = document.getElementById("flash");
+    if (flash) flash.dataset.offline = "1";
   }
   document.addEventListener("htmx:sendError", offline);
   document.addEventListener("htmx:timeout", offline);
@@ -93,12 +99,6 @@
   // command_id, so a retry cannot act twice) after Retry-After seconds, up to MAX_RETRIES.
   var RETRY_HEADER = "X-Umbra-Retry";
   var MAX_RETRIES = 10;
-  function say(text) {
-    var flash = document.getElementById("flash");
-    if (!flash) return;
-    flash.className = "flash flash-error";
-    flash.textContent = text;
-  }
   function retryDelay(xhr) {
     var seconds = Number(xhr.getResponseHeader("Retry-After"));
     if (!(seconds > 0)) seconds = 1;
