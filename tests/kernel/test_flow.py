@@ -165,6 +165,18 @@ def test_undeclared_parameters_and_fields_never_reach_the_log() -> None:
         ctx.finish()
 
 
+def test_a_shape_found_valid_lets_no_other_shape_of_its_op_through() -> None:
+    """``step_record`` remembers the shapes it found valid (op and parameter names, in
+    order): a valid ``add`` never vouches for an ``add`` with more, or other, parameters."""
+    rules = toy_rules()
+    assert rules.step_record({"op": "add", "n": 2}) == {"op": "add", "n": 2}
+    with pytest.raises(FlowSchemaError, match=r"add has undeclared parameters \['amount'\]"):
+        rules.step_record({"op": "add", "n": 2, "amount": 3})
+    with pytest.raises(FlowSchemaError, match="add has undeclared parameters"):
+        rules.step_record({"op": "add", "amount": 3})
+    assert rules.step_record({"op": "add", "n": 5}) == {"op": "add", "n": 5}
+
+
 def test_the_manifest_catches_a_rename_without_an_upcaster() -> None:
     old = toy_rules()
     manifest = build(old)

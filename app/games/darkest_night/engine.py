@@ -15,7 +15,18 @@ from app.kernel.flow import Ctx as FlowCtx
 from app.kernel.flow import Rules, Step, refuse
 from app.kernel.types import Event
 
-__all__ = ["RULES", "Ctx", "Step", "applies", "apply", "decision", "refuse", "step"]
+__all__ = [
+    "RULES",
+    "Ctx",
+    "Step",
+    "applies",
+    "apply",
+    "decision",
+    "published_memo",
+    "reading",
+    "refuse",
+    "step",
+]
 
 RULES = Rules("darkest_night")
 step = RULES.step
@@ -51,6 +62,15 @@ def reading(state: State) -> Iterator[None]:
         _read_only = outer
 
 
+def published_memo(state: State) -> dict[Any, Any] | None:
+    """The memo of answers about ``state`` if it is a published state being read now
+    (``reading``), else None: a command's private state changes, so nothing is kept."""
+    memo = _memo  # one read: the memo is only ever used for the state it was made for
+    if state is _read_only and memo is not None and memo[0] is state:
+        return memo[1]
+    return None
+
+
 class Ctx(FlowCtx[State, Content]):
     """One Darkest Night command's work (see ``app.kernel.flow.Ctx``)."""
 
@@ -66,9 +86,7 @@ class Ctx(FlowCtx[State, Content]):
         from app.games.darkest_night.content import load
 
         ctx = cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
-        memo = _memo  # one read: the memo is only ever used for the state it was made for
-        if state is _read_only and memo is not None and memo[0] is state:
-            ctx.memo = memo[1]
+        ctx.memo = published_memo(state)
         return ctx
 
 

@@ -11,7 +11,7 @@ from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import decision_hero
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
-from app.games.darkest_night.engine import RULES, Ctx, apply, reading
+from app.games.darkest_night.engine import RULES, Ctx, apply, published_memo, reading
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.items import ANY_TIME
@@ -187,17 +187,17 @@ class DarkestNight(GameBase):
             f"({TITLES.get(d.kind, d.kind)}: {', '.join(offered)})".replace(" {}", ""),
         )
 
-    _choices_memo: tuple[State, dict[Any, list[Choice]]] | None = None
-
     def _choices_for(self, state: State, d: Decision, seat: Any) -> list[Choice]:
-        """The choices of ``seat`` in ``state.decision``, listed once per state (prompts
-        lists them, then decide checks the command against them; states never change)."""
-        memo = self._choices_memo
-        if memo is None or memo[0] is not state:
-            memo = self._choices_memo = (state, {})
-        known = memo[1].get(seat)
+        """The choices of ``seat`` in ``state.decision``, listed once per published state
+        (prompts lists them, then decide checks the command against them; both read the
+        state under ``reading``, whose memo keeps them)."""
+        memo = published_memo(state)
+        if memo is None:
+            return self._list_choices(state, d, seat)
+        key = ("choices", seat)
+        known = memo.get(key)
         if known is None:
-            known = memo[1][seat] = self._list_choices(state, d, seat)
+            known = memo[key] = self._list_choices(state, d, seat)
         return known
 
     def _list_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import Action
-from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.engine import Ctx, Step, decision, published_memo, step
 from app.games.darkest_night.rules.blights import blight_might, is_protected, move_hero
 from app.games.darkest_night.rules.combat import chance, roll_dice_count
 from app.games.darkest_night.rules.common import (
@@ -71,17 +71,16 @@ def attackable(ctx: Ctx, hero: Hero) -> tuple[list[tuple[str, str, int]], list[s
     return ok, blocked
 
 
-_last_options: tuple[State, Action, tuple[list[Choice], list[Unavailable]]] | None = None
-"""The last state's answer: prompts asks for the choices and for what is unavailable, and
-each needs the whole list (only published states are asked, and they never change)."""
-
-
 def action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavailable]]:
-    global _last_options
-    last = _last_options
-    if last is None or last[0] is not s or last[1] is not d:
-        last = _last_options = (s, d, list_action_options(s, d))
-    choices, unavailable = last[2]
+    """The choices and what is unavailable, listed once per published state (prompts asks
+    for both, and each needs the whole list; see ``reading``)."""
+    memo = published_memo(s)
+    if memo is None:
+        return list_action_options(s, d)
+    known = memo.get("action_options")
+    if known is None or known[0] is not d:
+        known = memo["action_options"] = (d, list_action_options(s, d))
+    choices, unavailable = known[1]
     return list(choices), list(unavailable)
 
 
