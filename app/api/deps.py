@@ -1,4 +1,4 @@
-"""Request dependencies: the hub, and (from ``app.http.tokens``) the tokens a request carries."""
+"""Request dependencies: the hub. (The tokens a request carries are read by ``app.http.tokens``.)"""
 
 from __future__ import annotations
 
@@ -7,26 +7,7 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-from app.http.tokens import (
-    COOKIE_PREFIX,
-    base_url,
-    bearer_token,
-    cookie_name,
-    cookie_tokens,
-    request_tokens,
-)
 from app.live.hub import Hub
-
-__all__ = [
-    "COOKIE_PREFIX",
-    "HubDep",
-    "base_url",
-    "bearer_token",
-    "cookie_name",
-    "cookie_tokens",
-    "get_hub",
-    "request_tokens",
-]
 
 
 def get_hub(conn: HTTPConnection) -> Hub:

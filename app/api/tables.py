@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Request
 
-from app.api.deps import HubDep, request_tokens
+from app.api.deps import HubDep
 from app.api.models import (
     BotIn,
     CommandIn,
@@ -21,6 +21,7 @@ from app.api.models import (
 )
 from app.api.ratelimit import RateLimit
 from app.http.links import created_links, invite_url
+from app.http.tokens import request_tokens
 from app.kernel.registry import all_games
 from app.kernel.types import Command
 from app.live.hub import AuthError, CreatedTable, Hub

@@ -64,6 +64,9 @@ class CheckedImport:
     options: dict[str, Any]
     seat_names: list[str]
     events: list[StoredEvent]
+    state: Any
+    """The state the log replays to (saved as the new table's snapshot, so that loading
+    it replays nothing a second time)."""
 
 
 def check_import(doc: Any, key: str, *, max_events: int) -> CheckedImport:
@@ -106,7 +109,7 @@ def check_import(doc: Any, key: str, *, max_events: int) -> CheckedImport:
     claimed = doc.get("outcome")
     if claimed != (outcome.to_json() if outcome else None):
         raise RuleError("replay_failed", "the export's outcome is not what its log replays to")
-    return CheckedImport(game, name, options, names, stored)
+    return CheckedImport(game, name, options, names, stored, state)
 
 
 def _imported_event(raw: Any, expected_seq: int) -> StoredEvent:

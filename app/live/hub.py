@@ -19,7 +19,7 @@ from app.live.bots import BotDriver
 from app.live.errors import AuthError, NotFound
 from app.live.seats import ReissuedSeat, SeatKeeper
 from app.live.session import TableSession
-from app.live.sessions import TABLE_ID, SessionCache, Wanted
+from app.live.sessions import TABLE_ID, SessionCache
 from app.live.tables import CreatedTable, TableMaker
 from app.live.wire import prompt_json
 from app.store import EventStore, StoredEvent
@@ -31,7 +31,6 @@ __all__ = [
     "Hub",
     "NotFound",
     "ReissuedSeat",
-    "Wanted",
     "prompt_json",
 ]
 
@@ -75,12 +74,6 @@ class Hub:
     def evict_idle(self, now: float | None = None) -> list[str]:
         return self.cache.evict_idle(now)
 
-    async def sweep(self) -> None:
-        await self.cache.sweep()
-
-    async def resync_all(self) -> None:
-        await self.cache.resync_all()
-
     def health(self) -> dict[str, Any]:
         return self.cache.health()
 
@@ -102,9 +95,6 @@ class Hub:
 
     async def import_log(self, data: Any) -> CreatedTable:
         return await self.tables.import_log(data)
-
-    async def signing_key(self) -> str:
-        return await self.tables.signing_key()
 
     # -- seats and tokens (app.live.seats) --------------------------------------------
 

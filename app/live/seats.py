@@ -112,7 +112,7 @@ class SeatKeeper:
             )
         device_token = new_token()
         await self.store.set_session(table_id, seat.seat, token_hash(device_token))
-        session.seats_changed(await self.store.seats(table_id))
+        await session.reread_seats()
         return seat.seat, device_token
 
     async def set_bot(self, table_id: str, seat: int, on: bool, viewer: Viewer) -> TableSession:
@@ -170,7 +170,7 @@ class SeatKeeper:
                 await self.cache.seats_changed(session)
                 return ReissuedSeat(seat, new_name or record.name, invite, len(revoked))
             # A device opened the seat's link meanwhile (maybe on another process): re-read.
-            session.seats_changed(await self.store.seats(table_id))
+            await session.reread_seats()
         raise RuleError(
             "busy", "the seat kept changing hands while it was being handed over; try again", status=409
         )

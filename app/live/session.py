@@ -107,6 +107,7 @@ class TableSession:
         self.outcome: Outcome | None = game.outcome(state)
         self.recent: deque[StoredEvent] = deque(maxlen=RECENT_EVENTS)
         self.lock = asyncio.Lock()
+        self._seat_reads = asyncio.Lock()
         self._changed = asyncio.Event()
         self._prompts: list[Prompt] = []
         self._prompts_seq = -1
@@ -332,6 +333,13 @@ class TableSession:
         self.seats = list(seats)
         self.seat_epoch += 1
         self._publish()
+
+    async def reread_seats(self) -> None:
+        """Re-read the seats from the store, one read at a time: a read begun before a seat
+        changed hands (a catch-up heard by NOTIFY, say) is applied before, never after, the
+        read of whoever changed it, so a join or a hand-over is never undone in memory."""
+        async with self._seat_reads:
+            self.seats_changed(await self.store.seats(self.id))
 
     async def events_between(self, after: int, upto: int) -> list[StoredEvent]:
         """Committed events with ``after < seq <= upto``, from memory when it has them."""

@@ -102,7 +102,7 @@ class SessionCache:
     async def seats_changed(self, session: TableSession) -> None:
         """This process changed a seat of ``session``: re-read its seats (other processes
         hear it by NOTIFY) and let the bots notice."""
-        session.seats_changed(await self.store.seats(session.id))
+        await session.reread_seats()
         self.bots.watch(session)
 
     # -- leaving memory ---------------------------------------------------------------

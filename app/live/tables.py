@@ -4,6 +4,7 @@ from a signed export (checked whole, see ``app.live.exports``), and a table's ex
 from __future__ import annotations
 
 import asyncio
+import pickle
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from app.kernel.text import check_text
 from app.kernel.types import RuleError, SeatInfo
 from app.live import exports, inputs
 from app.live.auth import new_table_id, new_token, token_hash
+from app.live.session import snapshot_key
 from app.live.sessions import SessionCache
 from app.store import EventStore, SeatRecord, StoredEvent, TableRecord
 
@@ -68,7 +70,10 @@ class TableMaker:
         seed: str,
         names: list[str],
         stored: list[StoredEvent],
+        snapshot: bytes | None = None,
     ) -> CreatedTable:
+        """Store the table, then load it (from ``snapshot``, the pickled state after the
+        last of ``stored``, when the caller has it: an import's log is replayed once)."""
         table_id, gm_token = new_table_id(), new_token()
         tokens = [new_token() for _ in names]
         record = TableRecord(
@@ -87,6 +92,8 @@ class TableMaker:
             SeatRecord(i, n, token_hash(t), None) for i, (n, t) in enumerate(zip(names, tokens, strict=True))
         ]
         await self.store.create_table(record, seat_rows, stored)
+        if snapshot is not None and stored:
+            await self.store.save_snapshot(table_id, stored[-1].seq, snapshot_key(game), snapshot)
         session = await self.cache.session(table_id)
         if session.outcome is not None:
             await self.store.set_status(table_id, "finished", session.outcome.to_json())
@@ -103,13 +110,21 @@ class TableMaker:
 
     async def import_log(self, data: Any) -> CreatedTable:
         """A new table from a signed export, checked whole (see ``app.live.exports``); the
-        checks and the replay run in a worker thread so no table freezes meanwhile."""
+        checks and the replay run in a worker thread so no table freezes meanwhile, and the
+        replayed state is the new table's first snapshot, so loading it replays nothing."""
         key = await self.signing_key()
         checked = await asyncio.to_thread(
             exports.check_import, data, key, max_events=self.settings.max_import_events
         )
+        snapshot = await asyncio.to_thread(pickle.dumps, checked.state, pickle.HIGHEST_PROTOCOL)
         return await self._insert(
-            checked.game, checked.name, checked.options, new_seed(), checked.seat_names, checked.events
+            checked.game,
+            checked.name,
+            checked.options,
+            new_seed(),
+            checked.seat_names,
+            checked.events,
+            snapshot,
         )
 
     async def signing_key(self) -> str:

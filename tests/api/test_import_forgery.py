@@ -11,10 +11,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select
 
 from app.kernel import table as kernel
 from app.kernel.registry import get_game
 from app.kernel.types import Event
+from app.store import schema
+from app.store.urls import sync_url
 from tests.live.test_undo import choice, dn_table, post
 from tests.support.hardening import TEST_KEY, keyed_client, resign, store_counts
 from tests.support.tables import auth
@@ -69,6 +72,25 @@ def test_an_untouched_export_imports_and_plays_on(keyed: Any) -> None:
     view = client.get(f"/api/tables/{new['table_id']}/view", headers=auth(new["gm_token"])).json()
     assert view["seq"] == len(exported["events"])
     assert client.get(f"/t/{new['table_id']}/replay").status_code == 200
+
+
+def test_an_import_is_replayed_once_and_kept_as_a_snapshot(keyed: Any) -> None:
+    """The state the check replayed (in a worker thread) is the new table's snapshot at its
+    last event, so loading the table replays nothing on the event loop; a restarted
+    process loads the same view from it."""
+    client, db_url, exported = keyed
+    new = client.post("/api/tables/import", json=exported).json()
+    tid, gm = new["table_id"], auth(new["gm_token"])
+    engine = create_engine(sync_url(db_url))
+    try:
+        with engine.connect() as conn:
+            query = select(schema.snapshots.c.seq).where(schema.snapshots.c.table_id == tid)
+            assert list(conn.scalars(query)) == [len(exported["events"])]
+    finally:
+        engine.dispose()
+    view = client.get(f"/api/tables/{tid}/view", headers=gm).json()
+    with keyed_client(db_url) as restarted:
+        assert restarted.get(f"/api/tables/{tid}/view", headers=gm).json() == view
 
 
 def test_every_edit_breaks_the_signature(keyed: Any) -> None:
