@@ -31,7 +31,7 @@ from pathlib import Path as _Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.bench.live import spawn_serve
+from app.bench.server import free_port, spawn_serve
 from app.config import Settings
 from app.main import create_app
 from app.store.migrate import upgrade
@@ -121,12 +121,6 @@ def client(db_url: str) -> _Iterator[TestClient]:
     upgrade(db_url)
     with TestClient(create_app(make_settings(db_url))) as test_client:
         yield test_client
-
-
-def free_port() -> int:
-    with _socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class _PortTaken(RuntimeError):
