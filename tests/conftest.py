@@ -31,7 +31,7 @@ from pathlib import Path as _Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.bench.live import spawn_serve
+from app.bench.server import free_port, spawn_serve, stop_process
 from app.config import Settings
 from app.main import create_app
 from app.store.migrate import upgrade
@@ -123,12 +123,6 @@ def client(db_url: str) -> _Iterator[TestClient]:
         yield test_client
 
 
-def free_port() -> int:
-    with _socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class _PortTaken(RuntimeError):
     pass
 
@@ -201,13 +195,7 @@ class LiveServer:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except _subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        stop_process(self.proc, 10)
 
 
 @pytest.fixture

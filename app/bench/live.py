@@ -68,14 +68,12 @@ from app.bench.server import (
     cpu_seconds,
     database_settings,
     extra_game_modules,
-    free_port,
     import_extra_games,
-    spawn_serve,
 )
 from app.kernel.game import Game, has_bot
 from app.kernel.types import GM_SEAT
 
-__all__ = ["free_port", "run_live", "spawn_serve"]  # spawn_serve: tests/conftest.py starts its server so
+__all__ = ["run_live"]
 
 DEFAULT_GAME = "pulse"
 SPECTATORS = 2

@@ -39,6 +39,18 @@ def spawn_serve(port: int, database_url: str, log: IO[bytes] | int, **env: str) 
     return subprocess.Popen(command, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
 
 
+def stop_process(proc: subprocess.Popen[bytes] | None, timeout: float) -> None:
+    """Ask a running ``proc`` to end (SIGTERM), and kill it if it has not within ``timeout`` s."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout)
+
+
 def extra_game_modules() -> tuple[str, ...]:
     """The bench game and every module ``UMBRA_EXTRA_GAMES`` names (comma-separated): the
     server imports them for their games, and so does the bench, to know those games."""
@@ -119,13 +131,7 @@ class Server:
             return ""
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(15)
+        stop_process(self.proc, 15)
 
 
 def cpu_seconds(pid: int) -> float:

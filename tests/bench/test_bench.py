@@ -37,13 +37,18 @@ def test_store_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.fixture
 def registry_kept() -> Iterator[None]:
     """The benches import the bench game (and ``UMBRA_EXTRA_GAMES``) into this process to
-    know them: take what they registered out of the registry again afterwards."""
-    before = set(all_games())
+    know them: take what they registered out of the registry again afterwards, and forget
+    the modules first imported here that define those games, so that a later test's import
+    (``create_app``'s extra games) runs them again and registers their games once more."""
+    before, imported = set(all_games()), set(sys.modules)
     try:
         yield
     finally:
-        for name in set(all_games()) - before:
-            unregister(name)
+        for name, game in all_games().items():
+            if name not in before:
+                unregister(name)
+                if type(game).__module__ not in imported:
+                    sys.modules.pop(type(game).__module__, None)
 
 
 def phase_counts(out: str, tables: int) -> tuple[int, int]:

@@ -48,6 +48,18 @@ def night_title(index: int) -> str:
     return f"Night {index + 1}"
 
 
+def night_chapters(nights: int, results: Sequence[str], current: int | None) -> list[Chapter]:
+    """A campaign of ``nights`` as chapters, each with its outcome once played ("win" or
+    "loss" in ``results``); shared by Vigil and Beacons, whose campaigns are both nights."""
+    out = []
+    for i in range(nights):
+        result = results[i] if i < len(results) else None
+        said = f"{night_title(i)} was {'won' if result == 'win' else 'lost'}"
+        ended = Outcome(result, said) if result else None
+        out.append(Chapter(i, night_title(i), ended, current=current == i))
+    return out
+
+
 class Vigil(GameBase):
     name = "vigil"
     title = "Vigil (test campaign)"
@@ -138,16 +150,7 @@ class Vigil(GameBase):
 
     def chapters(self, state: VigilState) -> list[Chapter]:
         """Vigil's nights are its chapters: each one's outcome once played."""
-        out = []
-        for i in range(state.nights):
-            result = state.results[i] if i < len(state.results) else None
-            ended = (
-                Outcome(result, f"{night_title(i)} was {'won' if result == 'win' else 'lost'}")
-                if result
-                else None
-            )
-            out.append(Chapter(i, night_title(i), ended, current=state.night == i))
-        return out
+        return night_chapters(state.nights, state.results, state.night)
 
     def log_mark(self, event: Event) -> str:
         return "chapter" if event.type == "NightBegan" else ""

@@ -47,6 +47,7 @@ from app.kernel import (
 )
 from app.kernel.flow import Ctx, Decision, Rules, Step
 from app.kernel.types import Chapter
+from tests.support.vigil import night_chapters, night_title
 
 SIZE = 5
 BEACONS_TO_WIN = 3
@@ -127,10 +128,6 @@ def neighbours(sq: str) -> list[str]:
     r, c = coords(sq)
     steps = ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
     return [square(y, x) for y, x in steps if 0 <= y < SIZE and 0 <= x < SIZE]
-
-
-def night_title(index: int) -> str:
-    return f"Night {index + 1}"
 
 
 # -- decisions (typed, BC 2/3/6) ----------------------------------------------------------------
@@ -662,16 +659,7 @@ class Beacons(GameBase):
 
     def chapters(self, state: BeaconsState) -> list[Chapter]:
         """Each night is a chapter, with its outcome once played (BC 5)."""
-        out = []
-        for i in range(state.nights):
-            result = state.results[i] if i < len(state.results) else None
-            ended = (
-                Outcome(result, f"{night_title(i)} was {'won' if result == 'win' else 'lost'}")
-                if result
-                else None
-            )
-            out.append(Chapter(i, night_title(i), ended, current=state.night == i))
-        return out
+        return night_chapters(state.nights, state.results, state.night)
 
     def log_mark(self, event: Event) -> str:
         return LOG_MARKS.get(event.type, "")
