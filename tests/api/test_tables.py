@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.store.migrate import upgrade
 from tests.conftest import make_settings
-from tests.support.tables import auth, create_body, first_choice
+from tests.support.tables import auth, create_body, first_choice, second_device
 
 
 def new_table(client: TestClient, **kw: Any) -> dict[str, Any]:
@@ -368,7 +368,7 @@ def test_names_are_escaped_everywhere(client: TestClient) -> None:
 def test_a_seat_link_opened_elsewhere_takes_the_seat_over(db_url: str) -> None:
     upgrade(db_url)
     app = create_app(make_settings(db_url))
-    with TestClient(app) as laptop, TestClient(app) as phone:
+    with TestClient(app) as laptop, second_device(laptop) as phone:
         table = new_table(laptop)
         tid, link = table["table_id"], f"/t/{table['table_id']}/join/{table['seats'][0]['token']}"
         assert laptop.get(link).status_code == 200

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from fastapi.testclient import TestClient
 
 LANTERNS = "lanterns"
 
@@ -31,3 +35,21 @@ def first_choice(view: dict[str, Any], seat: Any = None, type_: str | None = Non
             if type_ is None or choice["command"]["type"] == type_:
                 return choice["command"]
     raise AssertionError(f"no choice for seat {seat} type {type_} in {view['prompts']}")
+
+
+@contextmanager
+def second_device(first: TestClient) -> Iterator[TestClient]:
+    """Another browser (its own cookies) on the server ``first`` runs.
+
+    A real server has one event loop; two ``with TestClient(app)`` blocks would run one app
+    on two loops, which the live layer's locks rightly refuse. So the second device sends
+    its requests through the first one's loop (``portal``) and never starts the app again.
+    """
+    assert first.portal is not None, "enter the first client's `with` block first"
+    device = TestClient(first.app, base_url=str(first.base_url))
+    device.portal = first.portal
+    try:
+        yield device
+    finally:
+        device.portal = None
+        device.close()

@@ -15,7 +15,7 @@ from app.main import create_app
 from app.store.migrate import upgrade
 from app.web.tables import ago
 from tests.conftest import make_settings
-from tests.support.tables import auth, create_body
+from tests.support.tables import auth, create_body, second_device
 from tests.support.vigil import VIGIL
 
 MINE = "/api/tables/mine"
@@ -138,7 +138,7 @@ def test_unknown_tables_tell_nothing(app_client: TestClient) -> None:
 def test_a_seat_taken_over_elsewhere_is_no_longer_listed(sqlite_url: str, vigil: None) -> None:
     upgrade(sqlite_url)
     app = create_app(make_settings(sqlite_url))
-    with TestClient(app) as laptop, TestClient(app) as phone:
+    with TestClient(app) as laptop, second_device(laptop) as phone:
         table = new_table(laptop)
         tid = table["table_id"]
         join(laptop, table, 0)
