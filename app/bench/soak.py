@@ -16,8 +16,8 @@ says something in the chat now and then. A finished game is replaced by a new ta
 still playing are stopped, and every table is settled.
 
 ``--chaos``: one event at a time, every 30-90 s at seeded random moments (``--seed``), alternately
-kill -9 of one server process (restarted 0.5-2 s later on the same port) and an outage of
-PostgreSQL (``pg_ctl stop -m immediate``, 1-3 s, ``pg_ctl restart``). Only the throwaway
+an outage of PostgreSQL (``pg_ctl stop -m immediate``, 1-3 s, ``pg_ctl restart``) and kill -9
+of one server process (restarted 0.5-2 s later on the same port). Only the throwaway
 cluster can be restarted: with ``--postgres-url`` or on SQLite chaos only kills processes.
 
 Printed: commands sent, acknowledged and refused, errors by status and code, p50/p99

@@ -233,7 +233,9 @@ class Chaos:
         self.say(f"chaos: {what}")
 
     async def run(self, stop: asyncio.Event) -> None:
-        kinds = ["kill", "pg"] if self.pg.can_restart else ["kill"]
+        # The outage first: it is the rarer event, and a short run on a busy machine (a slow
+        # server restart) might otherwise end before its turn comes.
+        kinds = ["pg", "kill"] if self.pg.can_restart else ["kill"]
         number = 0
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
