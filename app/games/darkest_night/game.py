@@ -101,12 +101,12 @@ class DarkestNight(GameBase):
     # -- the fold -----------------------------------------------------------------------
 
     def evolve(self, state: State, event: Event) -> State:
-        new = state.clone()
+        new = state.fork()  # copy-on-write: the appliers copy what they change
         apply(new, event)
         return new
 
     def evolve_all(self, state: State, events: Sequence[Event]) -> State:
-        new = state.clone()  # one copy for the whole batch: still a pure fold
+        new = state.fork()  # one successor for the whole batch: still a pure fold
         for event in events:
             apply(new, event)
         return new
@@ -148,7 +148,7 @@ class DarkestNight(GameBase):
     def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
         if not state.started:
             raise RuleError("not_started", "the game has not been set up")
-        ctx = Ctx(state.clone(), rng, load())
+        ctx = Ctx(state.fork(), rng, load())
         if command.type in ANY_TIME.commands:
             if not isinstance(command.seat, int):
                 raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
