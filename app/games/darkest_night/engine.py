@@ -90,11 +90,23 @@ class Ctx(FlowCtx[State, Content]):
     @classmethod
     def reader(cls, state: State) -> Ctx:
         """A read-only context for questions asked outside a command (prompts, views)."""
+        memo = published_memo(state)
+        if memo is not None:
+            known = memo.get(_READER)
+            if known is not None:  # one reader per published state: it reads, never writes
+                known.rng = _ReaderRandom()  # type: ignore[assignment]  (as fresh as a new reader's)
+                return known  # type: ignore[no-any-return]
         from app.games.darkest_night.content import load
 
         ctx = cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
-        ctx.memo = published_memo(state)
+        ctx.memo = memo
+        if memo is not None:
+            memo[_READER] = ctx
         return ctx
+
+
+_READER = object()
+"""The memo's key for the reader of its state."""
 
 
 class _ReaderRandom:

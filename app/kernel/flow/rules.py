@@ -244,7 +244,9 @@ class Rules:
 
     def step_record(self, st: Step) -> Step:
         """A pending step as the log stores it: checked against the published vocabulary
-        (nested steps too, and a set-aside decision as its record)."""
+        (nested steps too, and a set-aside decision as its record). The step itself, not
+        a copy: a step is never changed in place once made (``Ctx.then`` and ``later``
+        make new ones), so the agenda, the record and the states folded from it share it."""
         op = st.get("op")
         # The op and the parameter names, in order: a shape found valid once passes again.
         shape = (op, *st) if isinstance(op, str) else None
@@ -259,7 +261,7 @@ class Rules:
         for value in st.values():
             if isinstance(value, dict | list | tuple):
                 self._check_nested(value)
-        return dict(st)
+        return st
 
     def _check_nested(self, value: Any) -> None:
         if isinstance(value, dict):
@@ -282,7 +284,7 @@ class Rules:
         }
 
     def _apply_waiting(self, state: Any, d: dict[str, Any]) -> None:
-        state.agenda = [dict(x) for x in d["pending"]]
+        state.agenda = list(d["pending"])  # a new list of the (never changed) steps
         state.decision = self.decision_from_record(d["decision"]) if d["decision"] is not None else None
 
     # -- upcasting stored records -------------------------------------------------------------
