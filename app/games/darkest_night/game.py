@@ -103,13 +103,13 @@ class DarkestNight(GameBase):
     def evolve(self, state: State, event: Event) -> State:
         new = state.fork()  # copy-on-write: the appliers copy what they change
         apply(new, event)
-        return new
+        return new.settle()
 
     def evolve_all(self, state: State, events: Sequence[Event]) -> State:
         new = state.fork()  # one successor for the whole batch: still a pure fold
         for event in events:
             apply(new, event)
-        return new
+        return new.settle()
 
     # -- setting up -------------------------------------------------------------------------
 
@@ -161,7 +161,7 @@ class DarkestNight(GameBase):
             ctx.resolve(command.type, command.args)
         ctx.run(schedule, check_victory)
         events = ctx.finish()
-        kernel.remember_fold(state, events, ctx.s)  # ctx.s is the fold of events: no second copy
+        kernel.remember_fold(state, events, ctx.s.settle())  # ctx.s is the fold of events: no second copy
         return events
 
     def _check_choice(self, state: State, d: Decision, command: Command) -> None:

@@ -8,7 +8,8 @@ stays as it was (a pure fold). Two copies:
   command): each mutable container and record is new, every immutable value (text,
   numbers, tuples, frozen dataclasses such as a typed decision) is shared.
 - ``fork`` is the engine's successor: a ``clone`` that also shares what no one changes in
-  place, above all the fallen heroes (half the heroes late in a game), copied on write.
+  place, above all the fallen heroes (half the heroes late in a game), copied on write,
+  and the decks, each copied when first read (``DecksOnRead``; ``settle`` ends that).
 
 Why not share more (every hero, deck, quest) until it is written? The rules hold a part
 across the events they emit (``deck = s.decks[name]``, reshuffle, then ``deck.cards[0]``)
@@ -198,6 +199,62 @@ class Deck:
         return Deck(self.cards.copy(), self.discard.copy())
 
 
+class DecksOnRead(dict[str, Deck]):
+    """A forked state's decks while it changes (see ``State.fork``): shared with the state
+    it was forked from, each deck copied the first time anyone reads it, so every deck a
+    rule or an applier ever holds is the new state's own (a rule that keeps a deck across
+    a reshuffle it emits reads the new order, as with a full copy). ``State.settle`` makes
+    it a plain dict again once the state is published. Most commands draw no card."""
+
+    __slots__ = ("copied",)
+
+    def __init__(self, decks: dict[str, Deck]) -> None:
+        super().__init__(decks)
+        self.copied: set[str] = set()
+
+    def __getitem__(self, name: str) -> Deck:
+        deck = dict.__getitem__(self, name)
+        if name not in self.copied:
+            deck = deck.clone()
+            dict.__setitem__(self, name, deck)
+            self.copied.add(name)
+        return deck
+
+    def __setitem__(self, name: str, deck: Deck) -> None:
+        dict.__setitem__(self, name, deck)
+        self.copied.add(name)
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        if name in self:
+            return self[name]
+        return default
+
+    def setdefault(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        if name not in self:
+            self[name] = default
+        return self[name]
+
+    def pop(self, name: str, *default: Any) -> Any:  # type: ignore[override]
+        if name in self:
+            deck = self[name]  # the caller's own, like any deck read
+            dict.pop(self, name)
+            self.copied.discard(name)
+            return deck
+        return dict.pop(self, name, *default)
+
+    def values(self) -> list[Deck]:  # type: ignore[override]
+        return [self[name] for name in list(self)]
+
+    def items(self) -> list[tuple[str, Deck]]:  # type: ignore[override]
+        return [(name, self[name]) for name in list(self)]
+
+    def copy(self) -> dict[str, Deck]:
+        return dict(self.items())
+
+    def __reduce__(self) -> Any:
+        return (dict, (dict(self.items()),))
+
+
 @dataclass(slots=True)
 class State:
     started: bool = False
@@ -297,8 +354,9 @@ class State:
 
     def fork(self) -> State:
         """The engine's successor: equal to ``self``; shares its fallen heroes until an
-        applier writes one (``hero_w``), the options, result and last roll (only ever
-        replaced whole), and the agenda's steps (never changed in place)."""
+        applier writes one (``hero_w``), each deck until it is read (``DecksOnRead``), the
+        options, result and last roll (only ever replaced whole), and the agenda's steps
+        (never changed in place). ``settle`` it when done changing it."""
         heroes = {}
         shared = []
         for k, h in self.heroes.items():
@@ -325,7 +383,7 @@ class State:
             [q.clone() for q in self.quests],
             [m.clone() for m in self.mysteries],
             self.pall.copy(),
-            {k: d.clone() for k, d in self.decks.items()},
+            DecksOnRead(self.decks),
             self.darkness_cards.copy(),
             self.darkness_active.copy(),
             self.darkness,
@@ -346,6 +404,13 @@ class State:
             self.quest_symbol_checked,
             frozenset(shared),
         )
+
+    def settle(self) -> State:
+        """The state as published once the engine is done changing it: its decks a plain
+        dict again (the decks no one read stay shared, and are never changed now)."""
+        if type(self.decks) is DecksOnRead:
+            self.decks = dict(self.decks)  # the raw entries: no deck is copied by this
+        return self
 
     def hero_w(self, hero_id: str) -> Hero:
         """Hero ``hero_id`` for an applier to change: a fallen hero shared with the state

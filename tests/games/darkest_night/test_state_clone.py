@@ -11,6 +11,7 @@ events a fully private copy gives (no rule reads a part that changed under it)."
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 from dataclasses import fields, is_dataclass
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 
 from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night.engine import RULES
-from app.games.darkest_night.state import Hero, Item, Power, State, copy_data
+from app.games.darkest_night.state import Deck, DecksOnRead, Hero, Item, Power, State, copy_data
 from app.kernel import table as kernel
 from app.kernel.conformance import random_playout
 from app.kernel.flow import Rules
@@ -161,7 +162,7 @@ def fallen_pair() -> tuple[State, State]:
     state.heroes["seer"].deck = ["seer.a", "seer.b"]
     state.heroes["seer"].flags = {"slot": 0, "x": [1]}
     state.item_stock = {"treasure_chest": 1}
-    state.decks = {"artifact": __import__("app.games.darkest_night.state", fromlist=["Deck"]).Deck()}
+    state.decks = {"artifact": Deck()}
     return state, state.fork()
 
 
@@ -226,11 +227,16 @@ def test_an_applier_not_registered_copy_on_write_gets_a_private_state() -> None:
     assert not new.shared_heroes
 
 
-def test_the_fork_shares_only_fallen_heroes_and_values_replaced_whole() -> None:
+def test_the_fork_shares_only_fallen_heroes_unread_decks_and_values_replaced_whole() -> None:
     playout = random_playout(DARKEST_NIGHT, 7, seats=1, check_every=0)
     state = playout.state
     fork = state.fork()
     assert fork == state and repr(fork) == repr(state)
+    assert type(fork.decks) is DecksOnRead
+    assert all(dict.__getitem__(fork.decks, k) is d for k, d in state.decks.items())  # shared, unread
+    fork.settle()
+    assert type(fork.decks) is dict and fork == state
+    fork = state.fork()
     ours: dict[int, str] = {}
     theirs: dict[int, str] = {}
     mutable_ids(state, ours, "state")
@@ -272,3 +278,26 @@ def test_the_clone_copies_nested_data_and_shares_frozen_values() -> None:
     assert copy_data(choice) is choice  # a frozen value (a typed decision) is shared
     power = Power("p", data={"n": [1]})
     assert copy_data(power) == power and copy_data(power) is not power
+
+
+def test_a_forked_state_copies_each_deck_the_first_time_it_is_read() -> None:
+    """A rule holds a deck across the reshuffle it emits and reads the new order through
+    it (``draw``): whatever way a deck is read, it is the fork's own from then on."""
+    state = State(decks={"map": Deck(["a", "b"], ["c"]), "quest": Deck(["q"]), "event": Deck(["e"])})
+    fork = state.fork()
+    held = fork.decks["map"]
+    assert held == state.decks["map"] and held is not state.decks["map"]
+    assert fork.decks["map"] is held  # copied once
+    held.cards.remove("a")
+    RULES.apply(fork, Event("DeckShuffled", {"deck": "map", "order": ["c", "b"], "with_discards": True}))
+    assert held.cards == ["c", "b"] and held.discard == []  # the applier changed the deck the rule holds
+    assert fork.decks.get("quest") is fork.decks["quest"] is not state.decks["quest"]
+    assert fork.decks.get("nothing") is None
+    assert [d.cards for d in fork.decks.values()] == [["c", "b"], ["q"], ["e"]]
+    assert all(d is not state.decks[k] for k, d in fork.decks.items())
+    RULES.apply(fork, Event("DeckShuffled", {"deck": "new", "order": ["n"]}))  # setdefault
+    assert fork.decks["new"].cards == ["n"]
+    assert state == State(decks={"map": Deck(["a", "b"], ["c"]), "quest": Deck(["q"]), "event": Deck(["e"])})
+    settled = fork.settle()
+    assert type(settled.decks) is dict and settled.decks["map"] is held
+    assert pickle.loads(pickle.dumps(settled)) == settled
