@@ -71,8 +71,17 @@ def check_views(game: Game, state: Any, new_events: list[Event], viewers: list[V
     needles = [(_encode(secret.value), secret.seats) for secret in game.secrets(state)]
     seen: dict[int, tuple[Event, str]] = {}
     """id(visible event) -> (the event, kept alive so its id is not reused; its text)."""
+    encoded: list[tuple[Any, str]] = []
+    """Each distinct view met so far and its JSON text: the spectator's and most seats'
+    views are alike, and comparing two views costs a fraction of encoding one."""
     for viewer in viewers:
-        view = _encode(game.view(state, viewer))
+        raw = game.view(state, viewer)
+        # Equal views encode alike but for ``1 == True == 1.0``, which no secret (a deck's
+        # order, a hand: text) can hide behind.
+        view = next((text for other, text in encoded if other == raw), None)
+        if view is None:
+            view = _encode(raw)
+            encoded.append((raw, view))
         feed = []
         for event in new_events:
             visible = kernel.event_for_viewer(game, event, viewer)

@@ -7,7 +7,7 @@ import hashlib
 import random
 import secrets
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -24,7 +24,49 @@ def rng_for(seed: str, next_seq: int) -> random.Random:
     state yields the same events.
     """
     digest = hashlib.sha256(f"{seed}:{next_seq}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:16], "big"))
+    return SeededOnUse(int.from_bytes(digest[:16], "big"))
+
+
+class SeededOnUse(random.Random):
+    """``random.Random(seed)`` that seeds itself on its first draw.
+
+    Seeding a Mersenne Twister costs more than most commands' rules (many commands roll
+    nothing): the seeding waits until something draws, then the object becomes a plain
+    ``random.Random`` seeded with ``seed``, so it gives exactly the numbers
+    ``random.Random(seed)`` gives, and later draws cost what they always did. Every draw
+    of ``random.Random`` goes through ``random()`` or ``getrandbits()``; ``seed``,
+    ``getstate`` and ``setstate`` seed first too."""
+
+    def __init__(self, seed: int) -> None:  # no super().__init__: that would seed now
+        self._seed_on_use = seed
+        self.gauss_next = None
+
+    def _start(self) -> None:
+        """Seed now (once; a method bound before the switch may call again after it)."""
+        if type(self) is SeededOnUse:
+            seed = self.__dict__.pop("_seed_on_use")
+            self.__class__ = random.Random  # type: ignore[assignment]  (the same layout)
+            random.Random.seed(self, seed)
+
+    def random(self) -> float:
+        SeededOnUse._start(self)
+        return random.Random.random(self)
+
+    def getrandbits(self, k: int) -> int:
+        SeededOnUse._start(self)
+        return random.Random.getrandbits(self, k)
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        SeededOnUse._start(self)
+        random.Random.seed(self, *args, **kwargs)
+
+    def getstate(self) -> Any:
+        SeededOnUse._start(self)
+        return random.Random.getstate(self)
+
+    def setstate(self, state: Any) -> None:
+        SeededOnUse._start(self)
+        random.Random.setstate(self, state)
 
 
 def roll(rng: random.Random, count: int, sides: int = 6) -> list[int]:

@@ -58,25 +58,29 @@ def remember_fold(before: Any, events: Sequence[Event], after: Any) -> None:
     _decided = _DecidedFold(before, events, after)
 
 
-def _recall_fold(before: Any, batch: list[Event]) -> Any:
+def _recall_fold(before: Any, batch: Sequence[Event]) -> Any:
     global _decided
     memo = _decided
     if memo is None or memo.before is not before or len(memo.events) != len(batch):
         return None
-    if not all(a is b for a, b in zip(memo.events, batch, strict=True)):
-        return None
+    for a, b in zip(memo.events, batch, strict=True):
+        if a is not b:
+            return None
     _decided = None
     return memo.after
 
 
 def fold_all(game: Game, state: Any, events: Iterable[Event]) -> Any:
     """Evolve ``state`` by several stored events (upcast; platform events pass by)."""
+    if type(events) is list:
+        # The very events the game just decided on this state (they hold no platform
+        # event and are today's versions, which upcast leaves as they are): its state.
+        known = _recall_fold(state, events)
+        if known is not None:
+            return known
     batch = [game.upcast(e) for e in events if not is_platform_event(e)]
     if not batch:
         return state
-    known = _recall_fold(state, batch)
-    if known is not None:
-        return known
     evolve_all = getattr(game, "evolve_all", None)
     if evolve_all is not None:
         return evolve_all(state, batch)

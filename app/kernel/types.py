@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app.kernel.frozen import quick_init
+
 GM_SEAT = "gm"
 """The seat name a game master's commands are sent as (``seat: "gm"``)."""
 
@@ -33,6 +35,7 @@ class RuleError(Exception):
         return f"RuleError({self.code!r}, {self.message!r})"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """A fact that happened, in the past tense (``DiceRolled``). JSON-serialisable.
@@ -48,6 +51,7 @@ class Event:
         return {"type": self.type, "data": self.data, "v": self.v}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Command:
     """An imperative request from a seat (``Travel``, ``Attack``) with its arguments."""
@@ -92,6 +96,7 @@ SPECTATOR = Viewer("spectator")
 GAME_MASTER = Viewer("gm", frozenset({GM_SEAT}))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One legal command, ready to send, with a one-line explanation for people."""
@@ -102,6 +107,7 @@ class Choice:
     detail: str = ""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Unavailable:
     """A standard action that is not allowed right now, with the reason and the rule."""
@@ -112,6 +118,7 @@ class Unavailable:
     rule: str = ""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Prompt:
     """What ``seat`` must or may do now: the complete list of legal choices."""

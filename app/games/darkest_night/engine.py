@@ -5,8 +5,6 @@ the agenda, decisions and the record of where the game waits are the kernel's.""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from app.games.darkest_night.content import Content
@@ -45,21 +43,30 @@ _memo: tuple[State, dict[Any, Any]] | None = None
 """Answers already worked out for the last published state read."""
 
 
-@contextmanager
-def reading(state: State) -> Iterator[None]:
+class reading:  # noqa: N801  (used as a function: ``with reading(state):``)
     """Mark ``state`` as a published state being read (prompts, a command's check): a
     published state never changes, so the readers made for it share a memo of answers that
     are asked again and again (a hero's lasting modifiers, whether artifacts work). A
-    command's private state changes step by step: its readers get no memo."""
-    global _read_only, _memo
-    outer = _read_only
-    _read_only = state
-    if _memo is None or _memo[0] is not state:
-        _memo = (state, {})
-    try:
-        yield
-    finally:
-        _read_only = outer
+    command's private state changes step by step: its readers get no memo.
+
+    A class rather than a ``contextmanager`` generator: it is entered twice per command."""
+
+    __slots__ = ("state", "outer")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.outer: State | None = None
+
+    def __enter__(self) -> None:
+        global _read_only, _memo
+        self.outer = _read_only
+        _read_only = self.state
+        if _memo is None or _memo[0] is not self.state:
+            _memo = (self.state, {})
+
+    def __exit__(self, *_: object) -> None:
+        global _read_only
+        _read_only = self.outer
 
 
 def published_memo(state: State) -> dict[Any, Any] | None:
@@ -83,11 +90,23 @@ class Ctx(FlowCtx[State, Content]):
     @classmethod
     def reader(cls, state: State) -> Ctx:
         """A read-only context for questions asked outside a command (prompts, views)."""
+        memo = published_memo(state)
+        if memo is not None:
+            known = memo.get(_READER)
+            if known is not None:  # one reader per published state: it reads, never writes
+                known.rng = _ReaderRandom()  # type: ignore[assignment]  (as fresh as a new reader's)
+                return known  # type: ignore[no-any-return]
         from app.games.darkest_night.content import load
 
         ctx = cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
-        ctx.memo = published_memo(state)
+        ctx.memo = memo
+        if memo is not None:
+            memo[_READER] = ctx
         return ctx
+
+
+_READER = object()
+"""The memo's key for the reader of its state."""
 
 
 class _ReaderRandom:

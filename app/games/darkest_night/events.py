@@ -1,15 +1,28 @@
 """How each event changes the state (the appliers of the fold). Events are facts in the past
-tense; each carries what it changed, so replay never needs the rules that decided it."""
+tense; each carries what it changed, so replay never needs the rules that decided it.
+
+The state an applier changes is the engine's successor (``State.fork``), which shares the
+fallen heroes with the state it came from: an applier takes a hero for writing with
+``hero_w`` (which copies a shared one first), and is registered ``copy_on_write=True``.
+``tests/games/darkest_night/test_state_clone.py`` proves that no state a command started
+from changes, for every event type, along seeded random games.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from app.games.darkest_night.engine import applies
+from app.games.darkest_night import engine
 from app.games.darkest_night.state import Blight, Deck, Hero, Item, Placed, Power, State
 
 D = dict[str, Any]
+Applier = Callable[[State, D], None]
+
+
+def applies(*types: str, version: int = 1) -> Callable[[Applier], Applier]:
+    """Register a copy-on-write applier: it changes a hero only through ``State.hero_w``."""
+    return engine.applies(*types, version=version, copy_on_write=True)
 
 
 @applies("GameStarted")
@@ -108,33 +121,33 @@ def _hero_joined(s: State, d: D) -> None:
 
 @applies("PowersChosen")
 def _powers_chosen(s: State, d: D) -> None:
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     hero.powers.extend(Power(p) for p in d["powers"])
 
 
 @applies("SecondaryClassChosen")
 def _secondary_class(s: State, d: D) -> None:
-    s.heroes[d["hero"]].flags["secondary"] = d["secondary"]
+    s.hero_w(d["hero"]).flags["secondary"] = d["secondary"]
 
 
 @applies("PowerDeckShuffled")
 def _power_deck_shuffled(s: State, d: D) -> None:
-    s.heroes[d["hero"]].deck = list(d["order"])
+    s.hero_w(d["hero"]).deck = list(d["order"])
 
 
 @applies("PowerDrawn")
 def _power_drawn(s: State, d: D) -> None:
-    s.heroes[d["hero"]].deck.remove(d["power"])
+    s.hero_w(d["hero"]).deck.remove(d["power"])
 
 
 @applies("PowerGained")
 def _power_gained(s: State, d: D) -> None:
-    s.heroes[d["hero"]].powers.append(Power(d["power"]))
+    s.hero_w(d["hero"]).powers.append(Power(d["power"]))
 
 
 @applies("PowerReturned")
 def _power_returned(s: State, d: D) -> None:
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     hero.powers = [p for p in hero.powers if p.id != d["power"]]
     if d.get("bottom", True):
         hero.deck.append(d["power"])
@@ -144,7 +157,7 @@ def _power_returned(s: State, d: D) -> None:
 
 @applies("PowerPutBack")
 def _power_put_back(s: State, d: D) -> None:
-    deck = s.heroes[d["hero"]].deck
+    deck = s.hero_w(d["hero"]).deck
     if d.get("bottom", True):
         deck.append(d["power"])
     else:
@@ -153,7 +166,7 @@ def _power_put_back(s: State, d: D) -> None:
 
 @applies("PowerChanged")
 def _power_changed(s: State, d: D) -> None:
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     power = hero.power(d["power"])
     if power is None:  # an artifact carried as an item
         return
@@ -166,7 +179,7 @@ def _power_changed(s: State, d: D) -> None:
 
 @applies("ArtifactChanged")
 def _artifact_changed(s: State, d: D) -> None:
-    item = s.heroes[d["hero"]].item(d["item"])
+    item = s.hero_w(d["hero"]).item(d["item"])
     if item is not None:
         item.data = dict(d["data"])
 
@@ -233,12 +246,12 @@ stat of ``HERO_STATS`` in ``stat`` (upcast in ``DarkestNight.upcast``)."""
 @applies("HeroChanged", version=HERO_CHANGED_VERSION)
 def _hero_changed(s: State, d: D) -> None:
     """A stat of a hero changed (one of ``HERO_STATS``)."""
-    HERO_STATS[d["stat"]](s.heroes[d["hero"]], d["to"])
+    HERO_STATS[d["stat"]](s.hero_w(d["hero"]), d["to"])
 
 
 @applies("HeroFlagged")
 def _hero_flagged(s: State, d: D) -> None:
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     if d.get("value") is None:
         hero.flags.pop(d["flag"], None)
     else:
@@ -247,7 +260,7 @@ def _hero_flagged(s: State, d: D) -> None:
 
 @applies("HeroMoved")
 def _hero_moved(s: State, d: D) -> None:
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     hero.location = d["to"]
     if d["from"] == "Monastery" and d["to"] != "Monastery":
         hero.left_monastery = True
@@ -255,7 +268,7 @@ def _hero_moved(s: State, d: D) -> None:
 
 @applies("HeroDied")
 def _hero_died(s: State, d: D) -> None:
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     hero.dead = True
     hero.turns_left = 0
     s.fallen.append(d["hero"])
@@ -295,7 +308,7 @@ def _darkness_card_changed(s: State, d: D) -> None:
 
 @applies("ItemGained")
 def _item_gained(s: State, d: D) -> None:
-    s.heroes[d["hero"]].items.append(Item(d["item"], d["kind"], data=dict(d.get("data", {}))))
+    s.hero_w(d["hero"]).items.append(Item(d["item"], d["kind"], data=dict(d.get("data", {}))))
     if d.get("from_stock", True) and d["kind"] in s.item_stock:
         s.item_stock[d["kind"]] -= 1
     s.next_item = max(s.next_item, int(d["item"].removeprefix("i")) + 1)
@@ -304,7 +317,7 @@ def _item_gained(s: State, d: D) -> None:
 @applies("ItemUsed")
 def _item_used(s: State, d: D) -> None:
     """A one-use item is discarded to the stock; a lasting one stays, locked."""
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     item = hero.item(d["item"])
     if item is None:
         return
@@ -320,7 +333,7 @@ def _item_used(s: State, d: D) -> None:
 @applies("ItemLost")
 def _item_lost(s: State, d: D) -> None:
     """An item taken away: a token back to the stock, an artifact to its discard pile."""
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     item = hero.item(d["item"])
     if item is None:
         return
@@ -344,12 +357,12 @@ def _holder(s: State, who: str) -> list[Item]:
         return s.stored
     if who.startswith("orphaned:"):
         return s.orphaned.setdefault(who.removeprefix("orphaned:"), [])
-    return s.heroes[who].items
+    return s.hero_w(who).items
 
 
 @applies("ItemsUnlocked")
 def _items_unlocked(s: State, d: D) -> None:
-    for item in s.heroes[d["hero"]].items:
+    for item in s.hero_w(d["hero"]).items:
         item.locked = False
 
 
@@ -357,7 +370,7 @@ def _items_unlocked(s: State, d: D) -> None:
 def _relic_retrieved(s: State, d: D) -> None:
     s.relics.pop(d["location"], None)
     s.relics_retrieved += 1
-    s.heroes[d["hero"]].items.append(Item(d["item"], "holy_relic"))
+    s.hero_w(d["hero"]).items.append(Item(d["item"], "holy_relic"))
     s.next_item = max(s.next_item, int(d["item"].removeprefix("i")) + 1)
 
 
@@ -412,9 +425,11 @@ def _round_started(s: State, d: D) -> None:
     s.phase = "heroes"
     s.current = None
     s.step = None
-    for hero in s.heroes.values():
+    for hero_id in list(s.heroes):
+        hero = s.heroes[hero_id]
         if hero.dead:
             continue
+        hero = s.hero_w(hero_id)
         if hero.joins_next_round and d["round"] > hero.flags.get("joined_round", 0):
             hero.joins_next_round = False
         hero.turns_left = 0 if hero.joins_next_round else hero.turns_per_round
@@ -425,7 +440,7 @@ def _turn_started(s: State, d: D) -> None:
     s.phase = "turn"
     s.current = d["hero"]
     s.step = "start"
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     hero.left_monastery = hero.location != "Monastery"
     hero.free_actions = []
 
@@ -437,7 +452,7 @@ def _turn_step(s: State, d: D) -> None:
 
 @applies("TurnSkipped", "TurnEnded")
 def _turn_ended(s: State, d: D) -> None:
-    hero = s.heroes[d["hero"]]
+    hero = s.hero_w(d["hero"])
     hero.turns_left = max(0, hero.turns_left - 1)
     if d.get("lost_turn_used"):
         hero.lost_turn = False

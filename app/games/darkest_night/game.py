@@ -101,15 +101,15 @@ class DarkestNight(GameBase):
     # -- the fold -----------------------------------------------------------------------
 
     def evolve(self, state: State, event: Event) -> State:
-        new = state.clone()
+        new = state.fork()  # copy-on-write: the appliers copy what they change
         apply(new, event)
-        return new
+        return new.settle()
 
     def evolve_all(self, state: State, events: Sequence[Event]) -> State:
-        new = state.clone()  # one copy for the whole batch: still a pure fold
+        new = state.fork()  # one successor for the whole batch: still a pure fold
         for event in events:
             apply(new, event)
-        return new
+        return new.settle()
 
     # -- setting up -------------------------------------------------------------------------
 
@@ -148,7 +148,7 @@ class DarkestNight(GameBase):
     def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
         if not state.started:
             raise RuleError("not_started", "the game has not been set up")
-        ctx = Ctx(state.clone(), rng, load())
+        ctx = Ctx(state.fork(), rng, load())
         if command.type in ANY_TIME.commands:
             if not isinstance(command.seat, int):
                 raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
@@ -161,7 +161,7 @@ class DarkestNight(GameBase):
             ctx.resolve(command.type, command.args)
         ctx.run(schedule, check_victory)
         events = ctx.finish()
-        kernel.remember_fold(state, events, ctx.s)  # ctx.s is the fold of events: no second copy
+        kernel.remember_fold(state, events, ctx.s.settle())  # ctx.s is the fold of events: no second copy
         return events
 
     def _check_choice(self, state: State, d: Decision, command: Command) -> None:

@@ -1,12 +1,22 @@
 """The state of a Darkest Night table. Plain data, changed only by ``apply`` (events.py).
 
 Hidden parts (deck orders, the Necromancer player's hand) live here and are filtered out by
-``view``. ``evolve`` clones the state before applying an event, so every state a caller
-holds stays as it was (a pure fold).
+``view``. ``evolve`` and ``decide`` change a ``fork`` of the state, so every state a caller holds
+stays as it was (a pure fold). Two copies:
 
-``clone`` is a hand-written structural copy (a pickle round trip cost a third of every
-command): each mutable container and record is new, every immutable value (text, numbers,
-tuples, frozen dataclasses such as a typed decision) is shared.
+- ``clone`` is a hand-written structural copy (a pickle round trip cost a third of every
+  command): each mutable container and record is new, every immutable value (text,
+  numbers, tuples, frozen dataclasses such as a typed decision) is shared.
+- ``fork`` is the engine's successor: a ``clone`` that also shares what no one changes in
+  place, above all the fallen heroes (half the heroes late in a game), copied on write,
+  and the decks, each copied when first read (``DecksOnRead``; ``settle`` ends that).
+
+Why not share more (every hero, deck, quest) until it is written? The rules hold a part
+across the events they emit (``deck = s.decks[name]``, reshuffle, then ``deck.cards[0]``)
+and expect to read the event's effect through it: a part copied when written would leave
+them reading the old one. A living hero, a deck or a quest is therefore copied when the
+state is forked; a fallen hero is only ever written by the appliers (its items passed on),
+never held by a rule across such an event.
 """
 
 from __future__ import annotations
@@ -189,6 +199,62 @@ class Deck:
         return Deck(self.cards.copy(), self.discard.copy())
 
 
+class DecksOnRead(dict[str, Deck]):
+    """A forked state's decks while it changes (see ``State.fork``): shared with the state
+    it was forked from, each deck copied the first time anyone reads it, so every deck a
+    rule or an applier ever holds is the new state's own (a rule that keeps a deck across
+    a reshuffle it emits reads the new order, as with a full copy). ``State.settle`` makes
+    it a plain dict again once the state is published. Most commands draw no card."""
+
+    __slots__ = ("copied",)
+
+    def __init__(self, decks: dict[str, Deck]) -> None:
+        super().__init__(decks)
+        self.copied: set[str] = set()
+
+    def __getitem__(self, name: str) -> Deck:
+        deck = dict.__getitem__(self, name)
+        if name not in self.copied:
+            deck = deck.clone()
+            dict.__setitem__(self, name, deck)
+            self.copied.add(name)
+        return deck
+
+    def __setitem__(self, name: str, deck: Deck) -> None:
+        dict.__setitem__(self, name, deck)
+        self.copied.add(name)
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        if name in self:
+            return self[name]
+        return default
+
+    def setdefault(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        if name not in self:
+            self[name] = default
+        return self[name]
+
+    def pop(self, name: str, *default: Any) -> Any:  # type: ignore[override]
+        if name in self:
+            deck = self[name]  # the caller's own, like any deck read
+            dict.pop(self, name)
+            self.copied.discard(name)
+            return deck
+        return dict.pop(self, name, *default)
+
+    def values(self) -> list[Deck]:  # type: ignore[override]
+        return [self[name] for name in list(self)]
+
+    def items(self) -> list[tuple[str, Deck]]:  # type: ignore[override]
+        return [(name, self[name]) for name in list(self)]
+
+    def copy(self) -> dict[str, Deck]:
+        return dict(self.items())
+
+    def __reduce__(self) -> Any:
+        return (dict, (dict(self.items()),))
+
+
 @dataclass(slots=True)
 class State:
     started: bool = False
@@ -240,6 +306,9 @@ class State:
     last_roll: dict[str, Any] | None = None
     quest_symbol_checked: bool = False
     """Increased Quests: the first map card of this Necromancer turn was looked at (DN 20.1.6)."""
+    shared_heroes: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    """Copy-on-write bookkeeping, not game state: the heroes this state shares with the
+    state it was forked from (``hero_w`` copies one before it is changed)."""
 
     def clone(self) -> State:
         """A copy sharing nothing mutable with ``self`` (equal to it, field by field)."""
@@ -282,6 +351,82 @@ class State:
             None if self.last_roll is None else copy_dict(self.last_roll),
             self.quest_symbol_checked,
         )
+
+    def fork(self) -> State:
+        """The engine's successor: equal to ``self``; shares its fallen heroes until an
+        applier writes one (``hero_w``), each deck until it is read (``DecksOnRead``), the
+        options, result and last roll (only ever replaced whole), and the agenda's steps
+        (never changed in place). ``settle`` it when done changing it."""
+        heroes = {}
+        shared = []
+        for k, h in self.heroes.items():
+            if h.dead:
+                heroes[k] = h
+                shared.append(k)
+            else:
+                heroes[k] = h.clone()
+        return State(
+            self.started,
+            self.options,
+            self.seat_names.copy(),
+            heroes,
+            self.fallen.copy(),
+            self.roster.copy(),
+            self.necromancer,
+            self.necromancer_seat,
+            self.hand.copy(),
+            {loc: bs.copy() for loc, bs in self.blights.items()},
+            self.next_blight,
+            self.relics.copy(),
+            [i.clone() for i in self.stored],
+            {k: [i.clone() for i in items] for k, items in self.orphaned.items()},
+            [q.clone() for q in self.quests],
+            [m.clone() for m in self.mysteries],
+            self.pall.copy(),
+            DecksOnRead(self.decks),
+            self.darkness_cards.copy(),
+            self.darkness_active.copy(),
+            self.darkness,
+            self.darkness_thresholds_reached,
+            self.clues,
+            self.keys,
+            self.relics_retrieved,
+            self.item_stock.copy(),
+            self.next_item,
+            self.round,
+            self.phase,
+            self.current,
+            self.step,
+            self.agenda.copy(),
+            self.decision,
+            self.result,
+            self.last_roll,
+            self.quest_symbol_checked,
+            frozenset(shared),
+        )
+
+    def settle(self) -> State:
+        """The state as published once the engine is done changing it: its decks a plain
+        dict again (the decks no one read stay shared, and are never changed now)."""
+        if type(self.decks) is DecksOnRead:
+            self.decks = dict(self.decks)  # the raw entries: no deck is copied by this
+        return self
+
+    def hero_w(self, hero_id: str) -> Hero:
+        """Hero ``hero_id`` for an applier to change: a fallen hero shared with the state
+        this one was forked from is copied first."""
+        hero = self.heroes[hero_id]
+        if hero_id in self.shared_heroes:
+            hero = self.heroes[hero_id] = hero.clone()
+            self.shared_heroes = self.shared_heroes - {hero_id}
+        return hero
+
+    def own_all(self) -> None:
+        """Make every part private (before an applier not registered copy-on-write runs:
+        it may change a fallen hero in place)."""
+        for hero_id in self.shared_heroes:
+            self.heroes[hero_id] = self.heroes[hero_id].clone()
+        self.shared_heroes = frozenset()
 
     def living(self) -> list[Hero]:
         return [h for h in self.heroes.values() if not h.dead]

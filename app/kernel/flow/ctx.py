@@ -46,15 +46,16 @@ class Ctx(Generic[S, C]):
 
     def emit(self, type_: str, **data: Any) -> None:
         """Record a fact and apply it to the private state at once."""
-        event = Event(type_, data, self.rules.versions.get(type_, 1))
-        self.rules.apply(self.s, event)
+        rules = self.rules
+        event = Event(type_, data, rules.versions.get(type_, 1))
+        rules.apply(self.s, event)
         self.events.append(event)
 
     # -- the agenda ------------------------------------------------------------------------
 
     def then(self, steps: Iterable[Step], **defaults: Any) -> None:
         """Do ``steps`` next, before anything already on the agenda (depth first)."""
-        prepared = [defaults | dict(x) for x in steps]
+        prepared = [defaults | dict(x) for x in steps] if defaults else [dict(x) for x in steps]
         self.s.agenda[0:0] = prepared
 
     def later(self, steps: Iterable[Step], **defaults: Any) -> None:
@@ -70,6 +71,7 @@ class Ctx(Generic[S, C]):
         an empty agenda (the game's round structure), ``after_step`` runs before every
         step (e.g. a victory check)."""
         s = self.s
+        steps = self.rules.steps
         for _ in range(MAX_STEPS_PER_COMMAND):
             if after_step is not None:
                 after_step(self)
@@ -79,7 +81,9 @@ class Ctx(Generic[S, C]):
                 schedule(self)
                 continue
             current = s.agenda.pop(0)
-            self.rules.rule_for(current["op"])(self, current)
+            spec = steps.get(current["op"])
+            rule = spec.rule if spec is not None else self.rules.rule_for(current["op"])  # raises
+            rule(self, current)
         raise RuntimeError("the rules ran too long without a decision")
 
     # -- interruptions ("any time" windows) --------------------------------------------------

@@ -101,6 +101,8 @@ class Rules:
         self.game = game
         self.steps: dict[str, StepSpec] = {}
         self.appliers: dict[str, Applier] = {}
+        self.copy_on_write: set[str] = set()
+        """Event types whose applier asks for each part before changing it (see ``applies``)."""
         self.decisions: dict[str, DecisionRule] = {}
         self.windows: dict[str, Window] = {}
         self.decision_types: dict[str, type[Decision]] = {}
@@ -114,7 +116,7 @@ class Rules:
         self.step_upcasters: dict[str, tuple[int, StepUpcaster]] = {}
         self.decision_upcasters: dict[tuple[str, int], DecisionUpcaster] = {}
         self.step(RESUME_OP, "decision")(_resume_decision)
-        self.applies(WAITING_EVENT, version=WAITING_VERSION)(self._apply_waiting)
+        self.applies(WAITING_EVENT, version=WAITING_VERSION, copy_on_write=True)(self._apply_waiting)
 
     # -- registering -----------------------------------------------------------------------
 
@@ -131,9 +133,17 @@ class Rules:
 
         return register
 
-    def applies(self, *types: str, version: int = 1) -> Callable[[Applier], Applier]:
+    def applies(
+        self, *types: str, version: int = 1, copy_on_write: bool = False
+    ) -> Callable[[Applier], Applier]:
         """Register how events of ``types`` change the state (the fold); ``version`` is
-        the schema version of their data that the rules write today."""
+        the schema version of their data that the rules write today.
+
+        A game whose state is copied on write (its successor shares parts with the state it
+        came from until they are written) registers with ``copy_on_write=True`` the appliers
+        that ask the state for each part before changing it. Before any other applier runs,
+        the state's ``own_all()`` (if it has one) makes every part private, so an applier
+        that changes parts in place without asking stays correct, only slower."""
 
         def register(fn: Applier) -> Applier:
             for t in types:
@@ -141,6 +151,8 @@ class Rules:
                     raise ValueError(f"{self.game}: event {t} has two appliers")
                 self.appliers[t] = fn
                 self.versions[t] = version
+                if copy_on_write:
+                    self.copy_on_write.add(t)
             return fn
 
         return register
@@ -186,9 +198,14 @@ class Rules:
     # -- using -------------------------------------------------------------------------------
 
     def apply(self, state: Any, event: Event) -> None:
-        """Change ``state`` in place by one event (only ever on a private copy)."""
+        """Change ``state`` in place by one event (only ever on a private copy, or a
+        copy-on-write successor: see ``applies``)."""
         applier = self.appliers.get(event.type)
         if applier is not None:
+            if event.type not in self.copy_on_write:
+                own_all = getattr(state, "own_all", None)
+                if own_all is not None:
+                    own_all()
             applier(state, event.data)
 
     def rule_for(self, op: str) -> StepRule:
@@ -227,7 +244,9 @@ class Rules:
 
     def step_record(self, st: Step) -> Step:
         """A pending step as the log stores it: checked against the published vocabulary
-        (nested steps too, and a set-aside decision as its record)."""
+        (nested steps too, and a set-aside decision as its record). The step itself, not
+        a copy: a step is never changed in place once made (``Ctx.then`` and ``later``
+        make new ones), so the agenda, the record and the states folded from it share it."""
         op = st.get("op")
         # The op and the parameter names, in order: a shape found valid once passes again.
         shape = (op, *st) if isinstance(op, str) else None
@@ -242,7 +261,7 @@ class Rules:
         for value in st.values():
             if isinstance(value, dict | list | tuple):
                 self._check_nested(value)
-        return dict(st)
+        return st
 
     def _check_nested(self, value: Any) -> None:
         if isinstance(value, dict):
@@ -265,7 +284,7 @@ class Rules:
         }
 
     def _apply_waiting(self, state: Any, d: dict[str, Any]) -> None:
-        state.agenda = [dict(x) for x in d["pending"]]
+        state.agenda = list(d["pending"])  # a new list of the (never changed) steps
         state.decision = self.decision_from_record(d["decision"]) if d["decision"] is not None else None
 
     # -- upcasting stored records -------------------------------------------------------------
