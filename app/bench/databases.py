@@ -171,7 +171,7 @@ def purge_tables(database_url: str, table_ids: Sequence[str], extra_tables: Sequ
     engine = create_engine(sync_url(database_url), poolclass=pool.NullPool)
     try:
         with engine.begin() as conn:
-            for t in (schema.snapshots, schema.events, schema.seats):
+            for t in (schema.snapshots, schema.events, schema.commands, schema.seats):
                 conn.execute(t.delete().where(t.c.table_id.in_(list(table_ids))))
             conn.execute(schema.tables.delete().where(schema.tables.c.id.in_(list(table_ids))))
             for name in extra_tables:
