@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from sqlalchemy import Engine, create_engine, func, select, text, update
 from sqlalchemy import event as sa_event
-from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SATimeoutError
@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.kernel.types import Event
 from app.store import schema
-from app.store.urls import async_url, is_postgres
+from app.store.urls import async_url, is_postgres, sync_url
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -148,14 +148,21 @@ class EventStore:
         """The engine for single statements on the hot path: on PostgreSQL in autocommit,
         so a read or an append is one round trip (no BEGIN before it, no ROLLBACK after)."""
         self._sqlite_writes: asyncio.Lock | None = None
+        self._sqlite_appends: Engine | None = None
         if not self.is_postgres:
             sa_event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            # Appends run whole in one worker thread (BEGIN, the two INSERTs, COMMIT) on the
+            # plain sqlite3 driver: one hop off the event loop instead of one per statement.
+            self._sqlite_appends = create_engine(sync_url(database_url), pool_size=1, max_overflow=0)
+            sa_event.listen(self._sqlite_appends, "connect", _sqlite_pragmas)
             # SQLite has one writer at a time: queue writers here rather than in its
             # busy-timeout retries, which made the latency tail long under load.
             self._sqlite_writes = asyncio.Lock()
 
     async def close(self) -> None:
         await self.engine.dispose()
+        if self._sqlite_appends is not None:
+            self._sqlite_appends.dispose()
 
     def _writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
         return self._sqlite_writes if self._sqlite_writes is not None else contextlib.nullcontext()
@@ -425,17 +432,23 @@ class EventStore:
         return bool(appended)
 
     async def _append_sqlite(self, table_id: str, stored: list[StoredEvent]) -> bool:
+        async with self._writing():
+            return await asyncio.to_thread(self._append_sqlite_sync, table_id, stored)
+
+    def _append_sqlite_sync(self, table_id: str, stored: list[StoredEvent]) -> bool:
+        """The SQLite append, in a worker thread: spend the command id, then insert."""
+        assert self._sqlite_appends is not None
         first = stored[0]
-        async with self._writing(), self.engine.begin() as conn:
+        with self._sqlite_appends.begin() as conn:
             if first.command_id is not None:
-                claimed = await conn.execute(
+                claimed = conn.execute(
                     sqlite_insert(schema.commands)
                     .values(table_id=table_id, command_id=first.command_id, seq=first.seq)
                     .on_conflict_do_nothing()
                 )
                 if claimed.rowcount != 1:
                     return False
-            await conn.execute(schema.events.insert(), [_row(table_id, s) for s in stored])
+            conn.execute(schema.events.insert(), [_row(table_id, s) for s in stored])
         return True
 
     async def _once_more(self, attempt: Callable[[], Awaitable[T]]) -> T:

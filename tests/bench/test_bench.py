@@ -24,9 +24,17 @@ from app.kernel.registry import all_games, get_game, unregister
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_store_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
+def test_store_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str], registry_kept: None) -> None:
     assert main(["bench", "store", "--quick", "--no-postgres"]) == 0
     out = capsys.readouterr().out
+    for line in (
+        r"sqlite: POST /commands \(Darkest Night, no viewer, in-process ASGI\): \d+ commands, CPU [\d.]+ ms",
+        r"sqlite: append \(3 events, one writer\): CPU [\d.]+ ms per append",
+        r"sqlite: open a 10,000-event table \(snapshots\): p50 [\d.]+ ms",
+        r"sqlite: open a 10,000-event table \(no snapshot\): p50 [\d.]+ ms",
+        r"sqlite: memory per idle loaded table \(Darkest Night, 40 tables\): \d+ KiB",
+    ):
+        assert re.search(line, out), (line, out)
     for label in ("bare INSERT + COMMIT", "append 1 event", "append 3 events (1 command)"):
         assert f"sqlite    {label}" in out
     for label in ("per s", "p50 ms", "p99 ms", "x bare", "journal_mode=wal"):
