@@ -15,10 +15,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.store.migrate import upgrade
+    from app.store.urls import is_postgres
 
     settings = Settings.from_env()
+    if args.workers < 1:
+        print("umbra serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not is_postgres(settings.database_url):
+        print(
+            f"umbra serve: --workers {args.workers} needs PostgreSQL (DATABASE_URL=postgresql://...): "
+            "the processes of a server hear each other's commits through its LISTEN/NOTIFY, and SQLite "
+            "has no such channel, so with SQLite a server runs one process (--workers 1)",
+            file=sys.stderr,
+        )
+        return 2
     upgrade(settings.database_url)
-    print(f"umbra: serving on http://{args.host}:{args.port} (database {settings.database_url})", flush=True)
+    workers = f", {args.workers} worker processes" if args.workers > 1 else ""
+    print(
+        f"umbra: serving on http://{args.host}:{args.port} (database {settings.database_url}{workers})",
+        flush=True,
+    )
     uvicorn.run(
         "app.main:create_app",
         factory=True,
@@ -28,6 +44,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         proxy_headers=True,
         forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        # Longer than any client's idle keep-alive (httpx, browsers: 5 to 60 s), so the
+        # server never closes a pooled connection just as a client sends on it (a dropped
+        # request, httpx ReadError, under load); a proxy in front keeps its own.
+        timeout_keep_alive=int(os.environ.get("UMBRA_KEEP_ALIVE_SECONDS", "75")),
     )
     return 0
 
@@ -59,7 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="apply migrations, then serve the web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes, each serving any table (PostgreSQL only: they hear each other's "
+        "commits by LISTEN/NOTIFY; default 1)",
+    )
     serve.add_argument("--log-level", default="info")
     serve.set_defaults(func=cmd_serve)
 

@@ -27,15 +27,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def spawn_serve(port: int, database_url: str, log: IO[bytes] | int, **env: str) -> subprocess.Popen[bytes]:
+def spawn_serve(
+    port: int, database_url: str, log: IO[bytes] | int, *, workers: int = 1, **env: str
+) -> subprocess.Popen[bytes]:
     """``python -m app.cli serve`` of this checkout on a loopback ``port``, in test mode,
-    with ``env`` over this process's environment and its output to ``log``."""
+    with ``workers`` processes, ``env`` over this process's environment and its output to
+    ``log``."""
     full = dict(os.environ)
     path = [str(ROOT), *([full["PYTHONPATH"]] if full.get("PYTHONPATH") else [])]
     full.update(
         {"DATABASE_URL": database_url, "UMBRA_TEST_MODE": "1", "PYTHONPATH": os.pathsep.join(path), **env}
     )
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    if workers != 1:
+        command += ["--workers", str(workers)]
     return subprocess.Popen(command, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
 
 
