@@ -117,21 +117,43 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="tables played at once (live: 50, 5 with --quick; soak: 20, 3 with --quick)",
     )
+    bench.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="W",
+        help="live: worker processes of the one 'umbra serve' (PostgreSQL only; default 1); soak: separate "
+        "'umbra serve' processes sharing the database (1 or 2; default 2; SQLite: 1)",
+    )
     live = bench.add_argument_group("live", "options of 'umbra bench live'")
     live.add_argument(
         "--seats", type=int, default=None, metavar="S", help="seats per table (default: the game's max_seats)"
     )
+    live.add_argument(
+        "--rate",
+        type=float,
+        default=None,
+        metavar="R",
+        help="a fixed offered load: R commands per second per table, tables at random offsets, "
+        "for --seconds (default: one command in flight per table, as fast as the server answers)",
+    )
+    live.add_argument(
+        "--seconds", type=float, default=None, metavar="S", help="--rate phase length (30; 10 with --quick)"
+    )
+    live.add_argument(
+        "--viewers", type=int, default=None, metavar="V", help="html spectator sockets per table (default 2)"
+    )
+    live.add_argument(
+        "--seat-format",
+        choices=["json", "html"],
+        default="json",
+        help="what each seat's websocket asks for: json events (checked exactly-once, in order) or the "
+        "seat page's html fragments, as a browser gets them (default json)",
+    )
+    live.add_argument("--json", action="store_true", help="print the figures as one JSON document on stdout")
     soak = bench.add_argument_group("soak", "options of 'umbra bench soak'")
     soak.add_argument(
         "--minutes", type=float, default=None, metavar="T", help="how long to play (10; 0.3 with --quick)"
-    )
-    soak.add_argument(
-        "--workers",
-        type=int,
-        choices=[1, 2],
-        default=2,
-        metavar="W",
-        help="separate 'umbra serve' processes sharing the database (1 or 2; default 2; SQLite: 1)",
     )
     soak.add_argument(
         "--chaos", action="store_true", help="kill a server process or restart PostgreSQL now and then"
