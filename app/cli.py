@@ -67,6 +67,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run(args.what, args.game, args)
 
 
+class Parser(argparse.ArgumentParser):
+    """Checks the options that depend on which bench runs: ``--workers`` means worker
+    processes of one server for 'live' (any number), separate servers for 'soak' (1 or 2)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, rest = super().parse_known_args(args, namespace)
+        if getattr(parsed, "what", None) == "soak" and getattr(parsed, "workers", None) not in (None, 1, 2):
+            self.error(f"argument --workers: umbra bench soak runs 1 or 2 servers, not {parsed.workers}")
+        return parsed, rest
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="umbra",
@@ -74,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Settings come from the environment: DATABASE_URL (default sqlite:///data/umbra.db), "
         "UMBRA_PUBLIC_URL, UMBRA_TEST_MODE.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     serve = sub.add_parser("serve", help="apply migrations, then serve the web app")
     serve.add_argument("--host", default="127.0.0.1")
