@@ -123,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--quick", action="store_true", help="a smaller run, for a smoke test")
     bench.add_argument("--no-postgres", action="store_true", help="SQLite only: skip PostgreSQL")
+    bench.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only: skip SQLite")
     bench.add_argument(
         "--tables",
         type=int,

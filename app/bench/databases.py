@@ -211,12 +211,16 @@ async def sqlite_settings(engine: Any) -> str:
 def on_each_database(
     args: argparse.Namespace | Any, name: str, bench_one: Callable[[BenchDatabase], bool]
 ) -> int:
-    """Run ``bench_one`` on a temporary SQLite file, then on PostgreSQL when one can be had;
-    the exit code: 0 if every run succeeded and at least one ran, else 1."""
+    """Run ``bench_one`` on a temporary SQLite file (unless ``--no-sqlite``), then on
+    PostgreSQL when one can be had; the exit code: 0 if every run succeeded and at least
+    one ran, else 1."""
     ok, ran = True, 0
-    with sqlite_database(name) as db:
-        ok &= bench_one(db)
-        ran += 1
+    if getattr(args, "no_sqlite", False):
+        print("sqlite: skipped: --no-sqlite", flush=True)
+    else:
+        with sqlite_database(name) as db:
+            ok &= bench_one(db)
+            ran += 1
     with postgres_database(args, name.replace("-", "_")) as (pg, reason):
         if pg is None:
             print(f"postgresql: skipped: {reason}", flush=True)

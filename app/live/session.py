@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 RECENT_EVENTS = 2000
 MAX_ATTEMPTS = 40
+REPLAY_ON_LOOP = 200
+"""Replays of more events than this leave the event loop (see ``rebuild``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,13 @@ async def rebuild(
     if state is not None and any(reaches_before(e, seq) for e in events):
         state, seq = None, 0
         events = await store.events_after(table_id, 0, upto=upto)
-    state = kernel.replay_log(game, [(e.seq, e.event) for e in events], state)
+    replayed = [(e.seq, e.event) for e in events]
+    if len(replayed) > REPLAY_ON_LOOP:
+        # A long replay (no usable snapshot: a new engine version, an undo far back) runs
+        # in a worker thread, so the event loop (every other table) keeps its turns.
+        state = await asyncio.to_thread(kernel.replay_log, game, replayed, state)
+    else:
+        state = kernel.replay_log(game, replayed, state)
     if events:
         seq = events[-1].seq
     return state, seq, events
