@@ -127,3 +127,13 @@ def test_a_burst_far_over_the_limit_gets_answers_never_a_dropped_connection(smal
             assert answer.headers["retry-after"] == "1"
             assert answer.json()["error"]["code"] == "overloaded"
     assert any(a.status_code == 200 for a in answers)
+
+
+def test_healthz_tells_the_load_and_the_event_loop_lag(small_server: Served) -> None:
+    time.sleep(0.3)  # a few turns of the lag monitor
+    health = httpx.get(f"{small_server.url}/healthz", params={"window": 5}, timeout=5).json()
+    assert health["max_requests_in_flight"] == 1
+    assert health["requests_in_flight"] == 0  # /healthz itself is never counted
+    assert health["requests_turned_away"] == 0
+    lag = health["loop_lag_ms"]
+    assert lag["samples"] > 0 and 0 <= lag["p50"] <= lag["p99"] <= lag["max"]
