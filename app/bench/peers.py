@@ -33,7 +33,11 @@ from typing import Any
 from app.bench.databases import ROOT
 from app.bench.server import free_port, spawn_serve, stop_process
 
-PEERS = ROOT.parent / "shared" / "peers"
+PEERS = next(
+    (p / "shared" / "peers" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared" / "peers").is_dir()),
+    ROOT.parent / "shared" / "peers",
+)
+"""``../shared/peers`` beside the checkout (or beside its worktrees' folder)."""
 COLUMNS = (
     ("p50_ms", "p50 ms"),
     ("p95_ms", "p95 ms"),
@@ -175,7 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("node") is None or shutil.which("npm") is None:
         print("python -m app.bench.peers needs node and npm on PATH")
         return 2
-    if not (args.peers / "umbra_load.js").is_file() and args.keep is None:
+    if not (args.peers / "umbra_load.js").is_file() and not (
+        args.keep and (args.keep / "umbra_load.js").is_file()
+    ):
         print(f"no harness at {args.peers} (pass --peers DIR)")
         return 2
     where = harness(args)
