@@ -15,10 +15,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.store.migrate import upgrade
+    from app.store.urls import is_postgres
 
     settings = Settings.from_env()
+    if args.workers < 1:
+        print("umbra serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not is_postgres(settings.database_url):
+        print(
+            f"umbra serve: --workers {args.workers} needs PostgreSQL (DATABASE_URL=postgresql://...): "
+            "the processes of a server hear each other's commits through its LISTEN/NOTIFY, and SQLite "
+            "has no such channel, so with SQLite a server runs one process (--workers 1)",
+            file=sys.stderr,
+        )
+        return 2
     upgrade(settings.database_url)
-    print(f"umbra: serving on http://{args.host}:{args.port} (database {settings.database_url})", flush=True)
+    workers = f", {args.workers} worker processes" if args.workers > 1 else ""
+    print(
+        f"umbra: serving on http://{args.host}:{args.port} (database {settings.database_url}{workers})",
+        flush=True,
+    )
     uvicorn.run(
         "app.main:create_app",
         factory=True,
@@ -28,6 +44,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         proxy_headers=True,
         forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        # Longer than any client's idle keep-alive (httpx, browsers: 5 to 60 s), so the
+        # server never closes a pooled connection just as a client sends on it (a dropped
+        # request, httpx ReadError, under load); a proxy in front keeps its own.
+        timeout_keep_alive=int(os.environ.get("UMBRA_KEEP_ALIVE_SECONDS", "75")),
     )
     return 0
 
@@ -47,6 +67,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run(args.what, args.game, args)
 
 
+class Parser(argparse.ArgumentParser):
+    """Checks the options that depend on which bench runs: ``--workers`` means worker
+    processes of one server for 'live' (any number), separate servers for 'soak' (1 or 2)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, rest = super().parse_known_args(args, namespace)
+        if getattr(parsed, "what", None) == "soak" and getattr(parsed, "workers", None) not in (None, 1, 2):
+            self.error(f"argument --workers: umbra bench soak runs 1 or 2 servers, not {parsed.workers}")
+        return parsed, rest
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="umbra",
@@ -54,12 +87,18 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Settings come from the environment: DATABASE_URL (default sqlite:///data/umbra.db), "
         "UMBRA_PUBLIC_URL, UMBRA_TEST_MODE.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     serve = sub.add_parser("serve", help="apply migrations, then serve the web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes, each serving any table (PostgreSQL only: they hear each other's "
+        "commits by LISTEN/NOTIFY; default 1)",
+    )
     serve.add_argument("--log-level", default="info")
     serve.set_defaults(func=cmd_serve)
 
@@ -84,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--quick", action="store_true", help="a smaller run, for a smoke test")
     bench.add_argument("--no-postgres", action="store_true", help="SQLite only: skip PostgreSQL")
+    bench.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only: skip SQLite")
     bench.add_argument(
         "--tables",
         type=int,
@@ -91,21 +131,43 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="tables played at once (live: 50, 5 with --quick; soak: 20, 3 with --quick)",
     )
+    bench.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="W",
+        help="live: worker processes of the one 'umbra serve' (PostgreSQL only; default 1); soak: separate "
+        "'umbra serve' processes sharing the database (1 or 2; default 2; SQLite: 1)",
+    )
     live = bench.add_argument_group("live", "options of 'umbra bench live'")
     live.add_argument(
         "--seats", type=int, default=None, metavar="S", help="seats per table (default: the game's max_seats)"
     )
+    live.add_argument(
+        "--rate",
+        type=float,
+        default=None,
+        metavar="R",
+        help="a fixed offered load: R commands per second per table, tables at random offsets, "
+        "for --seconds (default: one command in flight per table, as fast as the server answers)",
+    )
+    live.add_argument(
+        "--seconds", type=float, default=None, metavar="S", help="--rate phase length (30; 10 with --quick)"
+    )
+    live.add_argument(
+        "--viewers", type=int, default=None, metavar="V", help="html spectator sockets per table (default 2)"
+    )
+    live.add_argument(
+        "--seat-format",
+        choices=["json", "html"],
+        default="json",
+        help="what each seat's websocket asks for: json events (checked exactly-once, in order) or the "
+        "seat page's html fragments, as a browser gets them (default json)",
+    )
+    live.add_argument("--json", action="store_true", help="print the figures as one JSON document on stdout")
     soak = bench.add_argument_group("soak", "options of 'umbra bench soak'")
     soak.add_argument(
         "--minutes", type=float, default=None, metavar="T", help="how long to play (10; 0.3 with --quick)"
-    )
-    soak.add_argument(
-        "--workers",
-        type=int,
-        choices=[1, 2],
-        default=2,
-        metavar="W",
-        help="separate 'umbra serve' processes sharing the database (1 or 2; default 2; SQLite: 1)",
     )
     soak.add_argument(
         "--chaos", action="store_true", help="kill a server process or restart PostgreSQL now and then"

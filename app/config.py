@@ -36,6 +36,9 @@ class Settings:
     """A table nobody watches, with no bot playing, leaves memory after this long idle."""
     max_loaded_tables: int = 2000
     """Beyond this many tables in memory the least recently used idle ones leave first."""
+    max_in_flight: int = 256
+    """HTTP requests in progress at once in one process; beyond it a request is answered
+    503 ``overloaded`` with ``Retry-After`` at once (``app.api.gate``)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -53,4 +56,5 @@ class Settings:
             imports_per_minute=int(os.environ.get("UMBRA_IMPORTS_PER_MINUTE", "10")),
             idle_evict_seconds=float(os.environ.get("UMBRA_IDLE_EVICT_SECONDS", "600")),
             max_loaded_tables=int(os.environ.get("UMBRA_MAX_LOADED_TABLES", "2000")),
+            max_in_flight=int(os.environ.get("UMBRA_MAX_IN_FLIGHT", "256")),
         )

@@ -11,9 +11,9 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app.api import errors, health, mine, tables, ws
-from app.api.limits import BodyLimit
+from app.api.gate import Gate, Load
+from app.api.lag import LoopLag
 from app.api.ratelimit import RateLimit
-from app.api.security import BrowserProtections
 from app.config import Settings
 from app.live.hub import Hub
 from app.store import EventStore
@@ -32,9 +32,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, EventStore(settings.database_url))
         app.state.hub = hub
         await hub.start()
+        app.state.loop_lag.start()
         try:
             yield
         finally:
+            await app.state.loop_lag.stop()
             await hub.stop()
 
     app = FastAPI(
@@ -45,9 +47,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.import_limit = RateLimit(settings.imports_per_minute, 60.0)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, import_bytes=settings.max_import_bytes)
-    # Added last, so outermost: the 413s of BodyLimit get the security headers too.
-    app.add_middleware(BrowserProtections, public_url=settings.public_url)
+    app.state.load = Load(settings.max_in_flight)
+    app.state.loop_lag = LoopLag()
+    # One layer for the browser protections, the body limits and the overload valve.
+    app.add_middleware(
+        Gate,
+        load=app.state.load,
+        max_bytes=settings.max_body_bytes,
+        import_bytes=settings.max_import_bytes,
+        public_url=settings.public_url,
+    )
     errors.install(app)
     app.include_router(health.router)
     app.include_router(tables.router)

@@ -10,7 +10,9 @@ from starlette.requests import HTTPConnection
 from app.live.hub import Hub
 
 
-def get_hub(conn: HTTPConnection) -> Hub:
+async def get_hub(conn: HTTPConnection) -> Hub:
+    """Async, so FastAPI calls it on the event loop (a plain function would be run in its
+    thread pool: a hop per request for one attribute read)."""
     return conn.app.state.hub
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
@@ -16,13 +16,23 @@ router = APIRouter(tags=["health"])
 
 
 @router.get("/healthz")
-async def healthz(hub: HubDep) -> Any:
+async def healthz(hub: HubDep, request: Request, window: float = 60.0) -> Any:
+    """Also the load: HTTP requests in progress and turned away (``app.api.gate``), and
+    the event loop's lag over the last ``window`` seconds (``app.api.lag``)."""
     try:
         async with hub.store.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
     except Exception as exc:  # the database is unreachable: say so, with a 503
         return JSONResponse({"status": "down", "reason": type(exc).__name__}, status_code=503)
-    return {"status": "ok", **hub.health(), **process_figures()}
+    state = request.app.state
+    return {
+        "status": "ok",
+        **hub.health(),
+        **process_figures(),
+        **state.load.figures(),
+        "loop_lag_ms": state.loop_lag.figures(max(0.1, min(window, 600.0))),
+        "pid": os.getpid(),
+    }
 
 
 def process_figures() -> dict[str, Any]:

@@ -61,39 +61,51 @@ class BodyLimit:
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
+        body = await self.read(scope, receive, send)
+        if body is not None:
+            await self.app(scope, replaying(body, receive), send)
+
+    async def read(self, scope: Scope, receive: Any, send: Any) -> bytes | None:
+        """The whole body of an HTTP request, or None when it was refused (answered here:
+        413, 422) or the client went away."""
         limit = self.import_bytes if scope.get("path") == "/api/tables/import" else self.max_bytes
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and value.isdigit() and int(value[:20]) > limit:
                 await send_error(send, 413, "too_large", f"the body is over {limit} bytes")
-                return
+                return None
         chunks: list[bytes] = []
         size = 0
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
-                return
+                return None
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
                 await send_error(send, 413, "too_large", f"the body is over {limit} bytes")
-                return
+                return None
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        body = b"".join(chunks)
+        body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         if (body[:1] in (b"{", b"[") or _is_json(scope)) and too_deep(body):
             await send_error(send, 422, "too_complex", f"the JSON body nests more than {MAX_JSON_DEPTH} deep")
-            return
-        delivered = False
+            return None
+        return body
 
-        async def replay() -> Any:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()  # after the body: wait for the disconnect
 
-        await self.app(scope, replay, send)
+def replaying(body: bytes, receive: Any) -> Any:
+    """A ``receive`` that hands the app ``body`` whole, then waits for the disconnect."""
+    delivered = False
+
+    async def replay() -> Any:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 def _is_json(scope: Scope) -> bool:

@@ -102,7 +102,7 @@ class BrowserProtections:
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
-            if self._foreign_socket(scope):
+            if self.foreign_socket(scope):
                 await receive()  # the websocket.connect message
                 await send({"type": "websocket.close", "code": 1008, "reason": "cross_site"})
                 return
@@ -121,7 +121,7 @@ class BrowserProtections:
                 message = {**message, "headers": headers}
             await send(message)
 
-        if self._cross_site(scope):
+        if self.cross_site(scope):
             await send_error(
                 send_with_headers,
                 403,
@@ -134,7 +134,7 @@ class BrowserProtections:
 
     # -- the checks ---------------------------------------------------------------------
 
-    def _cross_site(self, scope: Scope) -> bool:
+    def cross_site(self, scope: Scope) -> bool:
         """An unsafe request on the strength of an umbra cookie that a browser says (or
         shows) came from another site."""
         if scope.get("method", "GET").upper() not in UNSAFE_METHODS:
@@ -148,7 +148,7 @@ class BrowserProtections:
         origin = headers.get("origin")
         return origin is not None and not self._own_origin(scope, headers, origin)
 
-    def _foreign_socket(self, scope: Scope) -> bool:
+    def foreign_socket(self, scope: Scope) -> bool:
         headers = _headers(scope)
         if not _has_umbra_cookie(headers) or _has_bearer(headers):
             return False

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Body, Request, Response
+from fastapi.encoders import jsonable_encoder
 
 from app.api.deps import HubDep
 from app.api.models import (
@@ -140,16 +142,27 @@ def summary_payload(hub: Hub, session: TableSession) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/view", response_model=ViewOut, responses=ERRORS)
-async def table_view(table_id: str, request: Request, hub: HubDep) -> dict[str, Any]:
+async def table_view(table_id: str, request: Request, hub: HubDep) -> Response:
     """What this viewer may see now, and what it may do: each legal command ready to send.
     No token: the spectator's view."""
     session = await hub.session(table_id)
     viewer = await hub.viewer(table_id, request_tokens(request, table_id))
-    return hub.view_payload(session, viewer)
+    return json_response(hub.view_payload(session, viewer))
+
+
+def json_response(payload: dict[str, Any]) -> Response:
+    """``payload`` as the JSON FastAPI would send for it through the route's response model,
+    without the model's validation and copy (the hot path: the payloads are built here and
+    already have the model's shape); ``jsonable_encoder`` only for a value plain JSON lacks."""
+    try:
+        content = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        content = json.dumps(jsonable_encoder(payload), ensure_ascii=False, separators=(",", ":"))
+    return Response(content.encode(), media_type="application/json")
 
 
 @router.post("/tables/{table_id}/commands", response_model=CommandOut, responses=ERRORS)
-async def post_command(table_id: str, body: CommandIn, request: Request, hub: HubDep) -> dict[str, Any]:
+async def post_command(table_id: str, body: CommandIn, request: Request, hub: HubDep) -> Response:
     """Send one command as a seat the bearer token holds. A retried ``command_id`` returns
     the first result and appends nothing."""
     session = await hub.session(table_id)
@@ -162,11 +175,10 @@ async def post_command(table_id: str, body: CommandIn, request: Request, hub: Hu
         command_id=body.command_id,
         client_seq=body.seq,
     )
-    return {
-        "seq": result.seq,
-        "events": hub.events_payload(session, result.events, viewer),
-        "replayed": result.replayed,
-    }
+    events = hub.events_payload(session, result.events, viewer)
+    for event in events:
+        event.setdefault("text", None)  # as the response model has it
+    return json_response({"seq": result.seq, "events": events, "replayed": result.replayed})
 
 
 @router.get("/tables/{table_id}/events", responses=ERRORS)

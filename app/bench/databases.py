@@ -171,7 +171,7 @@ def purge_tables(database_url: str, table_ids: Sequence[str], extra_tables: Sequ
     engine = create_engine(sync_url(database_url), poolclass=pool.NullPool)
     try:
         with engine.begin() as conn:
-            for t in (schema.snapshots, schema.events, schema.seats):
+            for t in (schema.snapshots, schema.events, schema.commands, schema.seats):
                 conn.execute(t.delete().where(t.c.table_id.in_(list(table_ids))))
             conn.execute(schema.tables.delete().where(schema.tables.c.id.in_(list(table_ids))))
             for name in extra_tables:
@@ -211,12 +211,16 @@ async def sqlite_settings(engine: Any) -> str:
 def on_each_database(
     args: argparse.Namespace | Any, name: str, bench_one: Callable[[BenchDatabase], bool]
 ) -> int:
-    """Run ``bench_one`` on a temporary SQLite file, then on PostgreSQL when one can be had;
-    the exit code: 0 if every run succeeded and at least one ran, else 1."""
+    """Run ``bench_one`` on a temporary SQLite file (unless ``--no-sqlite``), then on
+    PostgreSQL when one can be had; the exit code: 0 if every run succeeded and at least
+    one ran, else 1."""
     ok, ran = True, 0
-    with sqlite_database(name) as db:
-        ok &= bench_one(db)
-        ran += 1
+    if getattr(args, "no_sqlite", False):
+        print("sqlite: skipped: --no-sqlite", flush=True)
+    else:
+        with sqlite_database(name) as db:
+            ok &= bench_one(db)
+            ran += 1
     with postgres_database(args, name.replace("-", "_")) as (pg, reason):
         if pg is None:
             print(f"postgresql: skipped: {reason}", flush=True)

@@ -53,7 +53,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import random
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,14 +71,17 @@ from app.bench.server import (
     database_settings,
     extra_game_modules,
     import_extra_games,
+    postgres_cpu,
 )
 from app.kernel.game import Game, has_bot
 from app.kernel.types import GM_SEAT
+from app.store.urls import is_postgres
 
 __all__ = ["run_live"]
 
 DEFAULT_GAME = "pulse"
 SPECTATORS = 2
+OVERLOAD_RETRIES = 5
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,11 @@ class Plan:
     connect_concurrency: int = 50
     max_attempts: int = 3
     """Tries per command before a table gives up (every failed try is counted)."""
+    rate: float | None = None
+    """``--rate``: commands per second per table, a fixed offered load (None: closed loop)."""
+    rate_seconds: float = 30.0
+    seat_format: str = "json"
+    workers: int = 1
 
 
 FULL = Plan(
@@ -114,6 +124,7 @@ QUICK = Plan(
     connect_budget_s=30,
     run_budget_s=60,
     drain_budget_s=10,
+    rate_seconds=10.0,
 )
 
 
@@ -147,36 +158,86 @@ def run_live(game_name: str | None, args: argparse.Namespace | Any) -> int:
     if tables < 1:
         print("umbra bench live: --tables must be at least 1")
         return 2
-    plan = Plan(**{**base.__dict__, "tables": tables})
+    rate = getattr(args, "rate", None)
+    if rate is not None and not 0 < rate <= 100:
+        print("umbra bench live: --rate is commands per second per table, above 0 and at most 100")
+        return 2
+    viewers = getattr(args, "viewers", None)
+    workers = getattr(args, "workers", None) or 1
+    if (viewers is not None and not 0 <= viewers <= 50) or workers < 1:
+        print("umbra bench live: --viewers takes 0 to 50, --workers at least 1")
+        return 2
+    seconds = getattr(args, "seconds", None)
+    plan = Plan(
+        **{
+            **base.__dict__,
+            "tables": tables,
+            "rate": rate,
+            "rate_seconds": base.rate_seconds if seconds is None else max(1.0, seconds),
+            "spectators": base.spectators if viewers is None else viewers,
+            "seat_format": getattr(args, "seat_format", None) or "json",
+            "workers": workers,
+            "run_budget_s": base.run_budget_s if seconds is None else max(base.run_budget_s, seconds * 3),
+        }
+    )
     seats = game.max_seats if getattr(args, "seats", None) is None else args.seats
     if not game.min_seats <= seats <= game.max_seats:
         print(f"umbra bench live: {game.title} takes {game.min_seats} to {game.max_seats} seats, not {seats}")
         return 2
+    as_json = bool(getattr(args, "json", False))
+    results: list[Figures] = []
+    out = sys.stdout
+    with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+        print(describe(game, plan, seats, base is QUICK), flush=True)
+        code = on_each_database(
+            args, f"live-{game.name}", lambda db: bench_database(db, game, plan, seats, results)
+        )
+    if as_json:
+        out.write(json.dumps({"game": game.name, "ok": code == 0, "runs": [f.to_json() for f in results]}))
+        out.write("\n")
+    return code
+
+
+def describe(game: Game, plan: Plan, seats: int, quick: bool) -> str:
     picker = "bot" if has_bot(game) else "random"
-    mode = "quick" if base is QUICK else "full"
-    print(
-        f"umbra bench live {game.name} ({mode}: {plan.tables} tables x (up to {seats} {picker} seats + "
-        f"{plan.spectators} spectators) over websockets on loopback; one command in flight per table; "
-        f"after {plan.warmup_commands} warm-up commands per table, {plan.alone_commands} per table with one "
-        f"table at a time, then {plan.commands_per_table} per table with all {plan.tables} at once)\n"
-        "push: from just before the POST until a seat's json websocket delivers the frame with the "
+    mode = "quick" if quick else "full"
+    seat_sockets = "json" if plan.seat_format == "json" else "html"
+    if plan.rate is None:
+        load = (
+            f"one command in flight per table; after {plan.warmup_commands} warm-up commands per table, "
+            f"{plan.alone_commands} per table with one table at a time, then {plan.commands_per_table} per "
+            f"table with all {plan.tables} at once"
+        )
+    else:
+        load = (
+            f"a fixed offered load: {plan.rate:g} command(s) per second per table, the tables at random "
+            f"offsets, for {plan.rate_seconds:g} s after {plan.warmup_commands} warm-up commands per table "
+            f"({plan.tables * plan.rate:g} commands/s offered)"
+        )
+    workers = f"; the server runs {plan.workers} worker processes" if plan.workers > 1 else ""
+    return (
+        f"umbra bench live {game.name} ({mode}: {plan.tables} tables x (up to {seats} {picker} seats on "
+        f"{seat_sockets} websockets + {plan.spectators} html spectators) on loopback; {load}{workers})\n"
+        "push: from just before the POST until a seat's websocket delivers the frame with the "
         "command's seq, over every (command, seat) pair; frag: the same at each html spectator; "
-        "B/cmd/spectator: uncompressed frame bytes; CPU: /proc user+system time of the server process "
-        "over the phase (GET /view, POST, fan-out)",
-        flush=True,
-    )
-    return on_each_database(
-        args, f"live-{game.name}", lambda db: bench_database(db, game, plan, seats, picker)
+        "B/cmd/spectator: uncompressed frame bytes; CPU: /proc user+system time of the server's "
+        "processes over the phase (GET /view, POST, fan-out); PG: PostgreSQL's postmaster and backends "
+        "(when local); lag: the server's event-loop lag over the phase (/healthz)"
     )
 
 
-def bench_database(db: BenchDatabase, game: Game, plan: Plan, seats: int, picker: str) -> bool:
+def bench_database(db: BenchDatabase, game: Game, plan: Plan, seats: int, results: list[Figures]) -> bool:
     """Start a real server on ``db``, play against it, print the figures; the tables it
     created are removed afterwards from a shared database."""
     print(f"{db.label}: {db.about} ...", flush=True)
+    if plan.workers > 1 and not is_postgres(db.url):
+        print(f"{db.label}: skipped: --workers {plan.workers} needs PostgreSQL (SQLite serves one process)")
+        return True
+    picker = "bot" if has_bot(game) else "random"
     figures = Figures(db, game.name, picker, spectators=plan.spectators)
+    figures.workers, figures.seat_format = plan.workers, plan.seat_format
     with tempfile.TemporaryDirectory(prefix="umbra-bench-") as folder:
-        server = Server(db.url, Path(folder) / "server.log", extra_game_modules())
+        server = Server(db.url, Path(folder) / "server.log", extra_game_modules(), workers=plan.workers)
         table_ids: list[str] = []
         try:
             server.start()
@@ -192,6 +253,7 @@ def bench_database(db: BenchDatabase, game: Game, plan: Plan, seats: int, picker
             if db.shared and table_ids:
                 purge_tables(db.url, table_ids)
     print(figures.report(), flush=True)
+    results.append(figures)
     return figures.ok
 
 
@@ -210,21 +272,30 @@ async def bench_server(
         if figures.picker == "bot":
             await asyncio.gather(*(resync(client, game, t, count=False) for t in tables))
         watchers = [w for t in tables for w in t.watchers]
-        figures.phases = [
-            Phase("warm-up", plan.tables, plan.warmup_commands, measured=False),
-            Phase("1 table at a time", 1, plan.alone_commands),
-            Phase(f"{plan.tables} tables at once", plan.tables, plan.commands_per_table),
-        ]
+        if plan.rate is None:
+            figures.phases = [
+                Phase("warm-up", plan.tables, plan.warmup_commands, measured=False),
+                Phase("1 table at a time", 1, plan.alone_commands),
+                Phase(f"{plan.tables} tables at once", plan.tables, plan.commands_per_table),
+            ]
+        else:
+            rated = Phase(f"{plan.tables} tables at {plan.rate:g}/s", plan.tables, 0)
+            rated.offered_per_s = plan.tables * plan.rate
+            figures.phases = [Phase("warm-up", plan.tables, plan.warmup_commands, measured=False), rated]
+        database_cpu = await asyncio.to_thread(postgres_cpu, figures.database.url)
         try:
             started = CLOCK()
             await connect_all(server, watchers, plan)
             figures.connect_s = CLOCK() - started
             deadline = CLOCK() + plan.run_budget_s
             for phase in figures.phases:
-                cpu0, phase.start = cpu_seconds(server.pid), CLOCK()
+                cpu0, db0, phase.start = server_cpu(server), database_cpu(), CLOCK()
                 await run_phase(client, game, tables, plan, phase, deadline)
                 phase.drained = await caught_up(tables, plan.drain_budget_s)
-                phase.cpu_s, phase.end = cpu_seconds(server.pid) - cpu0, CLOCK()
+                phase.cpu_s, db1, phase.end = server_cpu(server) - cpu0, database_cpu(), CLOCK()
+                if db0 is not None and db1 is not None:
+                    phase.db_cpu_s = db1 - db0
+                phase.loop_lag_ms = await loop_lag(client, phase.end - phase.start)
                 if not phase.measured:
                     await asyncio.gather(*(page_size(client, t, "start") for t in tables))
             await asyncio.gather(*(page_size(client, t, "end") for t in tables))
@@ -279,7 +350,9 @@ async def create_tables(
     for index, data in enumerate(created):
         tokens = [s["token"] for s in data["seats"]]
         table = LiveTable(index, data["table_id"], table_seed(game, index), tokens, data["gm_token"])
-        table.watchers = [Watcher(table, seat) for seat in range(len(tokens))]
+        table.watchers = [
+            Watcher(table, seat, html=plan.seat_format == "html") for seat in range(len(tokens))
+        ]
         table.watchers += [Watcher(table, None) for _ in range(plan.spectators)]
         tables.append(table)
     return tables
@@ -336,7 +409,8 @@ async def connect_all(server: Server, watchers: list[Watcher], plan: Plan) -> No
 
     async def open_one(w: Watcher) -> None:
         url = f"{server.ws_url}/ws/tables/{w.table.id}?after={w.table.start_seq}"
-        url += "&format=html" if w.is_spectator else f"&token={w.table.token_for(w.seat)}"
+        url += "" if w.is_spectator else f"&token={w.table.token_for(w.seat)}"
+        url += "&format=html" if w.fragments else ""
         async with gate:
             w.ws = await connect(
                 url,
@@ -350,7 +424,7 @@ async def connect_all(server: Server, watchers: list[Watcher], plan: Plan) -> No
         w.task = asyncio.create_task(w.listen())
 
     def ready(w: Watcher) -> bool:
-        return w.is_spectator or (w.hello_seq is not None and w.last >= w.hello_seq)
+        return w.fragments or (w.hello_seq is not None and w.last >= w.hello_seq)
 
     async def all_open() -> None:
         await asyncio.gather(*(open_one(w) for w in watchers))
@@ -384,6 +458,10 @@ async def close_all(watchers: Sequence[Any]) -> None:
 async def run_phase(
     client: Any, game: Game, tables: list[LiveTable], plan: Plan, phase: Phase, deadline: float
 ) -> None:
+    if phase.offered_per_s is not None and plan.rate is not None:
+        end = min(deadline, CLOCK() + plan.rate_seconds)
+        await asyncio.gather(*(play_at_rate(client, game, t, plan.rate, phase, end) for t in tables))
+        return
     if phase.tables_at_once >= len(tables):
         await asyncio.gather(*(play(client, game, t, plan, phase, deadline) for t in tables))
         return
@@ -404,6 +482,24 @@ async def play(client: Any, game: Game, table: LiveTable, plan: Plan, phase: Pha
                 break
         else:
             return  # this table keeps failing: its failures are counted, leave it
+
+
+async def play_at_rate(
+    client: Any, game: Game, table: LiveTable, rate: float, phase: Phase, end: float
+) -> None:
+    """One command every ``1 / rate`` s at this table, from a random offset, until ``end``:
+    a fixed offered load. A command whose slot came while the previous one was still out
+    is sent as soon as that one is back, and counted late if by over half an interval."""
+    interval = 1.0 / rate
+    slot = CLOCK() + random.Random(f"{table.seed}:offset").uniform(0, interval)
+    while slot < end and not table.finished:
+        wait = slot - CLOCK()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        elif -wait > interval / 2:
+            phase.late += 1
+        await step(client, game, table, phase)
+        slot += interval
 
 
 async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -> dict[str, Any] | None:
@@ -433,14 +529,23 @@ async def send(client: Any, phase: Phase, method: str, url: str, **kwargs: Any) 
     """One request, sent again once if the connection broke before an answer came (a
     pooled keep-alive connection the server closed as it was reused), as a careful client
     would: safe for a command too, whose ``command_id`` makes a repeat return the first
-    result. Each such retry is counted and reported; a second break is a failure."""
+    result; and sent again after ``Retry-After`` when the server said 503 (overloaded, or
+    its database away for a moment), up to a few times. Each retry is counted and
+    reported; a second break is a failure."""
     import httpx
 
-    try:
-        return await client.request(method, url, **kwargs)
-    except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError) as exc:
-        phase.retries[f"{method}: {type(exc).__name__}"] += 1
-        return await client.request(method, url, **kwargs)
+    for _ in range(OVERLOAD_RETRIES):
+        try:
+            response = await client.request(method, url, **kwargs)
+        except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError) as exc:
+            phase.retries[f"{method}: {type(exc).__name__}"] += 1
+            response = await client.request(method, url, **kwargs)
+        if response.status_code != 503 or "retry-after" not in response.headers:
+            return response
+        code = response.json().get("error", {}).get("code", "?") if response.content else "?"
+        phase.retries[f"{method}: 503 {code} (sent again after Retry-After)"] += 1
+        await asyncio.sleep(min(5.0, float(response.headers["retry-after"])))
+    return response
 
 
 async def step(client: Any, game: Game, table: LiveTable, phase: Phase) -> bool:
@@ -546,6 +651,20 @@ async def follow(client: Any, game: Game, table: LiveTable, command: dict[str, A
         table.replica_seq = body["seq"]
     else:
         await resync(client, game, table)  # counted: the replica disagreed with the server
+
+
+def server_cpu(server: Server) -> float:
+    """The server's CPU seconds: its one process, or with workers the supervisor and each."""
+    return cpu_seconds(server.pid, children=server.workers > 1)
+
+
+async def loop_lag(client: Any, seconds: float) -> dict[str, float]:
+    """The server's event-loop lag over the last ``seconds`` (one worker's, with several)."""
+    try:
+        response = await client.get("/healthz", params={"window": f"{max(0.1, seconds):.1f}"})
+        return dict(response.json().get("loop_lag_ms", {}))
+    except Exception:  # a figure, not a check
+        return {}
 
 
 async def caught_up(tables: list[LiveTable], budget_s: float, *, final: bool = False) -> bool:

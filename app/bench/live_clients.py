@@ -26,6 +26,8 @@ class Watcher:
     table: LiveTable
     seat: Any
     """The seat whose token it uses; None for a spectator."""
+    html: bool = False
+    """A seat's socket asking for the seat page's html fragments (``--seat-format html``)."""
     arrivals: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     markers: list[int] = field(default_factory=list)
@@ -44,6 +46,11 @@ class Watcher:
     def is_spectator(self) -> bool:
         return self.seat is None
 
+    @property
+    def fragments(self) -> bool:
+        """It receives html fragments (a spectator, or a seat with ``html``), not JSON events."""
+        return self.seat is None or self.html
+
     async def listen(self) -> None:
         from websockets.exceptions import ConnectionClosed
 
@@ -51,7 +58,7 @@ class Watcher:
             async for raw in self.ws:
                 now = CLOCK()
                 text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
-                seq = self._html(text) if self.is_spectator else self._json(text)
+                seq = self._html(text) if self.fragments else self._json(text)
                 if seq is None:
                     continue
                 self.arrivals.append(now)

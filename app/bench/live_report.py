@@ -3,15 +3,19 @@ from what the viewers received (see ``app.bench.live``)."""
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.bench.databases import BenchDatabase
 from app.bench.live_clients import LiveTable
 from app.bench.stats import fmt, percentile
 from app.bench.stats import table as text_table
+
+nan = math.nan
 
 
 @dataclass
@@ -41,6 +45,15 @@ class Phase:
     """Per spectator: the bytes it received in the phase / its table's commands."""
     frame_bytes: list[int] = field(default_factory=list)
     missing: int = 0
+    offered_per_s: float | None = None
+    """With ``--rate``: the commands per second offered (tables x rate); else None."""
+    late: int = 0
+    """With ``--rate``: commands sent later than their slot by over half an interval (the
+    table's previous command had not come back yet)."""
+    db_cpu_s: float | None = None
+    """PostgreSQL's CPU seconds over the phase (its postmaster and backends), when local."""
+    loop_lag_ms: dict[str, float] = field(default_factory=dict)
+    """The server's event-loop lag over the phase (``/healthz``: p50, p99, max)."""
 
     @property
     def commands(self) -> int:
@@ -64,7 +77,52 @@ class Phase:
             fmt(per_command / page if page else float("nan"), 3),
             fmt(self.cpu_s * 1000 / self.commands if self.commands else float("nan"), 2),
             fmt(self.cpu_s / self.seconds * 100 if self.seconds else float("nan"), 0),
+            fmt(
+                self.db_cpu_s * 1000 / self.commands if self.commands and self.db_cpu_s is not None else nan,
+                2,
+            ),
+            fmt(self.loop_lag_ms.get("p99", nan), 1),
+            fmt(self.loop_lag_ms.get("max", nan), 1),
         ]
+
+    @property
+    def db_ms_per_command(self) -> float:
+        if not self.commands or self.db_cpu_s is None:
+            return nan
+        return self.db_cpu_s * 1000 / self.commands
+
+    def to_json(self, page: float) -> dict[str, Any]:
+        per_command = _mean(self.per_command_bytes)
+        commands = self.commands
+
+        def pcts(values: list[float]) -> dict[str, float | None]:
+            return {f"p{p}": _num(percentile(values, p)) for p in (50, 95, 99)}
+
+        return {
+            "name": self.name,
+            "tables_at_once": self.tables_at_once,
+            "commands": commands,
+            "seconds": _num(self.seconds),
+            "commands_per_s": _num(commands / self.seconds if self.seconds else nan),
+            "offered_per_s": self.offered_per_s,
+            "late": self.late,
+            "seat_ms": pcts(self.push_ms),
+            "spectator_ms": pcts(self.frag_ms),
+            "post_ms": {
+                "p50": _num(percentile(self.reply_ms, 50)),
+                "p99": _num(percentile(self.reply_ms, 99)),
+            },
+            "bytes_per_command_per_spectator": _num(per_command),
+            "diff_ratio": _num(per_command / page if page else nan),
+            "frame_bytes_p50": _num(percentile(self.frame_bytes, 50)),
+            "server_cpu_ms_per_command": _num(self.cpu_s * 1000 / commands if commands else nan),
+            "server_cpu_percent": _num(self.cpu_s / self.seconds * 100 if self.seconds else nan),
+            "postgres_cpu_ms_per_command": _num(self.db_ms_per_command),
+            "loop_lag_ms": self.loop_lag_ms,
+            "missing_frames": self.missing,
+            "failures": dict(self.failures),
+            "retries": dict(self.retries),
+        }
 
 
 HEADERS = [
@@ -83,6 +141,9 @@ HEADERS = [
     "diff ratio",
     "CPU ms/cmd",
     "CPU %",
+    "PG ms/cmd",
+    "lag p99 ms",
+    "lag max ms",
 ]
 
 
@@ -124,6 +185,8 @@ class Figures:
     """Seat counts the server refused with the game's default options, and why."""
     drained: bool = True
     """Every viewer reached the end of its table's log (asked of the server at the end)."""
+    workers: int = 1
+    seat_format: str = "json"
 
     @property
     def measured(self) -> list[Phase]:
@@ -150,8 +213,13 @@ class Figures:
         lines = [
             f"{self.database.label}: {self.settings}",
             f"  {self.tables} tables x ({self.seats} {self.picker} seats + {self.spectators} spectators): "
-            f"{self.tables * self.seats} json + {self.tables * self.spectators} html websockets, "
-            f"connected in {self.connect_s:.1f} s",
+            + (
+                f"{self.tables * self.seats} json + {self.tables * self.spectators} html websockets"
+                if self.seat_format == "json"
+                else f"{self.tables * (self.seats + self.spectators)} html websockets"
+            )
+            + f", connected in {self.connect_s:.1f} s; server: {self.workers} "
+            + ("process" if self.workers == 1 else "worker processes"),
             *(f"  the server refused {refusal}" for refusal in self.refusals),
             *("  " + line for line in rows.splitlines()),
             f"  full page render (GET /t/<id>/watch): {fmt(_mean(self.page_start), 0)} B at the start, "
@@ -178,6 +246,36 @@ class Figures:
             lines.append("  some viewers had not reached the end of their log when the drain budget ran out")
         lines.append(f"  result: {'OK' if self.ok else 'FAILED'}")
         return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        page = _mean(self.page_start + self.page_end)
+        d = self.delivery
+        return {
+            "database": self.database.label,
+            "settings": self.settings,
+            "game": self.game,
+            "picker": self.picker,
+            "tables": self.tables,
+            "seats": self.seats,
+            "seat_format": self.seat_format,
+            "spectators": self.spectators,
+            "workers": self.workers,
+            "full_page_bytes": _num(page),
+            "phases": [p.to_json(page) for p in self.measured],
+            "delivery": {
+                "lost": d.lost,
+                "duplicated": d.duplicated,
+                "out_of_order": d.out_of_order,
+                "wrong": d.wrong,
+                "bad_frames": d.bad_frames,
+            },
+            "sockets_closed_early": self.closed,
+            "ok": self.ok,
+        }
+
+
+def _num(value: float) -> float | None:
+    return None if math.isnan(value) else round(value, 3)
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -214,7 +312,7 @@ def collect(tables: list[LiveTable], figures: Figures) -> None:
     d = figures.delivery
     for table in tables:
         for w in table.watchers:
-            if w.is_spectator:
+            if w.fragments:
                 continue
             d.bad_frames += w.bad_frames
             seen = set(w.order)

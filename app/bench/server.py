@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -27,15 +27,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def spawn_serve(port: int, database_url: str, log: IO[bytes] | int, **env: str) -> subprocess.Popen[bytes]:
+def spawn_serve(
+    port: int, database_url: str, log: IO[bytes] | int, *, workers: int = 1, **env: str
+) -> subprocess.Popen[bytes]:
     """``python -m app.cli serve`` of this checkout on a loopback ``port``, in test mode,
-    with ``env`` over this process's environment and its output to ``log``."""
+    with ``workers`` processes, ``env`` over this process's environment and its output to
+    ``log``."""
     full = dict(os.environ)
     path = [str(ROOT), *([full["PYTHONPATH"]] if full.get("PYTHONPATH") else [])]
     full.update(
         {"DATABASE_URL": database_url, "UMBRA_TEST_MODE": "1", "PYTHONPATH": os.pathsep.join(path), **env}
     )
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    if workers != 1:
+        command += ["--workers", str(workers)]
     return subprocess.Popen(command, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
 
 
@@ -81,10 +86,20 @@ def import_extra_games() -> tuple[str, ...]:
 class Server:
     """``python -m app.cli serve`` on a free loopback port, with the extra games imported."""
 
-    def __init__(self, database_url: str, log_path: Path, extra_games: Sequence[str] = BENCH_GAMES) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        log_path: Path,
+        extra_games: Sequence[str] = BENCH_GAMES,
+        *,
+        workers: int = 1,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.database_url = database_url
         self.log_path = log_path
         self.extra_games = tuple(extra_games)
+        self.workers = workers
+        self.env = dict(env or {})
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -104,7 +119,11 @@ class Server:
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.proc = spawn_serve(
-                self.port, self.database_url, log, UMBRA_EXTRA_GAMES=",".join(self.extra_games)
+                self.port,
+                self.database_url,
+                log,
+                workers=self.workers,
+                **{"UMBRA_EXTRA_GAMES": ",".join(self.extra_games), **self.env},
             )
 
     async def wait_ready(self, client: Any, game: str, timeout: float = 60) -> None:
@@ -134,11 +153,60 @@ class Server:
         stop_process(self.proc, 15)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` (all its threads), from /proc."""
+def cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """User + system CPU time of process ``pid`` (all its threads), from /proc; with
+    ``children``, plus that of its live child processes (``umbra serve --workers N``)."""
     text = Path(f"/proc/{pid}/stat").read_text()
     fields = text[text.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    if children:
+        for child in child_pids(pid):
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(child)
+    return total
+
+
+def child_pids(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid``."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                text = Path(f"/proc/{entry.name}/stat").read_text()
+                if int(text[text.rindex(")") + 2 :].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def postgres_cpu(url: str) -> Callable[[], float | None]:
+    """A probe of the CPU seconds of the PostgreSQL behind ``url`` (its postmaster, the
+    children it reaped, every live backend), when it runs on this machine; else a probe
+    that answers None."""
+    from app.store.urls import is_postgres, libpq_dsn
+
+    if not is_postgres(url):
+        return lambda: None
+    try:
+        import psycopg
+
+        with psycopg.connect(libpq_dsn(url), autocommit=True, connect_timeout=10) as conn:
+            row = conn.execute("SELECT pg_backend_pid()").fetchone()
+        backend = int(row[0]) if row else 0
+        text = Path(f"/proc/{backend}/stat").read_text()
+        postmaster = int(text[text.rindex(")") + 2 :].split()[1])
+    except Exception:  # not local, or not readable: no figure rather than a wrong one
+        return lambda: None
+
+    def probe() -> float | None:
+        try:
+            text = Path(f"/proc/{postmaster}/stat").read_text()
+            fields = text[text.rindex(")") + 2 :].split()
+            reaped = (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+            return cpu_seconds(postmaster, children=True) + reaped
+        except OSError:
+            return None
+
+    return probe
 
 
 async def database_settings(url: str) -> str:

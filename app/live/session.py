@@ -25,12 +25,14 @@ from app.kernel.game import Game
 from app.kernel.rng import rng_for
 from app.kernel.schema import state_schema_hash
 from app.kernel.types import Command, Event, Outcome, Prompt, RuleError, Viewer
-from app.store import EventStore, SeatRecord, SeqConflict, StoredEvent, TableRecord
+from app.store import CommandSpent, EventStore, SeatRecord, SeqConflict, StoredEvent, TableRecord
 
 log = logging.getLogger(__name__)
 
 RECENT_EVENTS = 2000
 MAX_ATTEMPTS = 40
+REPLAY_ON_LOOP = 200
+"""Replays of more events than this leave the event loop (see ``rebuild``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,13 @@ async def rebuild(
     if state is not None and any(reaches_before(e, seq) for e in events):
         state, seq = None, 0
         events = await store.events_after(table_id, 0, upto=upto)
-    state = kernel.replay_log(game, [(e.seq, e.event) for e in events], state)
+    replayed = [(e.seq, e.event) for e in events]
+    if len(replayed) > REPLAY_ON_LOOP:
+        # A long replay (no usable snapshot: a new engine version, an undo far back) runs
+        # in a worker thread, so the event loop (every other table) keeps its turns.
+        state = await asyncio.to_thread(kernel.replay_log, game, replayed, state)
+    else:
+        state = kernel.replay_log(game, replayed, state)
     if events:
         seq = events[-1].seq
     return state, seq, events
@@ -159,51 +167,71 @@ class TableSession:
         client_seq: int | None = None,
     ) -> CommandResult:
         """Decide, commit and publish one command; a retried ``command_id`` is answered
-        with its first result and appends nothing."""
+        with its first result and appends nothing.
+
+        The store is the arbiter of command ids, with no look-up before the append: the
+        append spends the id in its own transaction (``CommandSpent`` if it was spent), and
+        a command the rules refuse is checked against the store only then (a retry of a
+        command that committed may no longer fit the state it moved on)."""
         async with self.lock:
-            done = await self.store.command_result(self.id, command_id)
-            if done:
-                return self._replayed(done, actor, command)
-            if client_seq is not None and client_seq > self.seq:
-                # Chosen from a view this process has not caught up with (another process
-                # served it): read what it missed before deciding, never decide on stale state.
+            try:
+                return await self._submit_locked(command, actor, command_id, client_seq)
+            except RuleError:
+                done = await self.store.command_result(self.id, command_id)
+                if done:
+                    return await self._spent(done, actor, command)
+                raise
+
+    async def _submit_locked(
+        self, command: Command, actor: Viewer, command_id: str, client_seq: int | None
+    ) -> CommandResult:
+        if client_seq is not None and client_seq > self.seq:
+            # Chosen from a view this process has not caught up with (another process
+            # served it): read what it missed before deciding, never decide on stale state.
+            await self._catch_up_locked()
+        for attempt in range(MAX_ATTEMPTS):
+            try:
+                events = self._decide(command, actor)
+            except RuleError as err:
+                if err.status == 422 and await self._catch_up_locked():
+                    continue  # refused on a state another process had moved past: again
+                if client_seq is not None and client_seq < self.seq and err.status == 422:
+                    raise RuleError(
+                        "stale",
+                        f"the table has moved on (you saw seq {client_seq}, it is now at "
+                        f"{self.seq}) and this command no longer fits: {err.message}",
+                        status=409,
+                    ) from err
+                raise
+            if not events:
+                raise RuleError("no_effect", "that command changes nothing")
+            try:
+                stored = await self.store.append(
+                    self.id,
+                    self.seq,
+                    events,
+                    actor=actor_label(actor, command),
+                    command_id=command_id,
+                )
+            except CommandSpent as spent:
+                return await self._spent(spent.events, actor, command)
+            except SeqConflict:
+                # Another process committed first: catch up and decide again, after a
+                # short random pause so that two processes stop colliding in step.
+                await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
                 await self._catch_up_locked()
-            for attempt in range(MAX_ATTEMPTS):
-                try:
-                    events = self._decide(command, actor)
-                except RuleError as err:
-                    if err.status == 422 and await self._catch_up_locked():
-                        continue  # refused on a state another process had moved past: again
-                    if client_seq is not None and client_seq < self.seq and err.status == 422:
-                        raise RuleError(
-                            "stale",
-                            f"the table has moved on (you saw seq {client_seq}, it is now at "
-                            f"{self.seq}) and this command no longer fits: {err.message}",
-                            status=409,
-                        ) from err
-                    raise
-                if not events:
-                    raise RuleError("no_effect", "that command changes nothing")
-                try:
-                    stored = await self.store.append(
-                        self.id,
-                        self.seq,
-                        events,
-                        actor=actor_label(actor, command),
-                        command_id=command_id,
-                    )
-                except SeqConflict:
-                    # Another process committed first: catch up and decide again, after a
-                    # short random pause so that two processes stop colliding in step.
-                    await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
-                    await self._catch_up_locked()
-                    done = await self.store.command_result(self.id, command_id)
-                    if done:
-                        return self._replayed(done, actor, command)
-                    continue
-                await self._apply(stored)
-                return CommandResult(stored[-1].seq, stored)
+                continue
+            await self._apply(stored)
+            return CommandResult(stored[-1].seq, stored)
         raise RuleError("busy", "the table is busy; try again", status=409)
+
+    async def _spent(self, done: list[StoredEvent], actor: Viewer, command: Command) -> CommandResult:
+        """The answer to a command id the store says was already spent: its first result
+        (after reading it into memory, if this process had not caught up with it yet)."""
+        result = self._replayed(done, actor, command)
+        if done[-1].seq > self.seq:
+            await self._catch_up_locked()
+        return result
 
     def _replayed(self, done: list[StoredEvent], actor: Viewer, command: Command) -> CommandResult:
         """A retried command's first result, if the same seat sent it; a command id that

@@ -2,6 +2,7 @@
 
 from app.store.store import (
     DATABASE_ERRORS,
+    CommandSpent,
     EventStore,
     RevokedToken,
     SeatRecord,
@@ -16,6 +17,7 @@ __all__ = [
     "EventStore",
     "RevokedToken",
     "SeatRecord",
+    "CommandSpent",
     "SeqConflict",
     "StoredEvent",
     "TableRecord",

@@ -64,6 +64,16 @@ events = Table(
 )
 Index("ix_events_command", events.c.table_id, events.c.command_id)
 
+commands = Table(
+    "commands",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("command_id", String(64), primary_key=True),
+    Column("seq", Integer, nullable=False, autoincrement=False),
+    # The first seq the command produced. A command id is spent once per table: the append
+    # that claims it here is the only one whose events are stored (see ``EventStore.append``).
+)
+
 snapshots = Table(
     "snapshots",
     metadata,

@@ -5,20 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
+from sqlalchemy import Engine, create_engine, func, select, text, update
 from sqlalchemy import event as sa_event
-from sqlalchemy import func, select, text, update
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SATimeoutError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.kernel.types import Event
 from app.store import schema
-from app.store.urls import async_url, is_postgres
+from app.store.urls import async_url, is_postgres, sync_url
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 NOTIFY_CHANNEL = "umbra_events"
 """Payloads are ``<table_id>:<seq>`` after a commit, ``<table_id>:seats`` after a seat
@@ -41,6 +46,15 @@ def is_outage(exc: BaseException) -> bool:
 
 class SeqConflict(Exception):
     """Another writer appended at the expected seq first: reload and decide again."""
+
+
+class CommandSpent(Exception):
+    """The command id of an append was already spent at this table: nothing was appended;
+    ``events`` are what the command id produced when it was committed."""
+
+    def __init__(self, events: list[StoredEvent]) -> None:
+        super().__init__(f"command already committed at seq {events[0].seq if events else '?'}")
+        self.events = events
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,17 +137,32 @@ class EventStore:
         self.is_postgres = is_postgres(database_url)
         kwargs: dict[str, Any] = {}
         if self.is_postgres:
-            kwargs = {"pool_size": pool_size, "max_overflow": pool_size, "pool_pre_ping": True}
+            # No pre-ping (a round trip on every checkout): a connection that died is
+            # invalidated by the error it raises, and the read or append is tried again
+            # once on a fresh one (``_once_more``).
+            kwargs = {"pool_size": pool_size, "max_overflow": pool_size, "pool_recycle": 1800}
         self.engine: AsyncEngine = create_async_engine(async_url(database_url), **kwargs)
+        self.quick: AsyncEngine = (
+            self.engine.execution_options(isolation_level="AUTOCOMMIT") if self.is_postgres else self.engine
+        )
+        """The engine for single statements on the hot path: on PostgreSQL in autocommit,
+        so a read or an append is one round trip (no BEGIN before it, no ROLLBACK after)."""
         self._sqlite_writes: asyncio.Lock | None = None
+        self._sqlite_appends: Engine | None = None
         if not self.is_postgres:
             sa_event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            # Appends run whole in one worker thread (BEGIN, the two INSERTs, COMMIT) on the
+            # plain sqlite3 driver: one hop off the event loop instead of one per statement.
+            self._sqlite_appends = create_engine(sync_url(database_url), pool_size=1, max_overflow=0)
+            sa_event.listen(self._sqlite_appends, "connect", _sqlite_pragmas)
             # SQLite has one writer at a time: queue writers here rather than in its
             # busy-timeout retries, which made the latency tail long under load.
             self._sqlite_writes = asyncio.Lock()
 
     async def close(self) -> None:
         await self.engine.dispose()
+        if self._sqlite_appends is not None:
+            self._sqlite_appends.dispose()
 
     def _writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
         return self._sqlite_writes if self._sqlite_writes is not None else contextlib.nullcontext()
@@ -187,6 +216,15 @@ class EventStore:
             )
             if stored:
                 await conn.execute(schema.events.insert(), [_row(table.id, s) for s in stored])
+                spent: dict[str, int] = {}
+                for s in stored:
+                    if s.command_id is not None:
+                        spent.setdefault(s.command_id, s.seq)
+                if spent:
+                    await conn.execute(
+                        schema.commands.insert(),
+                        [{"table_id": table.id, "command_id": c, "seq": q} for c, q in spent.items()],
+                    )
 
     async def table(self, table_id: str) -> TableRecord | None:
         async with self.engine.connect() as conn:
@@ -334,8 +372,8 @@ class EventStore:
             .where(schema.events.c.table_id.in_(list(table_ids)))
             .group_by(schema.events.c.table_id)
         )
-        async with self.engine.connect() as conn:
-            return {row[0]: int(row[1]) for row in await conn.execute(query)}
+        rows = await self._once_more(lambda: self._read(query, tuple))
+        return {row[0]: int(row[1]) for row in rows}
 
     # -- the log ----------------------------------------------------------------------
 
@@ -348,22 +386,83 @@ class EventStore:
         actor: str,
         command_id: str | None,
     ) -> list[StoredEvent]:
-        """Append ``events`` as seqs ``expected_seq + 1 …`` in one transaction.
+        """Append ``events`` as seqs ``expected_seq + 1 …`` in one transaction, and spend
+        ``command_id`` at this table in the same transaction (one statement, one round trip
+        on PostgreSQL).
 
-        Raises ``SeqConflict`` if another writer took any of those seqs first; then
-        nothing of this append is stored.
+        Raises ``SeqConflict`` if another writer took any of those seqs first, and
+        ``CommandSpent`` if ``command_id`` was already committed here; then nothing of this
+        append is stored.
         """
         at = _now()
         stored = [StoredEvent(expected_seq + 1 + i, e, actor, command_id, at) for i, e in enumerate(events)]
         if not stored:
             return []
         try:
-            async with self._writing(), self.engine.begin() as conn:
-                await conn.execute(schema.events.insert(), [_row(table_id, s) for s in stored])
-                await self._notify(conn, f"{table_id}:{stored[-1].seq}")
+            if self.is_postgres:
+                appended = await self._once_more(lambda: self._append_pg(table_id, stored))
+            else:
+                appended = await self._append_sqlite(table_id, stored)
         except IntegrityError as exc:
             raise SeqConflict(f"table {table_id} moved past seq {expected_seq}") from exc
+        if not appended:
+            assert command_id is not None
+            raise CommandSpent(await self.command_result(table_id, command_id))
         return stored
+
+    async def _append_pg(self, table_id: str, stored: list[StoredEvent]) -> bool:
+        """One statement: claim the command id, insert the events if it was free, NOTIFY
+        if they were inserted. False: the command id was spent (nothing inserted)."""
+        first = stored[0]
+        rows = [
+            {"seq": s.seq, "type": s.event.type, "version": s.event.v, "data": s.event.data} for s in stored
+        ]
+        params = {
+            "table_id": table_id,
+            "command_id": first.command_id,
+            "first_seq": first.seq,
+            "actor": first.actor,
+            "at": first.at,
+            "rows": json.dumps(rows, separators=(",", ":")),
+            "channel": NOTIFY_CHANNEL,
+            "payload": f"{table_id}:{stored[-1].seq}",
+        }
+        async with self.quick.connect() as conn:
+            appended = await conn.scalar(_PG_APPEND, params)
+        return bool(appended)
+
+    async def _append_sqlite(self, table_id: str, stored: list[StoredEvent]) -> bool:
+        async with self._writing():
+            return await asyncio.to_thread(self._append_sqlite_sync, table_id, stored)
+
+    def _append_sqlite_sync(self, table_id: str, stored: list[StoredEvent]) -> bool:
+        """The SQLite append, in a worker thread: spend the command id, then insert."""
+        assert self._sqlite_appends is not None
+        first = stored[0]
+        with self._sqlite_appends.begin() as conn:
+            if first.command_id is not None:
+                claimed = conn.execute(
+                    sqlite_insert(schema.commands)
+                    .values(table_id=table_id, command_id=first.command_id, seq=first.seq)
+                    .on_conflict_do_nothing()
+                )
+                if claimed.rowcount != 1:
+                    return False
+            conn.execute(schema.events.insert(), [_row(table_id, s) for s in stored])
+        return True
+
+    async def _once_more(self, attempt: Callable[[], Awaitable[T]]) -> T:
+        """Run ``attempt``, and once more if it failed on a pooled connection that had died
+        (PostgreSQL restarted, or a proxy dropped it): the pool has invalidated it, so the
+        retry gets a fresh one. Safe for reads, and for appends, whose command id makes a
+        repeat of a commit whose answer was lost a ``CommandSpent``. A database that is
+        still away fails the second time, and the caller says 503."""
+        try:
+            return await attempt()
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            return await attempt()
 
     async def events_after(
         self, table_id: str, after: int = 0, *, upto: int | None = None, limit: int | None = None
@@ -377,18 +476,21 @@ class EventStore:
             query = query.where(schema.events.c.seq <= upto)
         if limit is not None:
             query = query.limit(limit)
-        async with self.engine.connect() as conn:
-            return [_stored(r) for r in await conn.execute(query)]
+        return await self._once_more(lambda: self._read(query, _stored))
 
     async def command_result(self, table_id: str, command_id: str) -> list[StoredEvent]:
         """The events a command already produced (empty if it never committed)."""
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(schema.events)
-                .where(schema.events.c.table_id == table_id, schema.events.c.command_id == command_id)
-                .order_by(schema.events.c.seq)
-            )
-            return [_stored(r) for r in rows]
+        query = (
+            select(schema.events)
+            .where(schema.events.c.table_id == table_id, schema.events.c.command_id == command_id)
+            .order_by(schema.events.c.seq)
+        )
+        return await self._once_more(lambda: self._read(query, _stored))
+
+    async def _read(self, query: Any, make: Callable[[Any], R]) -> list[R]:
+        """One SELECT on the hot-path engine, each row made into ``make(row)``."""
+        async with self.quick.connect() as conn:
+            return [make(r) for r in await conn.execute(query)]
 
     async def last_seq(self, table_id: str) -> int:
         async with self.engine.connect() as conn:
@@ -432,6 +534,35 @@ class EventStore:
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
         return (row.seq, row.state) if row else None
+
+
+_PG_APPEND = text(
+    """
+    WITH claimed AS (
+        INSERT INTO commands (table_id, command_id, seq)
+        SELECT CAST(:table_id AS varchar), CAST(:command_id AS varchar), CAST(:first_seq AS integer)
+        WHERE CAST(:command_id AS varchar) IS NOT NULL
+        ON CONFLICT DO NOTHING
+        RETURNING seq
+    ), appended AS (
+        INSERT INTO events (table_id, seq, type, version, data, actor, command_id, at)
+        SELECT CAST(:table_id AS varchar), r.seq, r.type, r.version, r.data, CAST(:actor AS varchar),
+            CAST(:command_id AS varchar), CAST(:at AS timestamptz)
+        FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(seq int, type text, version int, data jsonb)
+        WHERE CAST(:command_id AS varchar) IS NULL OR EXISTS (SELECT 1 FROM claimed)
+        RETURNING seq
+    )
+    SELECT count(*) FROM (
+        SELECT pg_notify(CAST(:channel AS text), CAST(:payload AS text))
+        FROM (SELECT 1 FROM appended LIMIT 1) AS one
+    ) AS notified
+    """
+)
+"""The append on PostgreSQL, in one statement: spend the command id (if it was free),
+insert the events (only then), and NOTIFY the other processes (only if they were
+inserted; delivered at commit). Answers 1 if appended, 0 if the command id was spent. A
+seq another writer took first fails the whole statement (the events' primary key), and
+then the command id is not spent either."""
 
 
 def _row(table_id: str, s: StoredEvent) -> dict[str, Any]:

@@ -7,6 +7,7 @@ No timing is asserted: these only check that the benchmarks work."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -24,9 +25,17 @@ from app.kernel.registry import all_games, get_game, unregister
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_store_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
+def test_store_bench_quick_on_sqlite(capsys: pytest.CaptureFixture[str], registry_kept: None) -> None:
     assert main(["bench", "store", "--quick", "--no-postgres"]) == 0
     out = capsys.readouterr().out
+    for line in (
+        r"sqlite: POST /commands \(Darkest Night, no viewer, in-process ASGI\): \d+ commands, CPU [\d.]+ ms",
+        r"sqlite: append \(3 events, one writer\): CPU [\d.]+ ms per append",
+        r"sqlite: open a 10,000-event table \(snapshots\): p50 [\d.]+ ms",
+        r"sqlite: open a 10,000-event table \(no snapshot\): p50 [\d.]+ ms",
+        r"sqlite: memory per idle loaded table \(Darkest Night, 40 tables\): \d+ KiB",
+    ):
+        assert re.search(line, out), (line, out)
     for label in ("bare INSERT + COMMIT", "append 1 event", "append 3 events (1 command)"):
         assert f"sqlite    {label}" in out
     for label in ("per s", "p50 ms", "p99 ms", "x bare", "journal_mode=wal"):
@@ -215,3 +224,34 @@ def test_percentile_and_table() -> None:
     assert percentile([3.0], 99) == 3.0
     text = table(["name", "n"], [["a", "1"], ["bb", "10"]], left=1)
     assert text.splitlines() == ["name   n", "----  --", "a      1", "bb    10"]
+
+
+def test_live_bench_at_a_fixed_rate_prints_json(
+    capsys: pytest.CaptureFixture[str], registry_kept: None
+) -> None:
+    """``--rate``: a fixed offered load for ``--seconds``, html seat sockets and ``--viewers``
+    spectators; ``--json`` puts one JSON document on stdout (the text goes to stderr)."""
+    argv = ["bench", "live", "--quick", "--no-postgres", "--tables", "2", "--seats", "2"]
+    argv += ["--rate", "4", "--seconds", "2", "--viewers", "1", "--seat-format", "html", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert doc["game"] == "pulse" and doc["ok"] is True
+    (run,) = doc["runs"]
+    assert (run["database"], run["tables"], run["seats"], run["spectators"]) == ("sqlite", 2, 2, 1)
+    assert run["seat_format"] == "html" and run["workers"] == 1
+    (phase,) = run["phases"]
+    assert phase["name"] == "2 tables at 4/s" and phase["offered_per_s"] == 8.0
+    assert 8 <= phase["commands"] <= 18  # 2 tables x 4/s x 2 s, give or take a slot
+    assert phase["missing_frames"] == 0 and phase["failures"] == {}
+    for key in ("seat_ms", "spectator_ms"):
+        assert set(phase[key]) == {"p50", "p95", "p99"} and phase[key]["p50"] > 0
+    assert phase["server_cpu_ms_per_command"] > 0
+    assert phase["postgres_cpu_ms_per_command"] is None  # SQLite
+    assert {"p50", "p99", "max"} <= set(phase["loop_lag_ms"])
+    assert "2 tables at 4/s" in captured.err and "result: OK" in captured.err
+
+
+def test_live_bench_workers_need_postgres(capsys: pytest.CaptureFixture[str], registry_kept: None) -> None:
+    assert main(["bench", "live", "--quick", "--no-postgres", "--workers", "2", "--tables", "1"]) == 0
+    assert "sqlite: skipped: --workers 2 needs PostgreSQL" in capsys.readouterr().out
