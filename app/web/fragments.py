@@ -30,7 +30,7 @@ from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web.parts import Node, PartCache, PartRender
-from app.web.templating import render_block
+from app.web.templating import render_block, render_blocks
 
 if TYPE_CHECKING:
     from app.kernel.types import Choice
@@ -175,10 +175,9 @@ def render_nodes(
     """Render the named ``blocks`` of ``template`` (element id, block name), reusing every part
     whose slice ``cache`` already holds a render for."""
     render = PartRender(cache)
-    context = ctx | {"_parts": render}
-    return {
-        part_id: render.fragment(part_id, render_block(template, name, context)) for part_id, name in blocks
-    }
+    outputs = render_blocks(template, [name for _, name in blocks], ctx | {"_parts": render})
+    # One block at a time: ``fragment`` takes the parts the block just made.
+    return {part_id: render.fragment(part_id, out) for (part_id, _), out in zip(blocks, outputs, strict=True)}
 
 
 def board_nodes(env: Environment, ctx: dict[str, Any], cache: PartCache | None = None) -> dict[str, Node]:

@@ -38,6 +38,8 @@ from jinja2.parser import Parser
 from markupsafe import Markup
 
 MARK = re.compile(r"<!--part:([\w-]+)-->")
+INDENT = re.compile(r"[ \t]*\n\s*")
+KEEPS_WHITESPACE = ("<pre", "<textarea")
 LEGACY_PART = re.compile(r"<!--part:([\w-]+)-->(.*?)<!--/part:\1-->", re.S)
 RENDERS_KEPT = 8
 """Renders kept per part id: one per distinct slice the table's viewers see at one seq (a
@@ -48,6 +50,16 @@ _versions = itertools.count(1)
 
 def mark(part_id: str) -> str:
     return f"<!--part:{part_id}-->"
+
+
+def squeezed(html: str) -> str:
+    """The HTML on one line, without the template's indentation: a line break and the blanks
+    around it become one space, which a browser lays out the same (a part's bytes go to
+    every page on every change; a ``<pre>`` or ``<textarea>`` keeps its blanks). One line
+    per part also keeps a frame's own elements the only ones that start a line."""
+    if any(tag in html for tag in KEEPS_WHITESPACE):
+        return html
+    return INDENT.sub(" ", html)
 
 
 @dataclass(eq=False, slots=True)
@@ -148,7 +160,7 @@ class PartRender:
         node = self.cache.find(part_id, key) if self.cache is not None else None
         if node is None:
             self._stack.append({})
-            frame = str(body()).strip()
+            frame = squeezed(str(body()).strip())
             node = Node(part_id, frame, self._stack.pop())
             if self.cache is not None:
                 self.cache.keep(part_id, key, node)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,9 @@ def make_environment() -> Environment:
     env = ViewEnvironment(
         loader=ChoiceLoader([GameRootLoader(), FileSystemLoader(TEMPLATES)]),
         extensions=[PartExtension],
+        # Read once per process: checking every template file's mtime on each import (each
+        # board fragment imports its macros) was a stat call per fragment per viewer.
+        auto_reload=False,
         autoescape=select_autoescape(["html", "svg"], default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
@@ -105,3 +109,11 @@ def render_block(template: Template, block: str, context: dict[str, Any]) -> str
     """Render one named block of a template (a fragment) with ``context``."""
     ctx = template.new_context(context)
     return "".join(template.blocks[block](ctx))
+
+
+def render_blocks(template: Template, blocks: list[str], context: dict[str, Any]) -> Iterator[str]:
+    """Render several named blocks of a template in one context (made once, not per block:
+    a block's own ``set`` stays inside the block), one at a time as they are asked for."""
+    ctx = template.new_context(context)
+    for block in blocks:
+        yield "".join(template.blocks[block](ctx))
