@@ -15,6 +15,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.http.streams import Stream, stream_factory
 from app.http.tokens import bearer_token, cookie_tokens
 from app.kernel.types import Viewer
+from app.live import wire
 from app.live.errors import AuthError, NotFound
 from app.live.hub import Hub
 from app.live.session import TableSession
@@ -37,14 +38,13 @@ class JsonStream:
             "table_id": self.session.id,
             "seq": self.session.seq,
             "viewer": {"role": self.viewer.role, "seats": sorted(self.viewer.seats, key=str)},
-        }
+        } | wire.seat_state(self.session, self.viewer)
         return [json.dumps(hello), *self.update(events)]
 
     def update(self, events: list[StoredEvent]) -> list[str]:
         if not events:
             return []
-        payload = self.hub.events_payload(self.session, events, self.viewer)
-        return [json.dumps({"type": "events", "seq": events[-1].seq, "events": payload})]
+        return [json.dumps(wire.events_frame(self.session, events, self.viewer))]
 
     def seat_lost(self) -> str:
         return json.dumps(

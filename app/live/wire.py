@@ -55,6 +55,30 @@ def view_payload(session: TableSession, viewer: Viewer) -> dict[str, Any]:
     }
 
 
+def seat_state(session: TableSession, viewer: Viewer) -> dict[str, Any]:
+    """What a viewer needs to act without asking first (``GET /view``): its prompts, each
+    choice a ready-to-send command, whom the table waits on, and the outcome."""
+    return {
+        "prompts": [prompt_json(session, p) for p in prompts_for(session, viewer)],
+        "waiting_for": waiting_for(session),
+        "outcome": session.outcome.to_json() if session.outcome else None,
+    }
+
+
+def events_frame(session: TableSession, events: list[StoredEvent], viewer: Viewer) -> dict[str, Any]:
+    """A websocket frame of committed events as ``viewer`` may see them. When they bring the
+    viewer to the table's newest seq, the frame carries ``seat_state`` too (the seat's next
+    prompts pushed, not fetched); a frame that is not the newest leaves it to the next."""
+    frame: dict[str, Any] = {
+        "type": "events",
+        "seq": events[-1].seq,
+        "events": events_payload(session, events, viewer),
+    }
+    if events[-1].seq == session.seq:
+        frame |= seat_state(session, viewer)
+    return frame
+
+
 def events_payload(session: TableSession, events: list[StoredEvent], viewer: Viewer) -> list[dict[str, Any]]:
     """The events as ``viewer`` may see them: an event hidden from it keeps its seq, actor
     and time (so the feed has no gaps) and nothing else."""

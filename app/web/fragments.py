@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
@@ -28,7 +29,8 @@ from app.kernel.types import GM_SEAT, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
-from app.web.templating import render_block
+from app.web.parts import Node, PartCache, PartRender
+from app.web.templating import render_block, render_blocks
 
 if TYPE_CHECKING:
     from app.kernel.types import Choice
@@ -136,64 +138,136 @@ def fragment_id(block: str) -> str:
     return block.removeprefix(GAME_BLOCK_PREFIX).replace("_", "-")
 
 
-def board_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
-    """The game's board fragments. A board template sees only ``view`` and ``game``, so
-    its HTML is a pure function of the viewer's view (and ``shared_board`` can reuse it)."""
+@dataclass(eq=False)
+class TableRenders:
+    """What the table's pages share: the part renders (``PartCache``) and, at the current
+    seq, the board of each distinct view (viewers whose views are equal share one)."""
+
+    parts: PartCache = field(default_factory=PartCache)
+    seq: int = -1
+    boards: list[tuple[dict[str, Any], dict[str, Node]]] = field(default_factory=list)
+    html: dict[int, dict[str, str]] = field(default_factory=dict)
+    """Per board (by ``id`` of its nodes' dict): its fragments' HTML, made when a page asks."""
+    log: dict[tuple[int, str], list[tuple[Any, str]]] = field(default_factory=dict)
+    """Per (seq, actor shown): each distinct visible event and its log line (``log_entries``)."""
+
+
+_RENDERS: WeakKeyDictionary[TableSession, TableRenders] = WeakKeyDictionary()
+LOG_LINES_KEPT = 256
+
+
+def renders_of(session: TableSession) -> TableRenders:
+    renders = _RENDERS.get(session)
+    if renders is None:
+        renders = _RENDERS[session] = TableRenders()
+    return renders
+
+
+def forget_renders(session: TableSession) -> None:
+    """Drop a table's shared renders (the next page is rendered from nothing: tests compare
+    a page assembled from live updates with such a fresh render)."""
+    _RENDERS.pop(session, None)
+
+
+def render_nodes(
+    template: Template, blocks: list[tuple[str, str]], ctx: dict[str, Any], cache: PartCache | None
+) -> dict[str, Node]:
+    """Render the named ``blocks`` of ``template`` (element id, block name), reusing every part
+    whose slice ``cache`` already holds a render for."""
+    render = PartRender(cache)
+    outputs = render_blocks(template, [name for _, name in blocks], ctx | {"_parts": render})
+    # One block at a time: ``fragment`` takes the parts the block just made.
+    return {part_id: render.fragment(part_id, out) for (part_id, _), out in zip(blocks, outputs, strict=True)}
+
+
+def board_nodes(env: Environment, ctx: dict[str, Any], cache: PartCache | None = None) -> dict[str, Node]:
+    """The game's board fragments as part trees. A board template sees only ``view`` and
+    ``game``, so its HTML is a pure function of the viewer's view (and viewers share it)."""
     board_ctx = {"view": ctx["view"], "game": ctx["game"]}
     template = _game_template(env, ctx["game"].name)
     if template is None:
         generic = env.get_template("games/_generic.html")
+        render = PartRender(cache)
         return {
-            f"view-{key}": render_block(generic, "entry", board_ctx | {"key": key, "value": value})
+            f"view-{key}": render.fragment(
+                f"view-{key}",
+                render_block(generic, "entry", board_ctx | {"key": key, "value": value, "_parts": render}),
+            )
             for key, value in ctx["view"].items()
         }
-    return {
-        fragment_id(name): render_block(template, name, board_ctx)
-        for name in template.blocks
-        if name.startswith(GAME_BLOCK_PREFIX)
-    }
+    blocks = [(fragment_id(name), name) for name in template.blocks if name.startswith(GAME_BLOCK_PREFIX)]
+    return render_nodes(template, blocks, board_ctx, cache)
 
 
-_SHARED_BOARDS: WeakKeyDictionary[TableSession, tuple[int, dict[str, dict[str, str]]]] = WeakKeyDictionary()
+def board_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
+    """The board fragments' HTML, rendered from nothing (no render of any part reused)."""
+    return {key: node.html() for key, node in board_nodes(env, ctx).items()}
+
+
+def shared_board_nodes(env: Environment, session: TableSession, ctx: dict[str, Any]) -> dict[str, Node]:
+    """``board_nodes`` at the table's current seq: once for every viewer whose view is equal
+    (every spectator; players whose views hide nothing from each other), and otherwise
+    reusing each part whose slice of the view has not changed."""
+    renders = renders_of(session)
+    renders.parts.begin(session.seq)
+    if renders.seq != session.seq:  # a new seq: older boards will not be asked for again
+        renders.seq, renders.boards, renders.html = session.seq, [], {}
+    view = ctx["view"]
+    for seen, board in renders.boards:
+        if seen == view:
+            return board
+    board = board_nodes(env, ctx, renders.parts)
+    renders.boards.append((view, board))
+    return board
 
 
 def shared_board(env: Environment, session: TableSession, ctx: dict[str, Any]) -> dict[str, str]:
-    """``board_fragments``, rendered once per seq for all the table's viewers who see the
-    same view (every spectator; players whose views hide nothing from each other)."""
-    key = json.dumps(ctx["view"], sort_keys=True, separators=(",", ":"), default=str)
-    seq, renders = _SHARED_BOARDS.get(session, (-1, {}))
-    if seq != session.seq:  # a new seq: older renders will not be asked for again
-        renders = {}
-        _SHARED_BOARDS[session] = (session.seq, renders)
-    if key not in renders:
-        renders[key] = board_fragments(env, ctx)
-    return renders[key]
+    """The HTML of ``shared_board_nodes``: the very same dict for viewers who share a view."""
+    board = shared_board_nodes(env, session, ctx)
+    renders = renders_of(session)
+    html = renders.html.get(id(board))
+    if html is None:
+        html = renders.html[id(board)] = {key: node.html() for key, node in board.items()}
+    return html
 
 
-def shell_fragments(env: Environment, ctx: dict[str, Any]) -> dict[str, str]:
-    shell = env.get_template("table.html")
-    return {name: render_block(shell, f"frag_{name}", ctx) for name in SHELL_FRAGMENTS}
+def shell_nodes(
+    env: Environment, ctx: dict[str, Any], session: TableSession | None = None
+) -> dict[str, Node]:
+    """The shell's fragments (status, prompts, players, seq marker) as part trees, reusing the
+    table's renders of those whose slice is unchanged (``templates/table.html``)."""
+    cache = None
+    if session is not None:
+        cache = renders_of(session).parts
+        cache.begin(session.seq)
+    blocks = [(name, f"frag_{name}") for name in SHELL_FRAGMENTS]
+    return render_nodes(env.get_template("table.html"), blocks, ctx, cache)
 
 
-def all_fragments(
-    env: Environment, session: TableSession, ctx: dict[str, Any]
-) -> tuple[dict[str, str], dict[str, str]]:
-    """(shell fragments, board fragments), each in page order, with their part marks."""
-    return shell_fragments(env, ctx), shared_board(env, session, ctx)
+def shell_fragments(
+    env: Environment, ctx: dict[str, Any], session: TableSession | None = None
+) -> dict[str, str]:
+    return {key: node.html() for key, node in shell_nodes(env, ctx, session).items()}
+
+
+def all_nodes(env: Environment, session: TableSession, ctx: dict[str, Any]) -> dict[str, Node]:
+    """Every live fragment of a viewer's page, in page order: the shell's, then the board's."""
+    return shell_nodes(env, ctx, session) | shared_board_nodes(env, session, ctx)
 
 
 def board_html(env: Environment, ctx: dict[str, Any], session: TableSession | None = None) -> dict[str, str]:
-    """The board fragments for a whole page, as sent: without part marks. With the
-    ``session`` (a page at the table's current seq) the render live updates made is reused."""
-    board = shared_board(env, session, ctx) if session is not None else board_fragments(env, ctx)
-    return {key: unmarked(html) for key, html in board.items()}
+    """The board fragments for a whole page. With the ``session`` (a page at the table's
+    current seq) the renders live updates made are reused."""
+    return shared_board(env, session, ctx) if session is not None else board_fragments(env, ctx)
 
 
 def log_entries(
     env: Environment, hub: Hub, session: TableSession, events: list[StoredEvent], viewer: Viewer
 ) -> list[str]:
-    """One ``<li>`` per event this viewer may see, oldest first."""
+    """One ``<li>`` per event this viewer may see, oldest first. A line is rendered once for
+    every viewer who sees the event alike (the table keeps the recent lines)."""
     template = env.get_template("table.html")
+    kept = renders_of(session).log
     out = []
     previous_command: str | None = None
     for stored in events:
@@ -202,18 +276,32 @@ def log_entries(
         visible = kernel.event_for_viewer(session.game, stored.event, viewer)
         if visible is None:
             continue
-        text = kernel.describe(session.game, visible)
-        if not text:
-            continue  # bookkeeping events (a game may leave them unnarrated)
-        entry = {
-            "seq": stored.seq,
-            "type": visible.type,
-            "is_chat": visible.type == kernel.PLATFORM_PREFIX + kernel.CHAT,
-            "mark": session.game.log_mark(visible),
-            # Who acted leads the first line of each command (and chat and undo), not every line.
-            "actor": actor_name(session, stored.actor) if first_of_command else "",
-            "text": text,
-            "at": stored.at,
-        }
-        out.append(render_block(template, "log_entry", {"entry": entry}))
+        # Who acted leads the first line of each command (and chat and undo), not every line.
+        actor = actor_name(session, stored.actor) if first_of_command else ""
+        lines = kept.setdefault((stored.seq, actor), [])
+        line = next((html for seen, html in lines if seen is visible or seen == visible), None)
+        if line is None:
+            line = log_line(template, session, stored, visible, actor)
+            lines.append((visible, line))
+            if len(kept) > LOG_LINES_KEPT:
+                del kept[next(iter(kept))]
+        if line:
+            out.append(line)
     return out
+
+
+def log_line(template: Template, session: TableSession, stored: StoredEvent, visible: Any, actor: str) -> str:
+    """The ``<li>`` of one visible event ("" for bookkeeping a game leaves unnarrated)."""
+    text = kernel.describe(session.game, visible)
+    if not text:
+        return ""
+    entry = {
+        "seq": stored.seq,
+        "type": visible.type,
+        "is_chat": visible.type == kernel.PLATFORM_PREFIX + kernel.CHAT,
+        "mark": session.game.log_mark(visible),
+        "actor": actor,
+        "text": text,
+        "at": stored.at,
+    }
+    return render_block(template, "log_entry", {"entry": entry})

@@ -289,7 +289,7 @@ async def table_page(request: Request, table_id: str, mode: str) -> HTMLResponse
         mode = "gm"
     env = request.app.state.templates
     ctx = fragments.context(hub, session, viewer)
-    shell, board = fragments.shell_fragments(env, ctx), fragments.board_html(env, ctx, session)
+    shell, board = fragments.shell_fragments(env, ctx, session), fragments.board_html(env, ctx, session)
     log_from = max(0, session.seq - fragments.LOG_PAGE)
     recent = await session.events_between(log_from, session.seq)
     log = list(reversed(fragments.log_entries(env, hub, session, recent, viewer)))

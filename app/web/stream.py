@@ -10,37 +10,45 @@ from app.live.hub import Hub
 from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web import fragments
+from app.web.parts import Node
 
 
 class HtmlStream:
     def __init__(self, app: Any, hub: Hub, session: TableSession, viewer: Viewer) -> None:
         self.env = app.state.templates
         self.hub, self.session, self.viewer = hub, session, viewer
-        self.sent: dict[str, str] = {}
-        """Element id -> its frame as last sent (its HTML with each part as a mark)."""
+        self.sent: dict[str, tuple[int, int]] = {}
+        """Element id -> (version, frame hash) of the part this page holds: two small
+        numbers per part, never its HTML (``app.web.parts``)."""
+
+    def _nodes(self) -> dict[str, Node]:
+        ctx = fragments.context(self.hub, self.session, self.viewer)
+        return fragments.all_nodes(self.env, self.session, ctx)
 
     def _changed(self) -> list[str]:
-        """Each fragment whose frame changed, whole; otherwise the same, part by part."""
-        ctx = fragments.context(self.hub, self.session, self.viewer)
-        shell, board = fragments.all_fragments(self.env, self.session, ctx)
+        """Each fragment whose own HTML changed, whole; inside the others, the same, part by
+        part. Decided on the renders' versions: a part whose slice of the view did not
+        change is the very render this page already holds, and is not even compared."""
         out: list[str] = []
-        for key, html in (shell | board).items():
-            self._diff(key, html, out)
+        for node in self._nodes().values():
+            self._diff(node, out)
         return out
 
-    def _diff(self, key: str, html: str, out: list[str]) -> None:
-        frame, parts = fragments.split_parts(html)
-        if self.sent.get(key) != frame:
-            out.append(fragments.unmarked(html))
-            self._remember(key, frame, parts)
+    def _diff(self, node: Node, out: list[str]) -> None:
+        held = self.sent.get(node.id)
+        if held is not None and held[0] == node.version:
             return
-        for part_id, part in parts.items():
-            self._diff(part_id, part, out)
+        if held is not None and held[1] == node.frame_hash:
+            self.sent[node.id] = (node.version, node.frame_hash)
+            for child in node.children.values():
+                self._diff(child, out)
+            return
+        out.append(node.html())
+        self._remember(node)
 
-    def _remember(self, key: str, frame: str, parts: dict[str, str]) -> None:
-        self.sent[key] = frame
-        for part_id, part in parts.items():
-            self._remember(part_id, *fragments.split_parts(part))
+    def _remember(self, node: Node) -> None:
+        for each in node.walk():
+            self.sent[each.id] = (each.version, each.frame_hash)
 
     def _log(self, events: list[StoredEvent]) -> str:
         entries = fragments.log_entries(self.env, self.hub, self.session, events, self.viewer)
@@ -55,8 +63,10 @@ class HtmlStream:
         if not events:
             # The page is current, except maybe who holds which seat (seats can change
             # hands without an event): remember the rest, send the players panel.
-            self._changed()
-            return [self.sent["seats"]] if "seats" in self.sent else []  # no parts: frame == HTML
+            nodes = self._nodes()
+            for node in nodes.values():
+                self._remember(node)
+            return [nodes["seats"].html()] if "seats" in nodes else []
         return self._frames(events)
 
     def update(self, events: list[StoredEvent]) -> list[str]:

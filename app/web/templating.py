@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
 from app.kernel.registry import get_game
+from app.web.parts import PartExtension
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -66,9 +68,32 @@ class GameRootLoader(BaseLoader):
         return path.read_text(encoding="utf-8"), str(path), lambda: path.stat().st_mtime == mtime
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class ViewEnvironment(Environment):
+    """Jinja with a fast path for the views' plain dicts: ``view.board`` looks the key up
+    directly. Jinja's own ``getattr`` tries the attribute first, so on a dict every
+    ``x.key`` raised and caught an AttributeError (a tenth of the CPU of a live update).
+    Same answers as Jinja's: a dict's own methods (``items``, ``keys``…) still win over
+    keys of the same name, and a missing key is undefined."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
 def make_environment() -> Environment:
-    env = Environment(
+    env = ViewEnvironment(
         loader=ChoiceLoader([GameRootLoader(), FileSystemLoader(TEMPLATES)]),
+        extensions=[PartExtension],
+        # Read once per process: checking every template file's mtime on each import (each
+        # board fragment imports its macros) was a stat call per fragment per viewer.
+        auto_reload=False,
         autoescape=select_autoescape(["html", "svg"], default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
@@ -84,3 +109,11 @@ def render_block(template: Template, block: str, context: dict[str, Any]) -> str
     """Render one named block of a template (a fragment) with ``context``."""
     ctx = template.new_context(context)
     return "".join(template.blocks[block](ctx))
+
+
+def render_blocks(template: Template, blocks: list[str], context: dict[str, Any]) -> Iterator[str]:
+    """Render several named blocks of a template in one context (made once, not per block:
+    a block's own ``set`` stays inside the block), one at a time as they are asked for."""
+    ctx = template.new_context(context)
+    for block in blocks:
+        yield "".join(template.blocks[block](ctx))

@@ -411,8 +411,8 @@ def test_hiding_pushes_that_heros_panel_and_the_log_not_the_board(live_server: L
     hero = before["waiting"]["hero"]
     panel = f"dn-hero-{hero.replace('~', '-')}"
     sent = top_level_ids(frame)
-    assert f"{panel}-head" in sent, sent  # the stats: not even the powers or items
-    assert not {panel, f"{panel}-powers", f"{panel}-items"} & sent, sent
+    assert f"{panel}-stats" in sent, sent  # the stats: not even the name, powers or items
+    assert not {panel, f"{panel}-head", f"{panel}-title", f"{panel}-powers", f"{panel}-items"} & sent, sent
     assert 'hx-swap-oob="afterbegin:#log-entries"' in frame and "gains 1 secrecy" in frame
     others = {f"dn-hero-{h['id'].replace('~', '-')}" for h in before["heroes"]} - {panel}
     assert not any(i == o or i.startswith(o + "-") for i in sent for o in others), sent
@@ -425,10 +425,13 @@ def test_a_travel_pushes_the_two_locations_not_the_map(live_server: LiveServer) 
     frame, before = live_frame_after(live_server, "dn-diff", "travel")
     hero = next(h for h in before["heroes"] if h["id"] == before["waiting"]["hero"])
     sent = top_level_ids(frame)
-    assert f"dn-hero-{hero['id'].replace('~', '-')}-head" in sent
-    assert f"dn-loc-{hero['location'].lower()}" in sent and f"dn-place-{hero['location'].lower()}" in sent
-    moved_to = {i for i in sent if i.startswith("dn-loc-")} - {f"dn-loc-{hero['location'].lower()}"}
-    assert len(moved_to) == 1, sent  # the location the hero went to
+    panel = f"dn-hero-{hero['id'].replace('~', '-')}"
+    assert f"{panel}-meta" in sent and f"{panel}-stats" in sent  # where it is, its secrecy
+    # The two locations' figures (a layer of each), not the locations nor the map.
+    start = f"dn-loc-{hero['location'].lower()}"
+    assert f"{start}-figures" in sent and f"dn-place-{hero['location'].lower()}" in sent
+    moved_to = {i for i in sent if i.startswith("dn-loc-")} - {f"{start}-figures"}
+    assert len(moved_to) == 1 and moved_to.pop().endswith("-figures"), sent  # where the hero went
     assert not sent & {"dn-map", "dn-heroes", "dn-cards", "dn-dice"}, sent
 
 

@@ -59,6 +59,8 @@ def test_a_players_prompts_follow_the_turn(live_server: LiveServer) -> None:
             headers=auth(table["seats"][0]["token"]),
         )
         frame = page.recv(timeout=10)
-        assert {"prompts", "status", "seats"} <= ids_in(frame)
+        # The turn passed: the players panel re-sends the two players whose tag moved.
+        assert {"prompts", "status", "seat-0", "seat-1"} <= ids_in(frame)
+        assert "seats" not in ids_in(frame)
         assert "Roll a die" in frame  # now it is seat 1's turn
         assert "that&#39;s you" in frame or "that's you" in frame

@@ -1,0 +1,200 @@
+"""Parts: pieces of a page re-rendered only when the data they show changed (DESIGN.md, "Web").
+
+A template marks a part with the ``part`` tag, naming the element id the part renders and
+the *slice* of its context the part depends on::
+
+    {% part "dn-loc-" ~ name|lower, (here, figures, view.necromancer == name) %}
+      <svg id="dn-loc-{{ name|lower }}" …>…</svg>
+    {% endpart %}
+
+While a page is rendered, each part's slice is compared (``==``) with the slices it was
+last rendered for at this table; on a match its earlier render is reused and its body is
+not run at all. A part's slice must cover everything its body reads, the parts inside it
+included (a part holding parts re-runs its own body, and the inner parts with unchanged
+slices are reused). Slices are compared, never copied: they are pieces of a view, and a
+view is never changed after it is made (engines are pure; a new state is a new value).
+
+A render is a tree of ``Node``: each node holds its *frame* (its HTML with each inner
+part replaced by the mark ``<!--part:ID-->``) and its inner nodes. A page's websocket
+compares what it holds with a new tree by node version and frame hash (``app.web.stream``),
+so after a commit it is sent the outermost parts whose own HTML changed, and nothing is
+rendered whole to be diffed.
+
+A template that marks its pieces in its output instead (``<!--part:ID-->…<!--/part:ID-->``,
+the earlier convention) still works: its fragment is rendered for each new view and split
+into nodes (``legacy_node``)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jinja2 import nodes
+from jinja2.ext import Extension
+from jinja2.parser import Parser
+from markupsafe import Markup
+
+MARK = re.compile(r"<!--part:([\w-]+)-->")
+INDENT = re.compile(r"[ \t]*\n\s*")
+KEEPS_WHITESPACE = ("<pre", "<textarea")
+LEGACY_PART = re.compile(r"<!--part:([\w-]+)-->(.*?)<!--/part:\1-->", re.S)
+RENDERS_KEPT = 8
+"""Renders kept per part id: one per distinct slice the table's viewers see at one seq (a
+spectator, each seat with secrets of its own, the game master)."""
+
+_versions = itertools.count(1)
+
+
+def mark(part_id: str) -> str:
+    return f"<!--part:{part_id}-->"
+
+
+def squeezed(html: str) -> str:
+    """The HTML on one line, without the template's indentation: a line break and the blanks
+    around it become one space, which a browser lays out the same (a part's bytes go to
+    every page on every change; a ``<pre>`` or ``<textarea>`` keeps its blanks). One line
+    per part also keeps a frame's own elements the only ones that start a line."""
+    if any(tag in html for tag in KEEPS_WHITESPACE):
+        return html
+    return INDENT.sub(" ", html)
+
+
+@dataclass(eq=False, slots=True)
+class Node:
+    """One part as rendered: immutable once made, so its ``version`` names its HTML."""
+
+    id: str
+    frame: str
+    """Its HTML with each inner part as ``<!--part:ID-->``."""
+    children: dict[str, Node]
+    frame_hash: int = 0
+    version: int = 0
+
+    def __post_init__(self) -> None:
+        self.frame_hash = hash(self.frame)
+        self.version = next(_versions)
+
+    def html(self) -> str:
+        """Its HTML as a browser gets it (inner parts expanded, no marks). Built on demand,
+        not kept: a render keeps each byte once, in the frame that holds it."""
+        if not self.children:
+            return self.frame
+        return MARK.sub(lambda found: self.children[found.group(1)].html(), self.frame)
+
+    def walk(self) -> Any:
+        yield self
+        for child in self.children.values():
+            yield from child.walk()
+
+
+def legacy_node(part_id: str, html: str) -> Node:
+    """A fragment whose template marks its parts in the HTML (``<!--part:ID-->…<!--/part:ID-->``)."""
+    children: dict[str, Node] = {}
+
+    def keep(found: re.Match[str]) -> str:
+        children[found.group(1)] = legacy_node(found.group(1), found.group(2).strip())
+        return mark(found.group(1))
+
+    return Node(part_id, LEGACY_PART.sub(keep, html), children)
+
+
+@dataclass(slots=True)
+class _Kept:
+    key: Any
+    node: Node
+    used: int
+
+
+@dataclass
+class PartCache:
+    """A table's part renders, shared by all its viewers. Entries no viewer asked for at the
+    previous seq rendered are dropped when the next seq begins, so the cache holds about one
+    page per distinct view."""
+
+    seq: int = -1
+    kept: dict[str, list[_Kept]] = field(default_factory=dict)
+    renders: int = 0
+    """Part bodies run (for tests and the profile: a reused part does not count)."""
+
+    def begin(self, seq: int) -> None:
+        if seq == self.seq:
+            return
+        last = self.seq
+        for part_id in list(self.kept):
+            alive = [k for k in self.kept[part_id] if k.used == last]
+            if alive:
+                self.kept[part_id] = alive
+            else:
+                del self.kept[part_id]
+        self.seq = seq
+
+    def find(self, part_id: str, key: Any) -> Node | None:
+        for kept in self.kept.get(part_id, ()):
+            if kept.key == key:
+                kept.used = self.seq
+                return kept.node
+        return None
+
+    def keep(self, part_id: str, key: Any, node: Node) -> None:
+        entries = self.kept.setdefault(part_id, [])
+        entries.insert(0, _Kept(key, node, self.seq))
+        del entries[RENDERS_KEPT:]
+
+
+class PartRender:
+    """One render pass: the template's ``part`` tags call ``part``; the nodes they make at the
+    top level are ``top`` (in page order)."""
+
+    def __init__(self, cache: PartCache | None) -> None:
+        self.cache = cache
+        self._stack: list[dict[str, Node]] = [{}]
+
+    @property
+    def top(self) -> dict[str, Node]:
+        return self._stack[0]
+
+    def part(self, part_id: str, key: Any, body: Callable[[], str]) -> Markup:
+        node = self.cache.find(part_id, key) if self.cache is not None else None
+        if node is None:
+            self._stack.append({})
+            frame = squeezed(str(body()).strip())
+            node = Node(part_id, frame, self._stack.pop())
+            if self.cache is not None:
+                self.cache.keep(part_id, key, node)
+                self.cache.renders += 1
+        self._stack[-1][part_id] = node
+        return Markup(mark(part_id))
+
+    def fragment(self, part_id: str, output: str) -> Node:
+        """The node of a rendered fragment: its one part, or (a fragment without a ``part``
+        tag around it) a node of its HTML, split by any part marks in it."""
+        top, self._stack[0] = self._stack[0], {}
+        stripped = output.strip()
+        if stripped == mark(part_id) and part_id in top:
+            return top[part_id]
+        if top:  # parts inside an untagged fragment
+            return Node(part_id, stripped, top)
+        return legacy_node(part_id, stripped)
+
+
+class PartExtension(Extension):
+    """``{% part ID, SLICE %}…{% endpart %}`` (see the module docstring)."""
+
+    tags = {"part"}
+
+    def parse(self, parser: Parser) -> nodes.Node:
+        lineno = next(parser.stream).lineno
+        part_id = parser.parse_expression()
+        parser.stream.expect("comma")
+        key = parser.parse_expression()
+        body = parser.parse_statements(("name:endpart",), drop_needle=True)
+        call = self.call_method("_part", [nodes.Name("_parts", "load"), part_id, key])
+        return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
+
+    def _part(self, render: Any, part_id: str, key: Any, caller: Callable[[], str]) -> Markup:
+        if not isinstance(render, PartRender):  # rendered outside a page (a plain include)
+            return Markup(caller())
+        return render.part(part_id, key, caller)
