@@ -151,6 +151,17 @@ class ExhaustPower(Decision):
 
 
 @dataclass(frozen=True, kw_only=True)
+class FallenItem(Decision):
+    """Who takes the fallen hero's item?."""
+
+    kind = "fallen_item"
+
+    hero: str
+    item: str
+    to: list[Any]
+
+
+@dataclass(frozen=True, kw_only=True)
 class GreenItem(Decision):
     """Choose a green-backed item."""
 

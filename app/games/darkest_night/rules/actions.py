@@ -19,6 +19,7 @@ from app.games.darkest_night.rules.common import (
     gain,
     hero_name,
 )
+from app.games.darkest_night.rules.items import keys_available, spend_keys
 from app.games.darkest_night.rules.powers import bonus_mods, note_use, refresh_all, set_power, spec
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice, Unavailable
@@ -163,7 +164,7 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
                 )
             )
         resource, cost = relic_cost(s)
-        have = s.keys if resource == "keys" else s.clues
+        have = keys_available(s, hero) if resource == "keys" else s.clues
         if s.relics.get(here) == "undiscovered":
             if have < cost:
                 unavailable.append(
@@ -380,7 +381,7 @@ def retrieve_relic(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
     """Spend 10 clues for the undiscovered Holy Relic here (DN 8.0, 20.2.1, 20.5)."""
     resource, cost = relic_cost(ctx.s)
     if resource == "keys":
-        ctx.emit("KeysChanged", to=ctx.s.keys - cost, by=-cost, why="retrieving a Holy Relic")
+        spend_keys(ctx, hero, cost, "retrieving a Holy Relic (DN 20.5)")
     else:
         ctx.emit("CluesChanged", to=ctx.s.clues - cost, by=-cost, why="retrieving a Holy Relic")
     ctx.emit("RelicRetrieved", hero=hero.id, location=hero.location, item=f"i{ctx.s.next_item}")

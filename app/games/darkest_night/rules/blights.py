@@ -329,7 +329,11 @@ def on_enter(ctx: Ctx, hero: Hero, destination: str) -> None:
     loss += blight_param_total(ctx, "enter_leave_lose_secrecy", destination, hero=hero)
     if loss:
         lose(ctx, hero, "secrecy", loss, "entering a cursed place")
+    from app.games.darkest_night.rules.items import can_receive
+
     for item in list(ctx.s.orphaned.get(destination, [])):
+        if not can_receive(hero, item):
+            continue  # no second Holy Relic (DN 15.2): it waits for another hero
         ctx.emit(
             "ItemGiven",
             item=item.id,

@@ -6,7 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.decisions import COMBAT, ROLL, ROLLED, ROLLING, AfterRoll, Combat, Roll, Wound
+from app.games.darkest_night.decisions import (
+    COMBAT,
+    ROLL,
+    ROLLED,
+    ROLLING,
+    AfterRoll,
+    Combat,
+    FallenItem,
+    Roll,
+    Wound,
+)
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     blight_effect_active,
@@ -16,7 +26,7 @@ from app.games.darkest_night.rules.common import (
     spend,
 )
 from app.games.darkest_night.rules.powers import boosts, dice_bonus, note_use, set_power, spec, tactics
-from app.games.darkest_night.state import Hero, State
+from app.games.darkest_night.state import Hero, Item, State
 from app.kernel.types import Choice
 
 ROLL_NAMES = {"fight": "fight", "elude": "elude", "search": "search", "pray": "pray"}
@@ -331,6 +341,11 @@ def resolve_roll(ctx: Ctx, decision: Roll, type_: str, args: dict[str, Any]) -> 
 def roll_now(ctx: Ctx, st: Step) -> None:
     """Roll the dice (Terror adds one to drop), then record the roll (DN 5.0)."""
     hero = ctx.s.heroes[st["hero"]]
+    if st.get("relic"):
+        # Taking the relic's +1 is using it: locked until this hero's next turn (DN 15.1, 15.2).
+        relic = next((i for i in hero.items if i.kind == "holy_relic"), None)
+        if relic is not None and not relic.locked:
+            ctx.emit("ItemUsed", hero=hero.id, item=relic.id, kind=relic.kind, discard=False)
     dice = max(1, st["dice"])
     faces = roll_dice(ctx, dice + (1 if st.get("terror") else 0))
     record_roll(ctx, hero, st, faces)
@@ -477,14 +492,37 @@ def wound(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "die", "hero": hero.id, "why": st.get("why", "a wound with no grace left")}])
 
 
+def settle_pending(ctx: Ctx) -> None:
+    """A wound asked about, then made moot before it resolved by something used "any time"
+    (DN 14.3.2: "after making a die roll … but before resolving its effects"): Shield
+    Maiden spares the hero, so the wound prompt is not asked again; a hero already dead
+    suffers nothing more."""
+    d = ctx.s.decision
+    if not isinstance(d, Wound):
+        return
+    hero = ctx.s.heroes[d.hero]
+    if hero.dead:
+        ctx.s.decision = None
+    elif hero.flags.get("turn:safe_from_wounds"):
+        ctx.s.decision = None
+        ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
+
+
 def wound_choices(s: State, d: Wound) -> list[Choice]:
+    """Spend 1 grace or die (DN 13.1), listing only what the hero can do now (DN 4.1)."""
     hero = s.heroes[d.hero]
-    return [
-        Choice("spend_grace", {}, "Spend 1 grace to survive", f"{hero.grace} grace now (DN 13.1)"),
+    out = []
+    if can_spend(hero, "grace", 1):
+        out.append(Choice("spend_grace", {}, "Spend 1 grace to survive", f"{hero.grace} grace now (DN 13.1)"))
+    out.append(
         Choice(
-            "accept_death", {}, f"Let the wound kill {hero_name(s, hero.id)}", "not recommended (DN 13.1)"
-        ),
-    ]
+            "accept_death",
+            {},
+            f"Let the wound kill {hero_name(s, hero.id)}",
+            "not recommended (DN 13.1)" if out else "no grace left to spend (DN 13.1, 4.1)",
+        )
+    )
+    return out
 
 
 @decision(Wound, wound_choices)
@@ -506,14 +544,57 @@ def die(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
-    companions = [h for h in ctx.s.heroes_at(hero.location) if h.id != hero.id]
-    items = [i.id for i in hero.items]
     ctx.emit("HeroDied", hero=hero.id, location=hero.location, why=st.get("why", ""))
-    for item_id in items:
-        to = companions[0].id if companions else f"orphaned:{hero.location}"
-        ctx.emit("ItemGiven", item=item_id, **{"from": hero.id}, to=to, why="from a fallen hero (DN 15.1)")
     end_turn_now(ctx, hero)
     raise_darkness(ctx, 1, f"{hero_name(ctx, hero.id)} died (DN 13.1)")
+    # First of all, the items go at once (DN 15.1), before the turn closes.
+    ctx.then([{"op": "fallen_items", "fallen": hero.id}])
+
+
+def fallen_item_receivers(s: State, fallen: Hero, item: Item) -> list[str]:
+    """The heroes at the fallen hero's location who may take ``item``: a hero carrying a
+    Holy Relic takes no second one (DN 15.2)."""
+    from app.games.darkest_night.rules.items import can_receive
+
+    return [h.id for h in s.heroes_at(fallen.location) if can_receive(h, item)]
+
+
+@step("fallen_items", "fallen")
+def fallen_items(ctx: Ctx, st: Step) -> None:
+    """A fallen hero's items go to heroes at that location, the players choosing who takes
+    each one; an item no one there may take (or with no one there) waits for the next hero
+    to arrive (DN 13.1, 15.1, 15.2). One possible taker takes it without asking."""
+    fallen = ctx.s.heroes[st["fallen"]]
+    for item in list(fallen.items):
+        receivers = fallen_item_receivers(ctx.s, fallen, item)
+        if len(receivers) > 1:
+            ctx.then([dict(st)])
+            ctx.ask(FallenItem(seat=fallen.seat, hero=fallen.id, item=item.id, to=receivers))
+            return
+        to = receivers[0] if receivers else f"orphaned:{fallen.location}"
+        ctx.emit("ItemGiven", item=item.id, **{"from": fallen.id}, to=to, why="from a fallen hero (DN 15.1)")
+
+
+def fallen_item_choices(s: State, d: FallenItem) -> list[Choice]:
+    from app.games.darkest_night.rules.items import item_name
+
+    fallen = s.heroes[d.hero]
+    item = fallen.item(d.item)
+    name = item_name(Ctx.reader(s), item) if item is not None else "the item"
+    return [
+        Choice(
+            "take_fallen_item",
+            {"item": d.item, "to": to},
+            f"{hero_name(s, to)} takes the {name}",
+            f"left by {hero_name(s, fallen.id)} (DN 15.1)",
+        )
+        for to in d.to
+    ]
+
+
+@decision(FallenItem, fallen_item_choices)
+def resolve_fallen_item(ctx: Ctx, d: FallenItem, _t: str, args: dict[str, Any]) -> None:
+    ctx.emit("ItemGiven", item=d.item, **{"from": d.hero}, to=args["to"], why="from a fallen hero (DN 15.1)")
 
 
 @step("lose_turn", "hero", "power", "why")

@@ -17,6 +17,9 @@ from app.games.darkest_night.rules.common import (
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
+SETTLED_KINDS = frozenset({"wound"})
+"""Questions an "any time" use may answer before they are answered (``settle_pending``)."""
+
 TURN_STEPS = ("turn_start", "turn_event", "turn_action", "turn_end", "turn_close")
 
 
@@ -182,11 +185,17 @@ def end_turn_now(ctx: Ctx, hero: Hero) -> None:
 
 
 def check_victory(ctx: Ctx) -> None:
-    """After every step: the Holy Ritual, 3 Holy Relics at the Monastery at once (DN 18.2);
-    with Hidden Relics, a relic appears whenever the clues could pay for one more (DN 20.4)."""
+    """After every step: a question an "any time" use made moot is dropped (DN 14.3.2, see
+    ``combat.settle_pending``); the Holy Ritual, 3 Holy Relics at the Monastery at once
+    (DN 18.2); with Hidden Relics, a relic appears whenever the clues could pay for one more
+    (DN 20.4)."""
     s = ctx.s
     if s.result is not None:
         return
+    if s.decision is not None and s.decision.kind in SETTLED_KINDS:
+        from app.games.darkest_night.rules.combat import settle_pending
+
+        settle_pending(ctx)
     if s.options.get("hidden_relics") and s.phase != "setup":
         reveal_hidden_relics(ctx)
     relics = 0
@@ -209,10 +218,11 @@ def check_victory(ctx: Ctx) -> None:
 
 def reveal_hidden_relics(ctx: Ctx) -> None:
     from app.games.darkest_night.rules.actions import relic_cost
+    from app.games.darkest_night.rules.items import keys_held
 
     s = ctx.s
     resource, cost = relic_cost(s)
-    have = s.keys if resource == "keys" else s.clues
+    have = keys_held(s) if resource == "keys" else s.clues
     left = 4 - s.relics_retrieved - len(s.relics)
     if left > 0 and len(s.relics) < have // cost:
         ctx.then([{"op": "place_hidden_relic"}])
