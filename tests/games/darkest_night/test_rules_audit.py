@@ -158,8 +158,7 @@ def test_a_refused_relic_stays_free_to_give() -> None:
         [{"op": "fight", "hero": "prince", "foe": "Ghoul", "strength": 4, "awareness": 3, "fail": []}],
     )
     t.act("resolve_combat", approach="fight", tactic=None, option=0)
-    t.act("refuse_relic")
-    t.act("roll_dice", dice=[5])
+    t.act("refuse_relic", dice=[5])  # nothing more to add: the roll follows
     assert not t.hero("prince").item("i90").locked
     assert any(c.type == "give_item" and c.args["item"] == "i90" for c in t.choices())
 

@@ -14,6 +14,7 @@ from app.games.darkest_night.rules.blights import blight_might, is_protected, mo
 from app.games.darkest_night.rules.combat import chance, roll_dice_count
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
+    automatic,
     blight_param_total,
     default_grace,
     gain,
@@ -34,7 +35,13 @@ def action_step(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
-    ctx.ask(Action(seat=hero.seat, hero=hero.id, taken=bool(st.get("taken"))))
+    d = Action(seat=hero.seat, hero=hero.id, taken=bool(st.get("taken")))
+    if d.taken and [c.type for c in list_action_options(ctx.s, d)[0]] == ["end_action"]:
+        # The action is taken and no free action is left: nothing to ask (DN 8.0).
+        ctx.emit("ActionStepEnded", hero=hero.id)
+        automatic(ctx, hero.id, f"{hero_name(ctx, hero.id)} has no free action left: the action step ends")
+        return
+    ctx.ask(d)
 
 
 def search_difficulty(ctx: Ctx, hero: Hero) -> int:

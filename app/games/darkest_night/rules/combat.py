@@ -19,8 +19,10 @@ from app.games.darkest_night.decisions import (
 )
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
+    automatic,
     blight_effect_active,
     can_spend,
+    default_grace,
     hero_name,
     roll_dice,
     spend,
@@ -253,7 +255,33 @@ def roll(ctx: Ctx, st: Step) -> None:
     if not has_boosts(ctx, hero, pending):
         ctx.then([{"op": "roll_now", **pending}])
         return
-    ctx.ask(Roll(seat=hero.seat, step=pending))
+    d = Roll(seat=hero.seat, step=pending)
+    if len(roll_choices(ctx.s, d)) == 1:  # nothing to add before rolling: roll
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    if not pending["relic"] and extra_dice_pointless(ctx, hero, pending):
+        automatic(
+            ctx, hero.id, f"{hero_name(ctx, hero.id)}: no die added could change this roll, rolled at once"
+        )
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    ctx.ask(d)
+
+
+def extra_dice_pointless(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
+    """Whether no spark or boost could change what the roll does: a target no die reaches
+    (a 7 without a Holy Relic, DN 12.2), or a prayer whose grace is already full or cannot
+    be gained (DN 8.0, 4.1)."""
+    target = pending.get("target")
+    if target is None:
+        return False  # a die for a place: more dice, more places to choose from (DN 16.1)
+    if int(target) > 6:
+        return True
+    then = pending.get("then") or {}
+    if then.get("op") == "prayed":
+        full = hero.grace >= default_grace(ctx, hero)
+        return full or blight_effect_active(ctx, "no_grace_gain", hero.location, hero=hero) > 0
+    return False
 
 
 def relic_acts(hero: Hero) -> bool:
@@ -334,7 +362,11 @@ def resolve_roll(ctx: Ctx, decision: Roll, type_: str, args: dict[str, Any]) -> 
         pending["sources"] = [*pending["sources"], [spec(ctx, mod["power"]).name, int(mod["n"])]]
     elif type_ == "refuse_relic":
         pending["relic"] = False
-    ctx.ask(Roll(seat=hero.seat, step=pending))  # the player rolls when ready
+    again = Roll(seat=hero.seat, step=pending)
+    if len(roll_choices(ctx.s, again)) == 1:  # nothing more to add: roll now
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    ctx.ask(again)  # the player rolls when ready
 
 
 @step("roll_now", *ROLLING)

@@ -8,6 +8,7 @@ from typing import Any
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
 from app.games.darkest_night.decisions import GreenItem
 from app.games.darkest_night.engine import RULES, Ctx, decision
+from app.games.darkest_night.rules.autopass import auto_pass_choice, set_auto_pass
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
     gain,
@@ -26,7 +27,7 @@ from app.games.darkest_night.rules.powers import (
 from app.games.darkest_night.state import Hero, Item, State
 from app.kernel.types import Choice, RuleError
 
-ANY_TIME_COMMANDS = ("give_item", "store_item", "take_stored_item", "use_item", "use_power")
+ANY_TIME_COMMANDS = ("give_item", "store_item", "take_stored_item", "use_item", "use_power", "set_auto_pass")
 
 
 def give_item_from_stock(ctx: Ctx, hero: Hero, kind: str, why: str) -> None:
@@ -152,6 +153,8 @@ def anytime_choices(s: State, seat: int) -> list[Choice]:
                         )
                     )
         out.extend(power_uses(ctx, hero))
+    if any(h.seat == seat for h in s.living()):
+        out.append(auto_pass_choice(s, seat))
     return out
 
 
@@ -259,6 +262,9 @@ def resolve_anytime(ctx: Ctx, seat: int, type_: str, args: dict[str, Any]) -> No
             f"{type_} is not possible now: items move only between heroes at "
             "the same place, a used item is locked until its carrier's next turn (DN 15.1)",
         )
+    if type_ == "set_auto_pass":
+        set_auto_pass(ctx, seat, args["on"])
+        return
     hero = ctx.s.heroes[args["hero"]]
     if type_ == "give_item":
         item = hero.item(args["item"])
