@@ -403,6 +403,28 @@ class Wound(Decision):
     why: str
 
 
+def decision_title(d: Decision) -> str | None:
+    """A title that depends on the question, where the kind's fixed title would mislead: a
+    combat names its foe and only the approaches allowed ("Fight the Necromancer" when he
+    is attacked, DN 8.0, 12.2; "Elude the Scout" when a dash forbids fighting, DN 12.0)."""
+    if isinstance(d, Combat):
+        step = d.step
+        foe = step.get("foe", {})
+        allowed = step.get("allow", ["fight", "elude"])
+        ways = [
+            way
+            for way, stat in (("fight", "strength"), ("elude", "awareness"))
+            if way in allowed and (foe.get(stat) or (way == "fight" and step.get("dice")))
+        ]
+        name = foe.get("name", "")
+        article = "the " if name and name[0].isupper() and not name.startswith(("A ", "An ")) else ""
+        verb = " or ".join(ways).capitalize() if ways else "Face"
+        return f"{verb} {article}{name}".strip()
+    if d.kind == "fallen_item":
+        return "Who takes the fallen hero's item?"
+    return None
+
+
 def decision_hero(d: Decision) -> str | None:
     """The hero a decision is about, if any (a roll's or a combat's is its step's)."""
     if isinstance(d, StepDecision):

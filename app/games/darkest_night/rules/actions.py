@@ -21,7 +21,15 @@ from app.games.darkest_night.rules.common import (
     hero_name,
 )
 from app.games.darkest_night.rules.items import keys_available, spend_keys
-from app.games.darkest_night.rules.powers import bonus_mods, note_use, refresh_all, set_power, spec
+from app.games.darkest_night.rules.powers import (
+    bonus_mods,
+    dice_bonus,
+    note_use,
+    refresh_all,
+    set_power,
+    spec,
+)
+from app.games.darkest_night.rules.stakes import blight_dice_sources, dice_word, effects_text, sources_text
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice, Unavailable
 
@@ -112,14 +120,17 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         choices.append(Choice("hide", {}, "Hide", "refresh your powers, +1 secrecy (up to 5)"))
         can_pray = here == MONASTERY or any(m["op"] == "can_pray" for m in bonus_mods(ctx, hero))
         if can_pray:
-            odds = chance(roll_dice_count(ctx, hero, "pray", PRAY_DICE, {}), PRAY_TARGET)
+            dice = roll_dice_count(ctx, hero, "pray", PRAY_DICE, {})
+            odds = chance(dice, PRAY_TARGET)
+            sources = sources_text([("base", PRAY_DICE), *dice_bonus(ctx, hero, "pray", {})])
             choices.append(
                 Choice(
                     "pray",
                     {},
                     "Pray",
-                    f"2 dice vs {PRAY_TARGET}: +1 grace per success up to "
-                    f"{default_grace(ctx, hero)}, then refresh your powers — {odds:.0%}",
+                    f"{dice_word(dice)} vs {PRAY_TARGET} ({sources}): +1 grace per success up to "
+                    f"{default_grace(ctx, hero)}, then refresh your powers — {odds:.0%}; "
+                    "fail: no grace, your powers still refresh",
                 )
             )
         if here == MONASTERY:
@@ -127,13 +138,18 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         else:
             difficulty = search_difficulty(ctx, hero)
             dice = roll_dice_count(ctx, hero, "search", 1, {})
+            sources = sources_text([("base", 1), *dice_bonus(ctx, hero, "search", {})])
+            raised = difficulty - ctx.c.locations[here].search
+            if raised:
+                sources += f"; the {here}'s {ctx.c.locations[here].search}, blights +{raised} (DN 11.2)"
             choices.append(
                 Choice(
                     "search",
                     {},
                     "Search",
-                    f"{dice} {'die' if dice == 1 else 'dice'} vs {difficulty} — "
-                    f"{chance(dice, difficulty):.0%}; a map card per success",
+                    f"{dice_word(dice)} vs {difficulty} ({sources}) — "
+                    f"{chance(dice, difficulty):.0%}; a map card per success, keep one result; "
+                    "fail: nothing found",
                 )
             )
             if not can_pray:
@@ -148,13 +164,19 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         )
         targets, blocked = attackable(ctx, hero)
         for blight_id, blight_type, might in targets:
-            dice = roll_dice_count(ctx, hero, "fight", 1, {"kind": "attack"})
+            dice = roll_dice_count(ctx, hero, "fight", 1, {"vs": "attack"})
+            sources = [("base", 1), *dice_bonus(ctx, hero, "fight", {"vs": "attack"})]
+            sources += blight_dice_sources(ctx, hero, "fight")
+            defense = effects_text(ctx.c.blights[blight_type].defense, none="no defense")
+            odds = chance(dice, might, relic=bool(hero.relics()))
             choices.append(
                 Choice(
                     "attack",
                     {"blight": blight_id},
                     f"Attack the {blight_type}",
-                    f"fight vs might {might}; you lose 1 secrecy either way (DN 12.1)",
+                    f"fight: {dice_word(dice)} vs might {might} ({sources_text(sources)}) — {odds:.0%} "
+                    f"with no tactic; win: it is destroyed; fail: {defense}; "
+                    "−1 secrecy either way (DN 8.0, 12.1)",
                 )
             )
         for why in blocked:
@@ -167,7 +189,9 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
                     "attack_necromancer",
                     {},
                     "Attack the Necromancer",
-                    "fight vs 7; losing is a wound (DN 12.2)",
+                    "fight only, vs 7 (a Holy Relic's +1 is the way to reach it); win: he sacrifices a "
+                    "blight here, or with none a relic slays him; fail: a wound; −1 secrecy either way "
+                    "(DN 8.0, 12.2)",
                 )
             )
         resource, cost = relic_cost(s)

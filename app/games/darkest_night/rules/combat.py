@@ -28,6 +28,14 @@ from app.games.darkest_night.rules.common import (
     spend,
 )
 from app.games.darkest_night.rules.powers import boosts, dice_bonus, note_use, set_power, spec, tactics
+from app.games.darkest_night.rules.stakes import (
+    blight_dice_sources,
+    combat_stakes,
+    dice_word,
+    extras_text,
+    roll_stakes,
+    sources_text,
+)
 from app.games.darkest_night.state import Hero, Item, State
 from app.kernel.types import Choice
 
@@ -95,30 +103,35 @@ def combat_choices(s: State, decision: Combat) -> list[Choice]:
     hero = s.heroes[d["hero"]]
     foe = d["foe"]
     out = []
+    win, fail = combat_stakes(d)
+    terror = terror_here(ctx, hero)
     for approach, power_id, option in combat_options(s, d):
         target = foe["strength"] if approach == "fight" else foe["awareness"]
-        dice = roll_dice_count(ctx, hero, approach, int(option.get("dice", 1)), d)
+        base = int(option.get("dice", 1))
+        dice = roll_dice_count(ctx, hero, approach, base, d)
         relic = approach == "fight" and hero.relics() > 0
-        odds = chance(dice, target, relic=relic, terror=terror_here(ctx, hero))
-        how = (
-            f"with {spec(ctx, power_id).name}"
-            if power_id
-            else (
-                f"with {spec(ctx, d['power']).name}" if d.get("dice") and d.get("power") else "with no tactic"
-            )
-        )
+        odds = chance(dice, target, relic=relic, terror=terror)
+        tactic = power_id or (d.get("power") if d.get("dice") else None)
+        how = f"with {spec(ctx, tactic).name}" if tactic else "with no tactic"
+        sources = [(spec(ctx, tactic).name if tactic else "base", base)]
+        sources += dice_bonus(ctx, hero, approach, {"vs": d.get("vs")})
+        sources += blight_dice_sources(ctx, hero, approach)
         cost = option.get("cost", {})
         costs = "".join(f", spend {n} {res}" for res, n in cost.items())
         args = {"approach": approach, "tactic": power_id, "option": option_index(ctx, power_id, option)}
+        outcome = f"win: {win}" if approach == "fight" or d.get("win") else "win: you slip past"
         out.append(
             Choice(
                 "resolve_combat",
                 args,
                 f"{approach.capitalize()} {how}",
-                f"{dice} {'die' if dice == 1 else 'dice'} vs {target}{costs} — {odds:.0%} to win",
+                f"{dice_word(dice)} vs {target}{costs} ({sources_text(sources)}{extras_text(relic, terror)})"
+                f" — {odds:.0%} to win; {outcome}; fail: {fail}",
             )
         )
-    out.append(Choice("yield", {}, "Yield without rolling", "accept the loss (pulling punches, DN 12.3)"))
+    out.append(
+        Choice("yield", {}, "Yield without rolling", f"accept the loss: {fail} (pulling punches, DN 12.3)")
+    )
     return out
 
 
@@ -237,11 +250,10 @@ def roll(ctx: Ctx, st: Step) -> None:
     # A roll an event card calls for is "part of the event" (DN 16.1: Balance applies).
     vs = st.get("vs") or ("event" if ctx.s.step == "event" and ctx.s.current == hero.id else None)
     st = dict(st) | {"vs": vs}
-    sources = [("base", base)]
+    tactic = st.get("tactic")
+    sources = [(spec(ctx, tactic).name if tactic else "base", base)]  # a tactic's dice by name
     sources += dice_bonus(ctx, hero, purpose, {"vs": vs})
-    penalty = blight_dice(ctx, hero, purpose)
-    if penalty:
-        sources.append(("blights here", penalty))
+    sources += blight_dice_sources(ctx, hero, purpose)  # each blight by name (DN 11.2)
     pending = {k: v for k, v in st.items() if k != "op"}
     pending["dice"] = sum(n for _, n in sources)
     pending["sources"] = [[name, n] for name, n in sources]
@@ -307,13 +319,14 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
     odds = ""
     if target:
         odds = f" — {chance(dice, target, relic=d['relic'], terror=d['terror']):.0%}"
-    explained = ", ".join(f"{name} {n:+d}" if name != "base" else f"{n} base" for name, n in d["sources"])
+    explained = sources_text(d["sources"]) + extras_text(d["relic"], d["terror"])
+    stakes = roll_stakes(ctx, hero, d)
     out = [
         Choice(
             "roll_dice",
             {},
-            f"Roll {dice} {'die' if dice == 1 else 'dice'}" + (f" needing {target}+" if target else ""),
-            explained + odds,
+            f"Roll {dice_word(dice)}" + (f" needing {target}+" if target else ""),
+            explained + odds + (f"; {stakes}" if stakes else ""),
         )
     ]
     if hero.sparks > 0:
