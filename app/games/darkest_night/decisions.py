@@ -151,6 +151,17 @@ class ExhaustPower(Decision):
 
 
 @dataclass(frozen=True, kw_only=True)
+class FallenItem(Decision):
+    """Who takes the fallen hero's item?."""
+
+    kind = "fallen_item"
+
+    hero: str
+    item: str
+    to: list[Any]
+
+
+@dataclass(frozen=True, kw_only=True)
 class GreenItem(Decision):
     """Choose a green-backed item."""
 
@@ -390,6 +401,28 @@ class Wound(Decision):
 
     hero: str
     why: str
+
+
+def decision_title(d: Decision) -> str | None:
+    """A title that depends on the question, where the kind's fixed title would mislead: a
+    combat names its foe and only the approaches allowed ("Fight the Necromancer" when he
+    is attacked, DN 8.0, 12.2; "Elude the Scout" when a dash forbids fighting, DN 12.0)."""
+    if isinstance(d, Combat):
+        step = d.step
+        foe = step.get("foe", {})
+        allowed = step.get("allow", ["fight", "elude"])
+        ways = [
+            way
+            for way, stat in (("fight", "strength"), ("elude", "awareness"))
+            if way in allowed and (foe.get(stat) or (way == "fight" and step.get("dice")))
+        ]
+        name = foe.get("name", "")
+        article = "the " if name and name[0].isupper() and not name.startswith(("A ", "An ")) else ""
+        verb = " or ".join(ways).capitalize() if ways else "Face"
+        return f"{verb} {article}{name}".strip()
+    if d.kind == "fallen_item":
+        return "Who takes the fallen hero's item?"
+    return None
 
 
 def decision_hero(d: Decision) -> str | None:

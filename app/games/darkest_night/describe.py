@@ -246,6 +246,7 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "CombatEnded": lambda d: f"{hero(d)} {'wins' if d['won'] else 'loses'} against {d['foe']}.",
     "CombatYielded": lambda d: f"{hero(d)} yields to {d['foe']} without rolling.",
     "WoundPrevented": lambda d: f"{hero(d)} is spared a wound{reason(d)}.",
+    "Automatic": lambda d: f"{d['what']} (done for you: there was nothing else to choose).",
     "EventRevealed": lambda d: f"{hero(d)} meets an event: {d['name']} (fate {d['fate']}) — {d['text']}",
     "EventSetAside": lambda d: f"Omen: {name_of('event', d['card'])} is set aside for the higher fate.",
     "RenewalDrawn": lambda d: "Renewal: the event deck is reshuffled (DN 7.1).",

@@ -332,12 +332,15 @@ def _item_used(s: State, d: D) -> None:
 
 @applies("ItemLost")
 def _item_lost(s: State, d: D) -> None:
-    """An item taken away: a token back to the stock, an artifact to its discard pile."""
+    """An item taken away: a token back to the stock, an artifact to its discard pile; a
+    key (``to_stock`` false, DN 20.5) to no stock."""
     hero = s.hero_w(d["hero"])
     item = hero.item(d["item"])
     if item is None:
         return
     hero.items.remove(item)
+    if not d.get("to_stock", True):
+        return
     if item.kind == "artifact":
         s.decks["artifact"].discard.append(item.data["card"])
     elif item.kind in s.item_stock:

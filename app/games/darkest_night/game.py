@@ -8,7 +8,7 @@ from typing import Any
 
 from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
-from app.games.darkest_night.decisions import decision_hero
+from app.games.darkest_night.decisions import decision_hero, decision_title
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
 from app.games.darkest_night.engine import RULES, Ctx, apply, published_memo, reading
@@ -323,7 +323,7 @@ def hero_changed_v2(event: Event) -> Event:
 def prompt_title(state: State, d: Decision) -> str:
     from app.games.darkest_night.rules.common import hero_name
 
-    title = TITLES.get(d.kind, d.kind)
+    title = decision_title(d) or TITLES.get(d.kind, d.kind)
     hero = decision_hero(d)
     return f"{hero_name(state, hero)}: {title}" if hero else title
 

@@ -104,6 +104,8 @@ def test_death_at_zero_grace() -> None:
     t.begin_turn("valkyrie")
     start_combat(t, "valkyrie", {"name": "Dread", "strength": 5, "awareness": 5}, fail=[{"op": "wound"}])
     t.act("yield")
+    assert t.decision.kind == "fallen_item"  # the players choose who takes it (DN 15.1)
+    t.act("take_fallen_item", item="i50", to="prince")
     valkyrie = t.hero("valkyrie")
     assert valkyrie.dead and not valkyrie.items
     assert t.state.darkness == darkness + 1

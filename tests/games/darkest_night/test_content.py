@@ -124,10 +124,12 @@ def test_heroes_have_full_power_decks() -> None:
 
 
 def test_items() -> None:
-    """DN 2.0, 15.0: 12 kinds of item on 42 tokens."""
-    items = load().items
+    """DN 2.0, 15.0: 12 kinds of item on 42 item tokens plus 4 Holy Relic tokens; and the
+    key, an item without a token, playing without mysteries (DN 20.5)."""
+    items = {kind: i for kind, i in load().items.items() if kind != "key"}
     assert len(items) == 12
-    assert sum(i.tokens for i in items.values()) == 42
+    assert sum(i.tokens for i in items.values()) == 42 + 4
+    assert load().items["key"].tokens == 0
     assert {i.name for i in items.values()} == {
         "Bottled Magic",
         "Charm",

@@ -130,9 +130,9 @@ def test_inspire_on_the_valkyrie() -> None:
     skewer = next(c for c in t.choices() if c.args.get("tactic") == "valkyrie.skewer")
     t.act("resolve_combat", **skewer.args)
     assert t.decision.step["dice"] == 1  # Skewer's 2, −1 for the Unholy Aura
-    t.act("use_boost", power="prince.inspire")
-    assert t.decision.step["dice"] == 4
-    events = t.act("roll_dice", dice=[1, 1, 1, 1])
+    # With Inspire used nothing more can be added: the 4 dice are rolled (issue 11).
+    events = t.act("use_boost", power="prince.inspire", dice=[1, 1, 1, 1])
+    assert t.state.last_roll["dice"] == 4
     valkyrie = t.hero("valkyrie")
     assert not t.hero("prince").power("prince.inspire").active
     assert valkyrie.grace == 4 and valkyrie.secrecy == 2  # the Aura's defense, and the attack

@@ -65,7 +65,13 @@ def test_logs_from_before_the_flow_move_replay_identically(path: Path) -> None:
     assert (outcome.to_json() if outcome else None) == doc["outcome"]
     mid = kernel.replay(DARKEST_NIGHT, events[: doc["mid"]["count"]])
     assert json.loads(json.dumps(DARKEST_NIGHT.view(mid, GAME_MASTER))) == doc["mid"]["gm_view"]
-    prompts = [[p.seat, p.title, [[c.type, c.args] for c in p.choices]] for p in DARKEST_NIGHT.prompts(mid)]
+    # The same prompts, but for the "auto-pass" toggle every hero's player is offered at
+    # any time since issue 11.
+    prompts = [
+        [p.seat, p.title, [[c.type, c.args] for c in p.choices if c.type != "set_auto_pass"]]
+        for p in DARKEST_NIGHT.prompts(mid)
+    ]
+    prompts = [p for p in prompts if p[2]]
     assert json.loads(json.dumps(prompts)) == doc["mid"]["prompts"]
     for event in events:
         DARKEST_NIGHT.describe(event)

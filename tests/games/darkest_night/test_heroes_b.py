@@ -164,8 +164,8 @@ def test_every_hero_can_be_started_and_plays_a_turn() -> None:
     t.edit(no_events)
     for hero in ("knight", "paragon", "tinker", "wayfarer"):
         t.begin_turn(hero)
-        with_dice(t, "pray", [1, 1])
-        t.act("end_action", dice=[1] if hero == "wayfarer" else [])  # then the Necromancer moves
+        # The action step then ends by itself; after the last hero the Necromancer moves.
+        with_dice(t, "pray", [1, 1, 1] if hero == "wayfarer" else [1, 1])
     assert t.state.round == 2
 
 
@@ -186,9 +186,9 @@ def test_inspire_on_the_crusader_adds_three_dice_once() -> None:
     t.begin_turn("crusader")
     t.act("pray")
     assert t.decision.kind == "roll" and t.decision.step["dice"] == 3  # 2 + Faith's 1
-    t.act("use_boost", power="prince.inspire")
-    assert t.decision.step["dice"] == 6
-    lines = t.log(t.act("roll_dice", dice=[1, 1, 1, 1, 3, 4]))
+    # With Inspire used nothing more can be added: the 6 dice are rolled (issue 11).
+    lines = t.log(t.act("use_boost", power="prince.inspire", dice=[1, 1, 1, 1, 3, 4]))
+    assert t.state.last_roll["dice"] == 6
     assert any("rolls 1, 1, 1, 1, 3, 4" in line for line in lines), lines
     assert t.hero("crusader").grace == 3
     assert not t.hero("prince").power("prince.inspire").active

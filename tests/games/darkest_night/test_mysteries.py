@@ -173,8 +173,7 @@ def test_defiled_shrine_example() -> None:
     strategy = next(c for c in combat if c.args["tactic"] == "prince.strategy")
     assert strategy.detail.startswith("2 dice vs 4")
     t.act("resolve_combat", **strategy.args)
-    t.act("spend_spark")
-    events = t.act("roll_dice", dice=[2, 3, 5])
+    events = t.act("spend_spark", dice=[2, 3, 5])  # the last spark: the roll follows
     lines = t.log(events)
     assert "The heroes gain 1 clues, now 1." in lines
     assert "Prince gains a Treasure Chest." in lines

@@ -186,8 +186,7 @@ def test_with_two_dice_the_placer_chooses() -> None:
     )
     t.begin_turn("prince")
     run_steps(t, [{"op": "draw_quest", "hero": "prince"}])
-    t.act("spend_spark")
-    t.act("roll_dice", dice=[3, 5])
+    t.act("spend_spark", dice=[3, 5])  # the last spark: the roll follows
     assert {c.args["location"] for c in t.choices() if c.type == "place_quest"} == {"Forest", "Swamp"}
     t.act("place_quest", location="Swamp")
     assert t.state.quests[0].location == "Swamp"
@@ -209,9 +208,8 @@ def test_zombie_horde_druid_example() -> None:
     assert {c.args.get("approach") for c in t.choices() if c.type == "resolve_combat"} == {"elude"}
     t.act("resolve_combat", approach="elude", tactic=None, option=0)
     t.act("spend_spark")
-    t.act("spend_spark")
-    assert t.decision.step["dice"] == 4
-    events = t.act("roll_dice", dice=[5, 3, 1, 1])
+    events = t.act("spend_spark", dice=[5, 3, 1, 1])  # the last spark: the roll follows
+    assert t.state.last_roll["dice"] == 4
     lines = t.log(events)
     assert "Prince advances a quest to 3." in lines
     assert "Prince completes the quest Zombie Horde!" in lines
@@ -305,7 +303,7 @@ def test_broken_seal_takes_repeated_payments() -> None:
     t.act("stop_paying")
     assert t.state.quests[0].progress == 3
     assert (t.hero("valkyrie").grace, t.hero("valkyrie").secrecy) == (4, 4)
-    assert t.decision.kind == "action"
+    assert t.decision.kind == "next_hero"  # the quest action was the turn's action
 
 
 def test_completing_broken_seal() -> None:
@@ -329,7 +327,7 @@ def test_stopping_a_repeated_payment() -> None:
     assert next(c.label for c in t.choices() if c.type == "stop_paying") == "Stop paying"
     t.act("stop_paying")
     assert t.state.quests[0].progress == 1 and t.hero("valkyrie").secrecy == 4
-    assert t.decision.kind == "action"
+    assert t.decision.kind == "next_hero"  # the quest action was the turn's action
 
 
 def test_a_reward_without_pieces_becomes_a_green_item() -> None:

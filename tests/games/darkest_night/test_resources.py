@@ -78,9 +78,8 @@ def test_a_spark_adds_a_die_before_the_roll() -> None:
     t.edit(lambda s: (setattr(s.heroes["valkyrie"], "sparks", 1), setattr(s.heroes["valkyrie"], "grace", 2)))
     t.begin_turn("valkyrie")
     t.act("pray")
-    t.act("spend_spark")
-    assert t.decision.step["dice"] == 3
-    t.act("roll_dice", dice=[1, 2, 4])
+    t.act("spend_spark", dice=[1, 2, 4])  # the last spark: nothing more to add, it rolls
+    assert t.state.last_roll["dice"] == 3
     assert t.hero("valkyrie").sparks == 0 and t.hero("valkyrie").grace == 3
 
 

@@ -229,4 +229,5 @@ def test_without_quests_and_mysteries() -> None:
     t = Table.start(options={"no_quests": True, "no_mysteries": True})
     assert t.state.decks["quest"].cards == [] and t.state.decks["mystery"].cards == []
     run_steps(t, [{"op": "clues", "hero": "prince", "n": 4}], dice=[6, 5, 1, 2])
-    assert t.state.keys == 2 and t.state.clues == 0  # a key per 5–6 (DN 20.5)
+    # A key per 5–6, carried as items by the hero who earned them (DN 20.5).
+    assert [i.kind for i in t.hero("prince").items] == ["key", "key"] and t.state.clues == 0

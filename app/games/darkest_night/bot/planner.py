@@ -81,7 +81,9 @@ def clue_cost(state: State) -> int:
 
 
 def have_clues(state: State) -> int:
-    return state.keys if state.options.get("no_mysteries") else state.clues
+    from app.games.darkest_night.rules.items import keys_held
+
+    return keys_held(state) if state.options.get("no_mysteries") else state.clues
 
 
 def bearer(state: State) -> Hero | None:

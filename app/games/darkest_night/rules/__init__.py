@@ -4,6 +4,7 @@ registers every step, decision and applier with the engine."""
 from app.games.darkest_night import events  # noqa: F401
 from app.games.darkest_night.rules import (  # noqa: F401
     actions,
+    autopass,
     blights,
     cards,
     combat,

@@ -14,12 +14,22 @@ from app.games.darkest_night.rules.blights import blight_might, is_protected, mo
 from app.games.darkest_night.rules.combat import chance, roll_dice_count
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
+    automatic,
     blight_param_total,
     default_grace,
     gain,
     hero_name,
 )
-from app.games.darkest_night.rules.powers import bonus_mods, note_use, refresh_all, set_power, spec
+from app.games.darkest_night.rules.items import keys_available, spend_keys
+from app.games.darkest_night.rules.powers import (
+    bonus_mods,
+    dice_bonus,
+    note_use,
+    refresh_all,
+    set_power,
+    spec,
+)
+from app.games.darkest_night.rules.stakes import blight_dice_sources, dice_word, effects_text, sources_text
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice, Unavailable
 
@@ -33,7 +43,13 @@ def action_step(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
-    ctx.ask(Action(seat=hero.seat, hero=hero.id, taken=bool(st.get("taken"))))
+    d = Action(seat=hero.seat, hero=hero.id, taken=bool(st.get("taken")))
+    if d.taken and [c.type for c in list_action_options(ctx.s, d)[0]] == ["end_action"]:
+        # The action is taken and no free action is left: nothing to ask (DN 8.0).
+        ctx.emit("ActionStepEnded", hero=hero.id)
+        automatic(ctx, hero.id, f"{hero_name(ctx, hero.id)} has no free action left: the action step ends")
+        return
+    ctx.ask(d)
 
 
 def search_difficulty(ctx: Ctx, hero: Hero) -> int:
@@ -104,14 +120,17 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         choices.append(Choice("hide", {}, "Hide", "refresh your powers, +1 secrecy (up to 5)"))
         can_pray = here == MONASTERY or any(m["op"] == "can_pray" for m in bonus_mods(ctx, hero))
         if can_pray:
-            odds = chance(roll_dice_count(ctx, hero, "pray", PRAY_DICE, {}), PRAY_TARGET)
+            dice = roll_dice_count(ctx, hero, "pray", PRAY_DICE, {})
+            odds = chance(dice, PRAY_TARGET)
+            sources = sources_text([("base", PRAY_DICE), *dice_bonus(ctx, hero, "pray", {})])
             choices.append(
                 Choice(
                     "pray",
                     {},
                     "Pray",
-                    f"2 dice vs {PRAY_TARGET}: +1 grace per success up to "
-                    f"{default_grace(ctx, hero)}, then refresh your powers — {odds:.0%}",
+                    f"{dice_word(dice)} vs {PRAY_TARGET} ({sources}): +1 grace per success up to "
+                    f"{default_grace(ctx, hero)}, then refresh your powers — {odds:.0%}; "
+                    "fail: no grace, your powers still refresh",
                 )
             )
         if here == MONASTERY:
@@ -119,13 +138,18 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         else:
             difficulty = search_difficulty(ctx, hero)
             dice = roll_dice_count(ctx, hero, "search", 1, {})
+            sources = sources_text([("base", 1), *dice_bonus(ctx, hero, "search", {})])
+            raised = difficulty - ctx.c.locations[here].search
+            if raised:
+                sources += f"; the {here}'s {ctx.c.locations[here].search}, blights +{raised} (DN 11.2)"
             choices.append(
                 Choice(
                     "search",
                     {},
                     "Search",
-                    f"{dice} {'die' if dice == 1 else 'dice'} vs {difficulty} — "
-                    f"{chance(dice, difficulty):.0%}; a map card per success",
+                    f"{dice_word(dice)} vs {difficulty} ({sources}) — "
+                    f"{chance(dice, difficulty):.0%}; a map card per success, keep one result; "
+                    "fail: nothing found",
                 )
             )
             if not can_pray:
@@ -140,13 +164,19 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         )
         targets, blocked = attackable(ctx, hero)
         for blight_id, blight_type, might in targets:
-            dice = roll_dice_count(ctx, hero, "fight", 1, {"kind": "attack"})
+            dice = roll_dice_count(ctx, hero, "fight", 1, {"vs": "attack"})
+            sources = [("base", 1), *dice_bonus(ctx, hero, "fight", {"vs": "attack"})]
+            sources += blight_dice_sources(ctx, hero, "fight")
+            defense = effects_text(ctx.c.blights[blight_type].defense, none="no defense")
+            odds = chance(dice, might, relic=bool(hero.relics()))
             choices.append(
                 Choice(
                     "attack",
                     {"blight": blight_id},
                     f"Attack the {blight_type}",
-                    f"fight vs might {might}; you lose 1 secrecy either way (DN 12.1)",
+                    f"fight: {dice_word(dice)} vs might {might} ({sources_text(sources)}) — {odds:.0%} "
+                    f"with no tactic; win: it is destroyed; fail: {defense}; "
+                    "−1 secrecy either way (DN 8.0, 12.1)",
                 )
             )
         for why in blocked:
@@ -159,11 +189,13 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
                     "attack_necromancer",
                     {},
                     "Attack the Necromancer",
-                    "fight vs 7; losing is a wound (DN 12.2)",
+                    "fight only, vs 7 (a Holy Relic's +1 is the way to reach it); win: he sacrifices a "
+                    "blight here, or with none a relic slays him; fail: a wound; −1 secrecy either way "
+                    "(DN 8.0, 12.2)",
                 )
             )
         resource, cost = relic_cost(s)
-        have = s.keys if resource == "keys" else s.clues
+        have = keys_available(s, hero) if resource == "keys" else s.clues
         if s.relics.get(here) == "undiscovered":
             if have < cost:
                 unavailable.append(
@@ -380,7 +412,7 @@ def retrieve_relic(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
     """Spend 10 clues for the undiscovered Holy Relic here (DN 8.0, 20.2.1, 20.5)."""
     resource, cost = relic_cost(ctx.s)
     if resource == "keys":
-        ctx.emit("KeysChanged", to=ctx.s.keys - cost, by=-cost, why="retrieving a Holy Relic")
+        spend_keys(ctx, hero, cost, "retrieving a Holy Relic (DN 20.5)")
     else:
         ctx.emit("CluesChanged", to=ctx.s.clues - cost, by=-cost, why="retrieving a Holy Relic")
     ctx.emit("RelicRetrieved", hero=hero.id, location=hero.location, item=f"i{ctx.s.next_item}")

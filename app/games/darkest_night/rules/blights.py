@@ -9,11 +9,13 @@ from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import ChooseBlightType, OrderEffects, PlayMapCard
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
+    automatic,
     blight_destination,
     blight_effect_active,
     blight_param_total,
     discard,
     draw,
+    hero_name,
     lose,
     place_blight,
     stock_of,
@@ -293,10 +295,45 @@ def simultaneous(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead or not groups:
         return
+    live = [g for g in groups if not does_nothing(hero, g)]
     if len(groups) == 1 or all(g.get("loss") for g in groups):
         ctx.then([x for g in groups for x in g["steps"]])
         return
-    ctx.ask(OrderEffects(seat=hero.seat, hero=hero.id, groups=groups))
+    if len(live) <= 1 or order_cannot_matter(live):
+        # One effect does something, or they commute: the order changes nothing (DN 14.3.1).
+        inert = [g["label"] for g in groups if g not in live]
+        what = f"{hero_name(ctx, hero.id)}: the order of these effects changes nothing"
+        if inert:
+            what += f" ({'; '.join(inert)}: nothing to lose)"
+        automatic(ctx, hero.id, what)
+        ctx.then([x for g in live for x in g["steps"]])
+        return
+    ctx.ask(OrderEffects(seat=hero.seat, hero=hero.id, groups=live))
+
+
+LOSSES = {"lose_secrecy": "secrecy", "lose_grace": "grace", "lose_spark": "sparks"}
+"""Steps that only take a resource away (never below zero, DN 4.1)."""
+COMMUTING = frozenset({*LOSSES, "exhaust_power"})
+"""Steps whose order among themselves changes nothing: losses and forced exhaustion
+(DN 13.2, 13.4) neither give nor depend on what the others take."""
+
+
+def does_nothing(hero: Hero, group: dict[str, Any]) -> bool:
+    """A group of losses of resources the hero has none of does nothing (DN 4.1: losses
+    beyond zero are ignored)."""
+    steps = group["steps"]
+    return bool(steps) and all(
+        x["op"] in LOSSES and getattr(hero, LOSSES[x["op"]]) == 0 and x.get("hero", hero.id) == hero.id
+        for x in steps
+    )
+
+
+def order_cannot_matter(groups: list[dict[str, Any]]) -> bool:
+    """Every group only loses resources or exhausts powers, or all groups are the same."""
+    if all(x["op"] in COMMUTING for g in groups for x in g["steps"]):
+        return True
+    first = groups[0]["steps"]
+    return all(g["steps"] == first for g in groups[1:])
 
 
 def order_choices(s: State, d: OrderEffects) -> list[Choice]:
@@ -329,7 +366,11 @@ def on_enter(ctx: Ctx, hero: Hero, destination: str) -> None:
     loss += blight_param_total(ctx, "enter_leave_lose_secrecy", destination, hero=hero)
     if loss:
         lose(ctx, hero, "secrecy", loss, "entering a cursed place")
+    from app.games.darkest_night.rules.items import can_receive
+
     for item in list(ctx.s.orphaned.get(destination, [])):
+        if not can_receive(hero, item):
+            continue  # no second Holy Relic (DN 15.2): it waits for another hero
         ctx.emit(
             "ItemGiven",
             item=item.id,

@@ -24,6 +24,7 @@ from app.games.darkest_night.rules.common import (
     hero_name,
     reshuffle,
 )
+from app.games.darkest_night.rules.items import gain_keys
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -447,8 +448,13 @@ def destroy_blight(ctx: Ctx, st: Step) -> None:
 
 @step("battle_necromancer", "attack", "hero")
 def battle_necromancer(ctx: Ctx, st: Step) -> None:
-    """Strength 7, awareness 6; failing is a wound; eluding has no effect (DN 12.2)."""
+    """Strength 7, awareness 6; failing is a wound; eluding has no effect (DN 12.2).
+    Attacking him (the hero's action) costs 1 secrecy, succeed or fail, "in the same way
+    as a blight" (DN 8.0); being attacked by him (DN 7.2) does not."""
     hero = ctx.s.heroes[st["hero"]]
+    revealed = []
+    if st.get("attack"):
+        revealed = [{"op": "lose_secrecy", "n": 1, "why": "attacking the Necromancer (DN 8.0)"}]
     ctx.then(
         [
             {
@@ -457,8 +463,8 @@ def battle_necromancer(ctx: Ctx, st: Step) -> None:
                 "vs": "necromancer",
                 "allow": ["fight"] if st.get("attack") else ["fight", "elude"],
                 "foe": {"name": "Necromancer", "strength": NECROMANCER_STRENGTH, "awareness": 6},
-                "win": [{"op": "necromancer_beaten", "approach": "$approach"}],
-                "fail": [{"op": "wound", "why": "the Necromancer"}],
+                "win": [{"op": "necromancer_beaten", "approach": "$approach"}, *revealed],
+                "fail": [{"op": "wound", "why": "the Necromancer"}, *revealed],
                 "why": "the Necromancer",
             }
         ]
@@ -583,8 +589,10 @@ def result_available(ctx: Ctx, hero: Hero, result: str) -> bool:
     if result in ctx.c.items:
         return ctx.s.item_stock.get(result, 0) > 0
     if result == "mystery":
+        if ctx.s.options.get("no_mysteries"):
+            return True  # the symbol is a key (DN 20.5)
         deck = ctx.s.decks["mystery"]
-        return bool(deck.cards or deck.discard) and not ctx.s.options.get("no_mysteries")
+        return bool(deck.cards or deck.discard)
     if result in ("supply_cache", "epiphany"):
         return bool(hero.deck)
     return True
@@ -667,7 +675,10 @@ RESULT_NAMES = {
 
 @step("find_mystery", "hero", "kind", "why")
 def find_mystery(ctx: Ctx, st: Step) -> None:
-    """A search result: draw a mystery card (DN 17.2)."""
+    """A search result: draw a mystery card (DN 17.2); without mysteries, a key (DN 20.5)."""
+    if ctx.s.options.get("no_mysteries"):
+        gain_keys(ctx, st["hero"], 1, "a mystery symbol is a key (DN 20.5)")
+        return
     ctx.then([{"op": "draw_mystery", "hero": st["hero"]}])
 
 
@@ -679,7 +690,11 @@ def find_forgotten_shrine(ctx: Ctx, st: Step) -> None:
 
 @step("find_revelation", "hero", "kind", "power", "why")
 def find_revelation(ctx: Ctx, st: Step) -> None:
-    """A search result: 3 clues (and Revelation's permanent mysteries)."""
+    """A search result: 3 clues (and Revelation's permanent mysteries); without mysteries,
+    a key (DN 20.5: a revelation symbol is a key, no dice)."""
+    if ctx.s.options.get("no_mysteries"):
+        gain_keys(ctx, st["hero"], 1, "a revelation symbol is a key (DN 20.5)")
+        return
     ctx.then([{"op": "clues", "hero": st["hero"], "n": 3, "why": "a revelation"}])
     ctx.then([{"op": "permanent_hook", "hook": "revelation", "hero": st["hero"]}])
 

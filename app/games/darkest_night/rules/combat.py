@@ -6,17 +6,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.decisions import COMBAT, ROLL, ROLLED, ROLLING, AfterRoll, Combat, Roll, Wound
+from app.games.darkest_night.decisions import (
+    COMBAT,
+    ROLL,
+    ROLLED,
+    ROLLING,
+    AfterRoll,
+    Combat,
+    FallenItem,
+    Roll,
+    Wound,
+)
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
+    automatic,
     blight_effect_active,
     can_spend,
+    default_grace,
     hero_name,
     roll_dice,
     spend,
 )
 from app.games.darkest_night.rules.powers import boosts, dice_bonus, note_use, set_power, spec, tactics
-from app.games.darkest_night.state import Hero, State
+from app.games.darkest_night.rules.stakes import (
+    blight_dice_sources,
+    combat_stakes,
+    dice_word,
+    extras_text,
+    roll_stakes,
+    sources_text,
+)
+from app.games.darkest_night.state import Hero, Item, State
 from app.kernel.types import Choice
 
 ROLL_NAMES = {"fight": "fight", "elude": "elude", "search": "search", "pray": "pray"}
@@ -83,30 +103,35 @@ def combat_choices(s: State, decision: Combat) -> list[Choice]:
     hero = s.heroes[d["hero"]]
     foe = d["foe"]
     out = []
+    win, fail = combat_stakes(d)
+    terror = terror_here(ctx, hero)
     for approach, power_id, option in combat_options(s, d):
         target = foe["strength"] if approach == "fight" else foe["awareness"]
-        dice = roll_dice_count(ctx, hero, approach, int(option.get("dice", 1)), d)
+        base = int(option.get("dice", 1))
+        dice = roll_dice_count(ctx, hero, approach, base, d)
         relic = approach == "fight" and hero.relics() > 0
-        odds = chance(dice, target, relic=relic, terror=terror_here(ctx, hero))
-        how = (
-            f"with {spec(ctx, power_id).name}"
-            if power_id
-            else (
-                f"with {spec(ctx, d['power']).name}" if d.get("dice") and d.get("power") else "with no tactic"
-            )
-        )
+        odds = chance(dice, target, relic=relic, terror=terror)
+        tactic = power_id or (d.get("power") if d.get("dice") else None)
+        how = f"with {spec(ctx, tactic).name}" if tactic else "with no tactic"
+        sources = [(spec(ctx, tactic).name if tactic else "base", base)]
+        sources += dice_bonus(ctx, hero, approach, {"vs": d.get("vs")})
+        sources += blight_dice_sources(ctx, hero, approach)
         cost = option.get("cost", {})
         costs = "".join(f", spend {n} {res}" for res, n in cost.items())
         args = {"approach": approach, "tactic": power_id, "option": option_index(ctx, power_id, option)}
+        outcome = f"win: {win}" if approach == "fight" or d.get("win") else "win: you slip past"
         out.append(
             Choice(
                 "resolve_combat",
                 args,
                 f"{approach.capitalize()} {how}",
-                f"{dice} {'die' if dice == 1 else 'dice'} vs {target}{costs} — {odds:.0%} to win",
+                f"{dice_word(dice)} vs {target}{costs} ({sources_text(sources)}{extras_text(relic, terror)})"
+                f" — {odds:.0%} to win; {outcome}; fail: {fail}",
             )
         )
-    out.append(Choice("yield", {}, "Yield without rolling", "accept the loss (pulling punches, DN 12.3)"))
+    out.append(
+        Choice("yield", {}, "Yield without rolling", f"accept the loss: {fail} (pulling punches, DN 12.3)")
+    )
     return out
 
 
@@ -225,11 +250,10 @@ def roll(ctx: Ctx, st: Step) -> None:
     # A roll an event card calls for is "part of the event" (DN 16.1: Balance applies).
     vs = st.get("vs") or ("event" if ctx.s.step == "event" and ctx.s.current == hero.id else None)
     st = dict(st) | {"vs": vs}
-    sources = [("base", base)]
+    tactic = st.get("tactic")
+    sources = [(spec(ctx, tactic).name if tactic else "base", base)]  # a tactic's dice by name
     sources += dice_bonus(ctx, hero, purpose, {"vs": vs})
-    penalty = blight_dice(ctx, hero, purpose)
-    if penalty:
-        sources.append(("blights here", penalty))
+    sources += blight_dice_sources(ctx, hero, purpose)  # each blight by name (DN 11.2)
     pending = {k: v for k, v in st.items() if k != "op"}
     pending["dice"] = sum(n for _, n in sources)
     pending["sources"] = [[name, n] for name, n in sources]
@@ -243,7 +267,33 @@ def roll(ctx: Ctx, st: Step) -> None:
     if not has_boosts(ctx, hero, pending):
         ctx.then([{"op": "roll_now", **pending}])
         return
-    ctx.ask(Roll(seat=hero.seat, step=pending))
+    d = Roll(seat=hero.seat, step=pending)
+    if len(roll_choices(ctx.s, d)) == 1:  # nothing to add before rolling: roll
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    if not pending["relic"] and extra_dice_pointless(ctx, hero, pending):
+        automatic(
+            ctx, hero.id, f"{hero_name(ctx, hero.id)}: no die added could change this roll, rolled at once"
+        )
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    ctx.ask(d)
+
+
+def extra_dice_pointless(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
+    """Whether no spark or boost could change what the roll does: a target no die reaches
+    (a 7 without a Holy Relic, DN 12.2), or a prayer whose grace is already full or cannot
+    be gained (DN 8.0, 4.1)."""
+    target = pending.get("target")
+    if target is None:
+        return False  # a die for a place: more dice, more places to choose from (DN 16.1)
+    if int(target) > 6:
+        return True
+    then = pending.get("then") or {}
+    if then.get("op") == "prayed":
+        full = hero.grace >= default_grace(ctx, hero)
+        return full or blight_effect_active(ctx, "no_grace_gain", hero.location, hero=hero) > 0
+    return False
 
 
 def relic_acts(hero: Hero) -> bool:
@@ -269,13 +319,14 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
     odds = ""
     if target:
         odds = f" — {chance(dice, target, relic=d['relic'], terror=d['terror']):.0%}"
-    explained = ", ".join(f"{name} {n:+d}" if name != "base" else f"{n} base" for name, n in d["sources"])
+    explained = sources_text(d["sources"]) + extras_text(d["relic"], d["terror"])
+    stakes = roll_stakes(ctx, hero, d)
     out = [
         Choice(
             "roll_dice",
             {},
-            f"Roll {dice} {'die' if dice == 1 else 'dice'}" + (f" needing {target}+" if target else ""),
-            explained + odds,
+            f"Roll {dice_word(dice)}" + (f" needing {target}+" if target else ""),
+            explained + odds + (f"; {stakes}" if stakes else ""),
         )
     ]
     if hero.sparks > 0:
@@ -324,13 +375,22 @@ def resolve_roll(ctx: Ctx, decision: Roll, type_: str, args: dict[str, Any]) -> 
         pending["sources"] = [*pending["sources"], [spec(ctx, mod["power"]).name, int(mod["n"])]]
     elif type_ == "refuse_relic":
         pending["relic"] = False
-    ctx.ask(Roll(seat=hero.seat, step=pending))  # the player rolls when ready
+    again = Roll(seat=hero.seat, step=pending)
+    if len(roll_choices(ctx.s, again)) == 1:  # nothing more to add: roll now
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    ctx.ask(again)  # the player rolls when ready
 
 
 @step("roll_now", *ROLLING)
 def roll_now(ctx: Ctx, st: Step) -> None:
     """Roll the dice (Terror adds one to drop), then record the roll (DN 5.0)."""
     hero = ctx.s.heroes[st["hero"]]
+    if st.get("relic"):
+        # Taking the relic's +1 is using it: locked until this hero's next turn (DN 15.1, 15.2).
+        relic = next((i for i in hero.items if i.kind == "holy_relic"), None)
+        if relic is not None and not relic.locked:
+            ctx.emit("ItemUsed", hero=hero.id, item=relic.id, kind=relic.kind, discard=False)
     dice = max(1, st["dice"])
     faces = roll_dice(ctx, dice + (1 if st.get("terror") else 0))
     record_roll(ctx, hero, st, faces)
@@ -477,14 +537,37 @@ def wound(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "die", "hero": hero.id, "why": st.get("why", "a wound with no grace left")}])
 
 
+def settle_pending(ctx: Ctx) -> None:
+    """A wound asked about, then made moot before it resolved by something used "any time"
+    (DN 14.3.2: "after making a die roll … but before resolving its effects"): Shield
+    Maiden spares the hero, so the wound prompt is not asked again; a hero already dead
+    suffers nothing more."""
+    d = ctx.s.decision
+    if not isinstance(d, Wound):
+        return
+    hero = ctx.s.heroes[d.hero]
+    if hero.dead:
+        ctx.s.decision = None
+    elif hero.flags.get("turn:safe_from_wounds"):
+        ctx.s.decision = None
+        ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
+
+
 def wound_choices(s: State, d: Wound) -> list[Choice]:
+    """Spend 1 grace or die (DN 13.1), listing only what the hero can do now (DN 4.1)."""
     hero = s.heroes[d.hero]
-    return [
-        Choice("spend_grace", {}, "Spend 1 grace to survive", f"{hero.grace} grace now (DN 13.1)"),
+    out = []
+    if can_spend(hero, "grace", 1):
+        out.append(Choice("spend_grace", {}, "Spend 1 grace to survive", f"{hero.grace} grace now (DN 13.1)"))
+    out.append(
         Choice(
-            "accept_death", {}, f"Let the wound kill {hero_name(s, hero.id)}", "not recommended (DN 13.1)"
-        ),
-    ]
+            "accept_death",
+            {},
+            f"Let the wound kill {hero_name(s, hero.id)}",
+            "not recommended (DN 13.1)" if out else "no grace left to spend (DN 13.1, 4.1)",
+        )
+    )
+    return out
 
 
 @decision(Wound, wound_choices)
@@ -506,14 +589,57 @@ def die(ctx: Ctx, st: Step) -> None:
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
-    companions = [h for h in ctx.s.heroes_at(hero.location) if h.id != hero.id]
-    items = [i.id for i in hero.items]
     ctx.emit("HeroDied", hero=hero.id, location=hero.location, why=st.get("why", ""))
-    for item_id in items:
-        to = companions[0].id if companions else f"orphaned:{hero.location}"
-        ctx.emit("ItemGiven", item=item_id, **{"from": hero.id}, to=to, why="from a fallen hero (DN 15.1)")
     end_turn_now(ctx, hero)
     raise_darkness(ctx, 1, f"{hero_name(ctx, hero.id)} died (DN 13.1)")
+    # First of all, the items go at once (DN 15.1), before the turn closes.
+    ctx.then([{"op": "fallen_items", "fallen": hero.id}])
+
+
+def fallen_item_receivers(s: State, fallen: Hero, item: Item) -> list[str]:
+    """The heroes at the fallen hero's location who may take ``item``: a hero carrying a
+    Holy Relic takes no second one (DN 15.2)."""
+    from app.games.darkest_night.rules.items import can_receive
+
+    return [h.id for h in s.heroes_at(fallen.location) if can_receive(h, item)]
+
+
+@step("fallen_items", "fallen")
+def fallen_items(ctx: Ctx, st: Step) -> None:
+    """A fallen hero's items go to heroes at that location, the players choosing who takes
+    each one; an item no one there may take (or with no one there) waits for the next hero
+    to arrive (DN 13.1, 15.1, 15.2). One possible taker takes it without asking."""
+    fallen = ctx.s.heroes[st["fallen"]]
+    for item in list(fallen.items):
+        receivers = fallen_item_receivers(ctx.s, fallen, item)
+        if len(receivers) > 1:
+            ctx.then([dict(st)])
+            ctx.ask(FallenItem(seat=fallen.seat, hero=fallen.id, item=item.id, to=receivers))
+            return
+        to = receivers[0] if receivers else f"orphaned:{fallen.location}"
+        ctx.emit("ItemGiven", item=item.id, **{"from": fallen.id}, to=to, why="from a fallen hero (DN 15.1)")
+
+
+def fallen_item_choices(s: State, d: FallenItem) -> list[Choice]:
+    from app.games.darkest_night.rules.items import item_name
+
+    fallen = s.heroes[d.hero]
+    item = fallen.item(d.item)
+    name = item_name(Ctx.reader(s), item) if item is not None else "the item"
+    return [
+        Choice(
+            "take_fallen_item",
+            {"item": d.item, "to": to},
+            f"{hero_name(s, to)} takes the {name}",
+            f"left by {hero_name(s, fallen.id)} (DN 15.1)",
+        )
+        for to in d.to
+    ]
+
+
+@decision(FallenItem, fallen_item_choices)
+def resolve_fallen_item(ctx: Ctx, d: FallenItem, _t: str, args: dict[str, Any]) -> None:
+    ctx.emit("ItemGiven", item=d.item, **{"from": d.hero}, to=args["to"], why="from a fallen hero (DN 15.1)")
 
 
 @step("lose_turn", "hero", "power", "why")

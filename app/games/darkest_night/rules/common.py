@@ -77,6 +77,12 @@ def default_secrecy(ctx: Ctx, hero: Hero) -> int:
     return max(0, hero.default_secrecy + bonus_total(ctx, hero, "default_secrecy"))
 
 
+def automatic(ctx: Ctx, hero_id: str | None, what: str) -> None:
+    """Say in the log what the rules did without asking: a question with one meaningful
+    answer is not asked (issue 11, "never ask what has one meaningful answer")."""
+    ctx.emit("Automatic", hero=hero_id, what=what)
+
+
 # -- resources (DN 4.1, 4.2) ------------------------------------------------------------
 
 

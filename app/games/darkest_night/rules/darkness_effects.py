@@ -35,7 +35,7 @@ def has_monster_blight(ctx: Ctx, location: str) -> bool:
 
 def hero_stat(ctx: Ctx, hero: Hero, stat: str) -> int:
     if stat == "blights_here":
-        return len(ctx.s.blights.get(hero.location, []))
+        return ctx.s.blight_count(hero.location)  # a Void counts as 2 (DN 11.2)
     if stat == "items":
         return len(hero.items)
     return int(getattr(hero, stat))
@@ -93,13 +93,13 @@ def board_count(ctx: Ctx, of: str) -> int:
     if of == "round":
         return s.round
     if of == "blights":
-        return sum(len(bs) for bs in s.blights.values())
+        return sum(s.blight_count(loc) for loc in s.blights)  # a Void counts as 2 (DN 11.2)
     if of == "blights_at_necromancer":
-        return len(s.blights.get(s.necromancer, []))
+        return s.blight_count(s.necromancer)
     if of == "most_blights":
-        return max((len(bs) for loc, bs in s.blights.items() if loc != MONASTERY), default=0)
+        return max((s.blight_count(loc) for loc in s.blights if loc != MONASTERY), default=0)
     if of == "monastery_blights":
-        return len(s.blights.get(MONASTERY, []))
+        return s.blight_count(MONASTERY)
     if of == "heroes_in_monastery":
         return len(s.heroes_at(MONASTERY))
     if of == "heroes_with_necromancer":

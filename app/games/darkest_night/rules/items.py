@@ -8,6 +8,7 @@ from typing import Any
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
 from app.games.darkest_night.decisions import GreenItem
 from app.games.darkest_night.engine import RULES, Ctx, decision
+from app.games.darkest_night.rules.autopass import auto_pass_choice, set_auto_pass
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
     gain,
@@ -26,7 +27,7 @@ from app.games.darkest_night.rules.powers import (
 from app.games.darkest_night.state import Hero, Item, State
 from app.kernel.types import Choice, RuleError
 
-ANY_TIME_COMMANDS = ("give_item", "store_item", "take_stored_item", "use_item", "use_power")
+ANY_TIME_COMMANDS = ("give_item", "store_item", "take_stored_item", "use_item", "use_power", "set_auto_pass")
 
 
 def give_item_from_stock(ctx: Ctx, hero: Hero, kind: str, why: str) -> None:
@@ -39,6 +40,54 @@ def give_item_from_stock(ctx: Ctx, hero: Hero, kind: str, why: str) -> None:
         ctx.ask(GreenItem(seat=hero.seat, hero=hero.id, options=greens, why=why))
         return
     ctx.emit("ItemGained", hero=hero.id, item=f"i{ctx.s.next_item}", kind=kind, why=why)
+
+
+KEY = "key"
+"""Playing without mysteries, keys are items (DN 20.5): no token of the box, as many as earned."""
+
+
+def gain_keys(ctx: Ctx, hero_id: str | None, n: int, why: str) -> None:
+    """``n`` keys to the hero who earned them, as items carried (DN 20.5). With no hero to
+    carry them (an effect of no hero's), they go to the heroes' old shared pool."""
+    hero = ctx.s.heroes.get(hero_id) if hero_id else None
+    if n <= 0:
+        return
+    if hero is None or hero.dead:
+        ctx.emit("KeysChanged", to=ctx.s.keys + n, by=n, why=why)
+        return
+    for _ in range(n):
+        ctx.emit("ItemGained", hero=hero.id, item=f"i{ctx.s.next_item}", kind=KEY, why=why, from_stock=False)
+
+
+def keys_within_reach(s: State, hero: Hero) -> list[tuple[Hero, Item]]:
+    """The keys ``hero`` may use: their own first, then those of heroes at the same place,
+    who share what they carry until someone uses it (DN 15.1)."""
+    carriers = [hero, *(h for h in s.heroes_at(hero.location) if h.id != hero.id)]
+    return [(h, i) for h in carriers for i in h.items if i.kind == KEY]
+
+
+def keys_available(s: State, hero: Hero) -> int:
+    """Keys ``hero`` can spend now: within reach, plus the shared pool of games saved before
+    keys were items (DN 20.5)."""
+    return len(keys_within_reach(s, hero)) + s.keys
+
+
+def keys_held(s: State) -> int:
+    """Every key the heroes have (carried, stored, left by the fallen, the old pool)."""
+    carried = sum(1 for h in s.living() for i in h.items if i.kind == KEY)
+    lying = sum(1 for i in s.stored if i.kind == KEY) + sum(
+        1 for items in s.orphaned.values() for i in items if i.kind == KEY
+    )
+    return carried + lying + s.keys
+
+
+def spend_keys(ctx: Ctx, hero: Hero, n: int, why: str) -> None:
+    """Discard ``n`` keys within reach, the hero's own first, then the old pool (DN 20.5)."""
+    for carrier, item in keys_within_reach(ctx.s, hero)[:n]:
+        ctx.emit("ItemLost", hero=carrier.id, item=item.id, why=why, to_stock=False)
+        n -= 1
+    if n > 0:
+        ctx.emit("KeysChanged", to=ctx.s.keys - n, by=-n, why=why)
 
 
 def relic_limit(hero: Hero) -> int:
@@ -104,6 +153,8 @@ def anytime_choices(s: State, seat: int) -> list[Choice]:
                         )
                     )
         out.extend(power_uses(ctx, hero))
+    if any(h.seat == seat for h in s.living()):
+        out.append(auto_pass_choice(s, seat))
     return out
 
 
@@ -211,6 +262,9 @@ def resolve_anytime(ctx: Ctx, seat: int, type_: str, args: dict[str, Any]) -> No
             f"{type_} is not possible now: items move only between heroes at "
             "the same place, a used item is locked until its carrier's next turn (DN 15.1)",
         )
+    if type_ == "set_auto_pass":
+        set_auto_pass(ctx, seat, args["on"])
+        return
     hero = ctx.s.heroes[args["hero"]]
     if type_ == "give_item":
         item = hero.item(args["item"])
@@ -258,9 +312,18 @@ def use_item(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
     elif kind == "cursed_ashes":
         ctx.emit("HeroFlagged", hero=hero.id, flag="ignore_blights", value=True)
     elif kind == "psion_stone":
+        # Attached once for good (DN 15.0: a basic item is used once; a gold one's effect
+        # lasts): the stone leaves the hero's items, to no stock, and stays on the power.
         power = hero.power(args["power"])
         assert power is not None
         ctx.emit("PowerChanged", hero=hero.id, power=power.id, data=dict(power.data) | {"psion": True})
+        ctx.emit(
+            "ItemLost",
+            hero=hero.id,
+            item=item.id,
+            why=f"attached to {spec(ctx, power.id).name} (DN 15.0)",
+            to_stock=False,
+        )
 
 
 def use_power(ctx: Ctx, hero: Hero, power_id: str) -> None:

@@ -20,6 +20,7 @@ from app.games.darkest_night.rules.common import (
     raise_darkness,
     spend,
 )
+from app.games.darkest_night.rules.items import gain_keys
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -125,19 +126,19 @@ def clues(ctx: Ctx, st: Step) -> None:
             terror=False,
             sources=[],
         )
-        if keys:
-            ctx.emit(
-                "KeysChanged", to=ctx.s.keys + keys, by=keys, why=_why(st, "clues turned to keys (DN 20.5)")
-            )
+        gain_keys(ctx, st.get("hero"), keys, _why(st, "clues turned to keys (DN 20.5)"))
         return
     ctx.emit("CluesChanged", to=max(0, ctx.s.clues + n), by=n, why=_why(st, "a card"))
 
 
-@step("keys", "n")
+@step("keys", "n", "hero", "power", "why")
 def keys(ctx: Ctx, st: Step) -> None:
-    """Gain ``n`` keys (playing without mysteries, DN 20.5)."""
+    """Gain ``n`` keys, items the hero carries (playing without mysteries, DN 20.5)."""
     n = int(st.get("n", 1))
-    ctx.emit("KeysChanged", to=max(0, ctx.s.keys + n), by=n, why=_why(st, "a card"))
+    if n < 0:
+        ctx.emit("KeysChanged", to=max(0, ctx.s.keys + n), by=n, why=_why(st, "a card"))
+        return
+    gain_keys(ctx, st.get("hero"), n, _why(st, "a card"))
 
 
 @step("create_blight", "hero", "power", "where", "why")
@@ -170,8 +171,9 @@ def by_darkness(ctx: Ctx, st: Step) -> None:
 
 @step("by_blights_here", "cases", "hero", "power", "why")
 def by_blights_here(ctx: Ctx, st: Step) -> None:
-    """Cases by the number of blights at the hero's location."""
-    branch(ctx, st, len(ctx.s.blights.get(hero_of(ctx, st).location, [])))
+    """Cases by the number of blights at the hero's location, a Void counting as 2
+    (DN 7.0 with the Void's text: Demon, Watchers, Dark Discharge)."""
+    branch(ctx, st, ctx.s.blight_count(hero_of(ctx, st).location))
 
 
 @step("by_grace", "cases", "hero", "power", "why")

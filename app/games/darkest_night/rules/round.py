@@ -8,7 +8,9 @@ from typing import Any
 from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import NextHero
 from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.autopass import AUTO_PASS, auto_answer
 from app.games.darkest_night.rules.common import (
+    automatic,
     default_secrecy,
     end_game,
     gain,
@@ -16,6 +18,9 @@ from app.games.darkest_night.rules.common import (
 )
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
+
+SETTLED_KINDS = frozenset({"wound"})
+"""Questions an "any time" use may answer before they are answered (``settle_pending``)."""
 
 TURN_STEPS = ("turn_start", "turn_event", "turn_action", "turn_end", "turn_close")
 
@@ -28,6 +33,12 @@ def schedule(ctx: Ctx) -> None:
         return
     if s.phase == "heroes":
         waiting = [h for h in s.living() if h.turns_left > 0]
+        if len(waiting) == 1:
+            # One hero still to act: who goes next has one answer (DN 6.0).
+            hero = waiting[0]
+            automatic(ctx, hero.id, f"{hero_name(ctx, hero.id)} is the last hero to act this round")
+            start_turn(ctx, hero)
+            return
         if waiting:
             seats = sorted({h.seat for h in waiting})
             ctx.ask(NextHero(seat=seats[0] if len(seats) == 1 else "any", seats=seats))
@@ -85,7 +96,11 @@ def next_hero_choices(s: State, d: NextHero) -> list[Choice]:
 @decision(NextHero, next_hero_choices)
 def resolve_next_hero(ctx: Ctx, d: NextHero, _type: str, args: dict[str, Any]) -> None:
     """The players choose which hero goes next (DN 6.0)."""
-    hero = ctx.s.heroes[args["hero"]]
+    start_turn(ctx, ctx.s.heroes[args["hero"]])
+
+
+def start_turn(ctx: Ctx, hero: Hero) -> None:
+    """The hero's turn, or none if it was lost (DN 13.3)."""
     if hero.lost_turn:
         # Skip every part of the turn, good and bad (DN 13.3).
         ctx.emit("TurnSkipped", hero=hero.id, lost_turn_used=True)
@@ -182,11 +197,20 @@ def end_turn_now(ctx: Ctx, hero: Hero) -> None:
 
 
 def check_victory(ctx: Ctx) -> None:
-    """After every step: the Holy Ritual, 3 Holy Relics at the Monastery at once (DN 18.2);
-    with Hidden Relics, a relic appears whenever the clues could pay for one more (DN 20.4)."""
+    """After every step: a question an "any time" use made moot is dropped (DN 14.3.2, see
+    ``combat.settle_pending``), one a seat auto-passes is answered (``autopass``); the Holy
+    Ritual, 3 Holy Relics at the Monastery at once (DN 18.2); with Hidden Relics, a relic
+    appears whenever the clues could pay for one more (DN 20.4)."""
     s = ctx.s
     if s.result is not None:
         return
+    if s.decision is not None:
+        if s.decision.kind in SETTLED_KINDS:
+            from app.games.darkest_night.rules.combat import settle_pending
+
+            settle_pending(ctx)
+        elif s.options.get(AUTO_PASS):
+            auto_answer(ctx)  # a seat that auto-passes is not asked what adds nothing
     if s.options.get("hidden_relics") and s.phase != "setup":
         reveal_hidden_relics(ctx)
     relics = 0
@@ -209,10 +233,11 @@ def check_victory(ctx: Ctx) -> None:
 
 def reveal_hidden_relics(ctx: Ctx) -> None:
     from app.games.darkest_night.rules.actions import relic_cost
+    from app.games.darkest_night.rules.items import keys_held
 
     s = ctx.s
     resource, cost = relic_cost(s)
-    have = s.keys if resource == "keys" else s.clues
+    have = keys_held(s) if resource == "keys" else s.clues
     left = 4 - s.relics_retrieved - len(s.relics)
     if left > 0 and len(s.relics) < have // cost:
         ctx.then([{"op": "place_hidden_relic"}])

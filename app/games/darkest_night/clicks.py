@@ -1,0 +1,117 @@
+"""How much clicking a hero turn costs (issue 11, "play that respects people's time").
+
+The heuristic bot plays seeded games of four heroes at default difficulty, as the bench's
+win-rate games do, and every required prompt it answers is a click a player would make.
+``measure`` reports the clicks per hero turn (the prompts answered for the heroes — who
+goes next, events, actions, rolls, wounds… — over the hero turns taken) and the share of
+those prompts that offered a single choice (a question with one answer is a click the
+engine could have spared). The bench prints it with ``print_figures``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.games.darkest_night import DARKEST_NIGHT
+from app.games.darkest_night.bot import choose
+from app.kernel import table as kernel
+from app.kernel.game import validate_options
+from app.kernel.rng import rng_for
+from app.kernel.types import Command, SeatInfo, Viewer
+
+SETUP_KINDS = frozenset({"choose_hero", "choose_powers"})
+"""Choosing heroes and powers happens once, before any turn: not a turn's clicks."""
+NECROMANCER_KINDS = frozenset({"necromancer_move", "play_map_card", "skull_token"})
+"""The Necromancer's turn (or his player's), not a hero's."""
+
+
+@dataclass
+class ClickFigures:
+    """Clicks over some bot games."""
+
+    games: int = 0
+    hero_turns: int = 0
+    clicks: int = 0
+    """Required prompts answered for the heroes (setup and the Necromancer's turn aside)."""
+    single_choice: int = 0
+    """Of those, prompts that offered exactly one choice."""
+    auto_skipped: int = 0
+    """Questions the engine answered itself (``Automatic`` log lines)."""
+    wins: int = 0
+    by_kind: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def per_turn(self) -> float:
+        return self.clicks / self.hero_turns if self.hero_turns else 0.0
+
+    @property
+    def single_share(self) -> float:
+        return self.single_choice / self.clicks if self.clicks else 0.0
+
+
+def play(
+    seed: int, figures: ClickFigures, options: dict[str, Any] | None = None, max_commands: int = 20_000
+) -> None:
+    """One bot game (as ``bench.bot_game`` plays it), its clicks added to ``figures``."""
+    game = DARKEST_NIGHT
+    rng = random.Random(seed)
+    table_seed = f"bot-{seed}"
+    events = game.setup(validate_options(game, options or {}), [SeatInfo(0, "Bot 0")], rng_for(table_seed, 1))
+    state = kernel.replay(game, events)
+    count = len(events)
+    for _ in range(max_commands):
+        if game.outcome(state) is not None:
+            break
+        prompt = next(p for p in game.prompts(state) if p.required)
+        kind = state.decision.kind if state.decision is not None else ""
+        choice = choose(state, prompt, rng)
+        if kind not in SETUP_KINDS and kind not in NECROMANCER_KINDS:
+            figures.clicks += 1
+            figures.single_choice += len(prompt.choices) == 1
+            figures.by_kind[kind] = figures.by_kind.get(kind, 0) + 1
+        new = kernel.decide(
+            game,
+            state,
+            Command(prompt.seat, choice.type, choice.args),
+            Viewer("seat", frozenset({prompt.seat})),
+            rng_for(table_seed, count + 1),
+        )
+        figures.hero_turns += sum(1 for e in new if e.type in ("TurnStarted", "TurnSkipped"))
+        figures.auto_skipped += sum(1 for e in new if e.type == "Automatic")
+        state = kernel.fold_all(game, state, new)
+        count += len(new)
+    outcome = game.outcome(state)
+    figures.games += 1
+    figures.wins += bool(outcome and outcome.result == "win")
+
+
+def measure(games: int = 20, first_seed: int = 0, options: dict[str, Any] | None = None) -> ClickFigures:
+    """Clicks per hero turn and the share of one-choice prompts over ``games`` bot games."""
+    figures = ClickFigures()
+    for seed in range(first_seed, first_seed + games):
+        play(seed, figures, options)
+    return figures
+
+
+def print_figures(games: int = 20) -> ClickFigures:
+    """The bench's lines: clicks per hero turn, one-choice prompts, the prompts clicked most."""
+    figures = measure(games)
+    print(
+        f"clicks, heuristic bot, default difficulty: {figures.games} games, {figures.hero_turns} hero turns"
+    )
+    print(f"  clicks per hero turn  {figures.per_turn:10.2f}   (target 3 or fewer)")
+    share = f"{figures.single_share:10.1%}"
+    print(f"  one-choice prompts    {share}   ({figures.single_choice} of {figures.clicks})")
+    print(f"  answered by the rules {figures.auto_skipped:10d}")
+    print(f"  bot win rate          {figures.wins / max(1, figures.games):10.1%}")
+    top = sorted(figures.by_kind.items(), key=lambda kv: -kv[1])[:6]
+    print("  most clicked          " + ", ".join(f"{k} {n / max(1, figures.hero_turns):.2f}" for k, n in top))
+    return figures
+
+
+if __name__ == "__main__":
+    import sys
+
+    print_figures(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
