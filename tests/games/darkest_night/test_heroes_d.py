@@ -3,7 +3,11 @@ Scout, Tamer, Wind Dancer and Wizard."""
 
 from __future__ import annotations
 
+import pytest
+
+from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night.engine import Ctx
+from app.games.darkest_night.hero_rates import party_for, play_party, play_party_state
 from app.games.darkest_night.rules.common import default_grace
 from tests.games.darkest_night.test_heroes_c import (
     again,
@@ -348,3 +352,28 @@ def test_wizard_teleport_goes_anywhere() -> None:
     t.act("move_to", to="Swamp")
     wizard = t.hero("wizard")
     assert wizard.location == "Swamp" and wizard.power("wizard.teleport").exhausted
+
+
+# -- the bot plays them -----------------------------------------------------------------------
+
+PARTIES = [
+    ["acolyte", "alchemist", "channeler", "conjurer"],
+    ["enchanter", "exorcist", "mercenary", "monk"],
+    ["nymph", "priest", "ranger", "scholar"],
+    ["scout", "tamer", "wind_dancer", "wizard"],
+]
+
+
+@pytest.mark.parametrize("party", PARTIES, ids=lambda p: "+".join(p))
+def test_the_bot_plays_a_party_of_new_heroes(party: list[str]) -> None:
+    """The heuristic bot seats these heroes (DN 3.2) and plays them through the rounds: every
+    prompt of their powers gets a legal answer (the kernel refuses any other)."""
+    state = play_party_state(party, seed=PARTIES.index(party), max_commands=400)
+    assert {h.kind for h in state.heroes.values()} >= set(party)
+    assert state.round >= 4 or DARKEST_NIGHT.outcome(state) is not None
+
+
+def test_hero_rates_seats_the_hero_beside_the_bots_party() -> None:
+    assert party_for("wizard") == ["wizard", "seer", "mesmer", "crusader"]
+    assert party_for("seer") == ["seer", "mesmer", "crusader", "valkyrie"]
+    assert play_party(party_for("wizard"), seed=0) in ("win", "loss")
