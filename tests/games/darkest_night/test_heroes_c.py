@@ -228,6 +228,16 @@ def test_each_new_hero_plays_a_turn(hero_id: str) -> None:
     assert t.decision.kind == "next_hero"
 
 
+def test_the_new_heroes_are_offered_after_the_first_thirteen() -> None:
+    """The thirteen heroes that came first keep their places at the head of the list (each in
+    file order), so a table whose players take the first offer seats what it always did."""
+    heroes = list(load().heroes)
+    assert heroes[:13] == sorted(set(DEFAULTS) - set(NEW))
+    assert heroes[13:] == NEW
+    t = Table.start(heroes=["bard", "crusader", "druid", "knight"])
+    assert [h for h in t.state.heroes] == ["bard", "crusader", "druid", "knight"]
+
+
 def test_a_new_hero_is_offered_as_a_replacement() -> None:
     """DN 13.1: a player whose hero died picks one that has not appeared; the new heroes are
     among those offered."""
@@ -345,11 +355,11 @@ def test_alchemist_transmutation_turns_an_item_into_grace_and_a_spark() -> None:
     assert (alchemist.grace, alchemist.sparks, alchemist.items) == (3, 1, [])
 
 
-def test_alchemist_philosophers_stone_makes_the_item_chosen() -> None:
+def test_alchemist_magnum_opus_makes_the_item_chosen() -> None:
     t = hero_table("alchemist")
-    t.edit(give("alchemist", "alchemist.philosophers_stone"))
+    t.edit(give("alchemist", "alchemist.magnum_opus"))
     t.begin_turn("alchemist")
-    t.act("power_action", power="alchemist.philosophers_stone")
+    t.act("power_action", power="alchemist.magnum_opus")
     assert [c.label for c in t.choices() if c.type == "choose_option"] == [
         "Make a Charm",
         "Make a Vanishing Dust",
