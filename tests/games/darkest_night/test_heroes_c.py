@@ -631,3 +631,23 @@ def test_monk_flurry_of_blows_earns_a_spark_and_ki_strike_tires() -> None:
     event_foe(t, "monk")
     fight_with(t, "monk.ki_strike", [1, 2, 3])
     assert t.hero("monk").power("monk.ki_strike").exhausted
+
+
+def test_the_bot_takes_a_sure_kill_when_it_can_spare_the_grace() -> None:
+    """The bot's planner values Exorcism as an attack that cannot fail (DN 12.1), less its
+    cost in grace; without grace to spare, it would rather not."""
+    import random
+
+    from app.games.darkest_night.bot.planner import choose_action
+
+    t = hero_table("exorcist")
+    t.edit(give("exorcist", "exorcist.exorcism"))
+    t.edit(at("exorcist", "Castle", grace=5, secrecy=5))
+    t.edit(blights("Castle", "Vampire", "Lich", "Zombies"))
+    t.edit(lambda s: setattr(s, "necromancer", "Castle"))
+    t.begin_turn("exorcist")
+    picked = choose_action(t.state, t.choices(), random.Random(0))
+    assert picked.args.get("power") == "exorcist.exorcism"
+    t.edit(lambda s: setattr(s.heroes["exorcist"], "grace", 2))
+    picked = choose_action(t.state, t.choices(), random.Random(0))
+    assert picked.args.get("power") != "exorcist.exorcism"
