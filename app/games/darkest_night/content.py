@@ -212,9 +212,12 @@ def load() -> Content:
         )
     heroes: dict[str, HeroDef] = {}
     hero_dir = CONTENT / "heroes"
-    for path in sorted(hero_dir.glob("*.toml")) if hero_dir.exists() else ():
-        with path.open("rb") as f:
-            raw = tomllib.load(f)
+    paths = sorted(hero_dir.glob("*.toml")) if hero_dir.exists() else []
+    # Heroes are offered by ``order`` (0 unless given), then by file name: the sixteen added
+    # last (order 1) follow the first thirteen, so a table offers its first choices as before.
+    for raw in sorted(
+        (tomllib.loads(p.read_text(encoding="utf-8")) for p in paths), key=lambda r: r.get("order", 0)
+    ):
         hero_id = raw["id"]
         heroes[hero_id] = HeroDef(
             id=hero_id,

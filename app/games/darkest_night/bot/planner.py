@@ -477,6 +477,11 @@ class Planner:
             return chance(dice, difficulty) * self.subdeck_values.get(here, 0.0) * self.clue_weight() - 2
         if "draw_mystery" in ops:
             return 16.0 * self.clue_weight()
+        if "banish_blight" in ops and not spec.artifact:  # no roll: Final Rest, Exorcism
+            grace = int(action.get("cost", {}).get("grace", 0))
+            targets = [b.id for b in s.blights.get(here, []) if not is_protected(self.ctx, here, b.id)]
+            value = max((self.attack_score(b, 99) for b in targets), default=-5.0)
+            return value - 3.0 * grace - (20.0 if hero.grace - grace < 1 else 0.0)
         if "attack_with" in ops:
             dice = int(next(e for e in action["effects"] if e.get("op") == "attack_with").get("dice", 3))
             targets = [b.id for b in s.blights.get(here, [])]
