@@ -1,0 +1,158 @@
+"""A heuristic bot for any seat: it fights what it can beat, loots, drinks when hurt, shops,
+joins team attacks and walks toward the omen's goal through the labyrinth; otherwise it
+ends its round. Every pick is one of the prompt's choices."""
+
+from __future__ import annotations
+
+import heapq
+import random
+
+from app.games.dark_omen import stats
+from app.games.dark_omen.board import neighbours
+from app.games.dark_omen.content import load
+from app.games.dark_omen.state import State
+from app.kernel.types import Choice, Prompt
+
+
+def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
+    if not prompt.choices:
+        return None
+    by: dict[str, list[Choice]] = {}
+    for c in prompt.choices:
+        by.setdefault(c.type, []).append(c)
+    if not isinstance(prompt.seat, int):
+        return prompt.choices[0]
+    h = s.heroes[prompt.seat]
+
+    def first(*types: str) -> Choice | None:
+        for t in types:
+            if by.get(t):
+                return by[t][0]
+        return None
+
+    if "ready" in by or "new_character" in by:
+        return rng.choice(by.get("ready") or by["new_character"])
+    if "turn" in by:
+        return rng.choice(by["turn"])
+    p = h.pending
+    if p is not None and p["kind"] == "battle":
+        return battle_pick(s, prompt.seat, by)
+    if p is not None and p["kind"] in ("draugr", "barrow"):
+        high = [c for c in by.get("reroll", []) if all(f >= 4 for f in c.args["faces"])]
+        return (high[-1] if high and p["kind"] == "draugr" else None) or first("stand")
+    if p is not None and p["kind"] == "hard_life":
+        return first("draw_die") if sum(p["dice"]) <= 13 else first("stand")
+    if p is not None and p["kind"] == "team":
+        return first("launch_team", "withdraw_team")
+    pick = first("join_team")
+    if pick is not None and h.hp > 6:
+        return pick
+    if h.must_attack:
+        return first("attack")
+    if h.hp <= 8:
+        pick = first("drink") or next(
+            (c for c in by.get("craft", []) if c.args["recipe"] in ("fast_hp", "health")), None
+        )
+        if pick is not None:
+            return pick
+    pick = first("take_belongings", "take", "offer_blood")
+    if pick is not None:
+        return pick
+    attacks = [c for c in by.get("attack", []) if not c.args.get("heroic")]
+    if attacks and h.hp > 6:
+        teams = by.get("propose_team", [])
+        if teams and rng.random() < 0.3:
+            return teams[0]
+        return attacks[0]
+    pick = first("loot")
+    if pick is not None and len(h.inventory) < 6:
+        return pick
+    buys = by.get("buy", [])
+    if buys and "primary" not in h.equipped:
+        weapons = [c for c in buys if load().gear[c.args["gear"]]["slot"] == "primary"]
+        if weapons:
+            return weapons[-1]
+    if buys and rng.random() < 0.5:
+        return buys[-1]
+    pick = first("rest") if h.hp < h.max_hp - 4 and h.gold > 1 else None
+    if pick is not None:
+        return pick
+    moves = by.get("move", [])
+    goal = goal_space(s, prompt.seat)
+    if moves and goal is not None:
+        step = best_step(s, prompt.seat, goal, moves)
+        if step is not None:
+            return step
+    if by.get("meditate") and h.mp < 20:
+        return by["meditate"][0]
+    if moves and rng.random() < 0.5:
+        return rng.choice(moves)
+    return first("end_round") or prompt.choices[0]
+
+
+def battle_pick(s: State, seat: int, by: dict[str, list[Choice]]) -> Choice:
+    """Boost a die that then beats or ties the enemy die it faces, while MP allow."""
+    h = s.heroes[seat]
+    p = h.pending
+    assert p is not None
+    enemy = sorted(p["enemy"], reverse=True)
+    dice = p["dice"][str(seat)]
+    for c in by.get("boost", []):
+        i = c.args["index"]
+        rank = sorted(range(len(dice)), key=lambda k: -dice[k]).index(i)
+        if rank < len(enemy) and dice[i] < enemy[rank] and enemy[rank] - dice[i] <= 2 and h.mp >= 6:
+            return c
+    return by["finalize"][0]
+
+
+def goal_space(s: State, seat: int) -> int | None:
+    """The omen's target, else the nearest creature or face-down loot."""
+    c = load()
+    h = s.heroes[seat]
+    if not isinstance(h.at, int):
+        return stats.side_of(s, c).towns[h.at.split(":")[0]]
+    if s.omen and s.omen["status"] == "active":
+        omen = c.omens[s.omen["id"]]
+        if omen["mission"] == "reach":
+            return int(omen["space"])
+    targets = [x["space"] for x in s.creatures if isinstance(x["space"], int)] if h.hp > 8 else []
+    targets += list(s.loot)
+    if not targets:
+        return None
+    from app.games.dark_omen.board import distance
+
+    return min(targets, key=lambda sp: (distance(h.at, sp), sp))  # type: ignore[arg-type]
+
+
+def best_step(s: State, seat: int, goal: int, moves: list[Choice]) -> Choice | None:
+    """The move along the cheapest path (an obstacle costs as much as 4 steps)."""
+    c = load()
+    side = stats.side_of(s, c)
+    best = {goal: 0}
+    heap = [(0, goal)]
+    while heap:
+        cost, here = heapq.heappop(heap)
+        if cost > best.get(here, 1 << 30):
+            continue
+        for there in neighbours(here):
+            step = cost + (5 if side.blocked(side.edge(here, there), s.layers) else 1)
+            if step < best.get(there, 1 << 30):
+                best[there] = step
+                heapq.heappush(heap, (step, there))
+    h = s.heroes[seat]
+    here = h.at
+    if isinstance(here, str):
+        return next(
+            (m for m in moves if isinstance(m.args["to"], int) or m.args["to"].endswith(":gate")), None
+        )
+    now = best.get(here, 1 << 30)  # type: ignore[arg-type]
+    ranked = sorted(
+        (m for m in moves if isinstance(m.args["to"], int)),
+        key=lambda m: (
+            best.get(m.args["to"], 1 << 30)
+            + (4 if side.blocked(side.edge(here, m.args["to"]), s.layers) else 0)
+        ),
+    )
+    if ranked and best.get(ranked[0].args["to"], 1 << 30) < now:
+        return ranked[0]
+    return None
