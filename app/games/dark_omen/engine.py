@@ -397,7 +397,11 @@ def _discount(s: State, d: dict[str, Any]) -> None:
 
 @RULES.applies("AttackRolled")
 def _attack(s: State, d: dict[str, Any]) -> None:
-    """The attack roll: the dice lie on the table for the boost window (DO L404-406)."""
+    """The attack roll: the dice lie on the table for the boost window (DO L404-406); the
+    attackers are involved in the battle (battle markers, DO L100)."""
+    creature = s.creature(d["creature"])
+    if creature is not None:
+        creature["involved"] += [m for m in d["members"] if m not in creature["involved"]]
     for seat in d["members"]:
         h = hero(s, seat)
         h.pending = {
@@ -411,6 +415,7 @@ def _attack(s: State, d: dict[str, Any]) -> None:
             "heroic": list(d["heroic"]),
             "ready": [],
         }
+        h.done = False  # a battle's boost window stays open to every member (facts §21)
         if h.must_attack == d["creature"]:
             h.must_attack = None
 

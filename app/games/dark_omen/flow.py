@@ -421,6 +421,16 @@ def end_chapter(ctx: DoCtx, st: dict[str, Any]) -> None:
     ctx.ask(NextChapter(seat="any", seats=list(range(len(s.heroes))), chapter=chapter + 1))
 
 
+def lose_campaign(ctx: DoCtx, reason: str) -> None:
+    """The chapter being played is lost with the campaign."""
+    chapter = ctx.s.chapter
+    if chapter is not None:
+        ctx.emit(
+            "ChapterEnded", chapter=chapter, result="loss", reason=f"Chapter {chapter} was lost: {reason}"
+        )
+    ctx.emit("CampaignEnded", result="loss", reason=reason)
+
+
 def schedule(ctx: DoCtx) -> None:
     if ctx.s.chapter is None:
         raise RuntimeError("dark_omen: nothing scheduled between chapters without a decision")
@@ -434,7 +444,7 @@ def check(ctx: DoCtx) -> None:
     if s.result is not None or s.chapter is None:
         return
     if s.meter <= 0 and not quick(s):
-        ctx.emit("CampaignEnded", result="loss", reason="Edaia is consumed by the darkness (DO L42)")
+        lose_campaign(ctx, "Edaia is consumed by the darkness (DO L42)")
         return
     if s.omen is None or s.omen["status"] != "active":
         return
