@@ -48,7 +48,9 @@ def arranged(state: State, *, at: int = 10, hp: int = 15, mp: int = 15, gold: in
         h.at, h.hp, h.mp, h.gold = at, hp, mp, gold
         h.gear, h.equipped, h.charges, h.runes, h.inventory, h.potions = [], {}, {}, [], [], []
         h.ap, h.ap_limit, h.done, h.pending, h.must_attack, h.effects = 0, 6, False, None, None, {}
+    s.pile = sorted({*s.pile, *s.loot.values(), *(t for ts in s.dropped.values() for t in ts)})
     s.creatures, s.loot, s.dropped = [], {}, {}
+    s.omen = {"id": "demonic_weather", "status": "active", "blood": 0}  # reach a far space: stays active
     s.layers = {"white": 0, "clear": 0}
     s.decision = Act(seat="any", seats=[h.seat for h in s.heroes])
     s.agenda = []

@@ -1,0 +1,256 @@
+"""Rules enforced through the engine, with rigged dice where chance plays (facts §23)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.games.dark_omen import DARK_OMEN
+from app.games.dark_omen.board import load_board, neighbours, pos_to_tab, tab_to_pos
+from app.games.dark_omen.content import load
+from app.kernel.types import RuleError
+from tests.games.dark_omen.harness import arranged, choices, enemy, of, play, table
+
+C = load()
+
+
+def token_of(face: str, skip: tuple[str, ...] = ()) -> str:
+    return next(t for t, f in sorted(C.loot.items()) if f == face and t not in skip)
+
+
+def holding(s: object, seat: int, *faces: str) -> list[str]:
+    tokens: list[str] = []
+    for f in faces:
+        tokens.append(token_of(f, tuple(tokens)))
+    hero = s.heroes[seat]  # type: ignore[attr-defined]
+    hero.inventory = list(tokens)
+    for t in tokens:
+        if t in s.pile:  # type: ignore[attr-defined]
+            s.pile.remove(t)  # type: ignore[attr-defined]
+    return tokens
+
+
+# -- movement and the labyrinth (DO L164-171, L240, L312) ---------------------------------------------
+
+
+def test_a_step_costs_1_ap_and_crossing_a_black_line_4_mp() -> None:
+    side = load_board().overworld
+    layers = {"white": 0, "clear": 0}
+    here, wall = next((a, b) for a in range(1, 112) for b in neighbours(a) if side.edge(a, b).kind == "wall")
+    s = arranged(table(), at=here)
+    s, _ = play(s, 0, "move", to=wall)
+    assert (s.heroes[0].at, s.heroes[0].ap, s.heroes[0].mp) == (wall, 1, 11)
+    s = arranged(table(), at=here, mp=3)
+    with pytest.raises(RuleError):
+        play(s, 0, "move", to=wall)
+    open_to = next((b for b in neighbours(here) if not side.blocked(side.edge(here, b), layers)), None)
+    if open_to is not None:
+        s = arranged(table(), at=here)
+        s, _ = play(s, 0, "move", to=open_to)
+        assert (s.heroes[0].ap, s.heroes[0].mp) == (1, 15)
+
+
+def test_the_runehenge_turns_each_layer_the_way_the_player_chooses() -> None:
+    """DO L312-313: on 47, a gold offered, rolls 4 and 3, white counter-clockwise and clear
+    clockwise: tabs 18 → 14 and 17 → 20; 1 AP and 1 gold."""
+    s = arranged(table(), at=47, gold=1)
+    s.locations[47]["open"] = True
+    s.layers = {"white": tab_to_pos(18), "clear": tab_to_pos(17)}
+    s, _ = play(s, 0, "runehenge", [4, 3], offering="gold")
+    assert s.heroes[0].pending == {"kind": "runehenge", "rolls": [4, 3]}
+    s, events = play(s, 0, "turn", white="ccw", clear="cw")
+    assert {k: pos_to_tab(v) for k, v in s.layers.items()} == {"white": 14, "clear": 20}
+    assert (s.heroes[0].ap, s.heroes[0].gold) == (1, 0)
+
+
+def test_no_runehenge_without_an_offering_or_away_from_one() -> None:
+    s = arranged(table(), at=47, gold=0)
+    s.locations[47]["open"] = True
+    with pytest.raises(RuleError):
+        play(s, 0, "runehenge", [4, 3], offering="gold")
+    s = arranged(table(), at=46, gold=1)
+    with pytest.raises(RuleError):
+        play(s, 0, "runehenge", [4, 3], offering="gold")
+
+
+def test_a_location_token_is_unlocked_with_1_ap_and_2_blood() -> None:
+    """DO L302."""
+    s = arranged(table(), at=47, gold=1)
+    assert not s.locations[47]["open"]
+    assert not any(t == "runehenge" for t, _ in choices(s, 0))
+    s.heroes[0].blood = 2
+    s, _ = play(s, 0, "unlock")
+    assert s.locations[47]["open"] and s.heroes[0].blood == 0 and s.heroes[0].ap == 1
+
+
+def test_towns_are_entered_by_the_gate_and_their_moves_cost_ap() -> None:
+    """DO L297-298: the gate, then the market, the tavern and the healer."""
+    s = arranged(table(), at=39, gold=5)
+    s, _ = play(s, 0, "move", to="Hoglichten:gate")
+    s, _ = play(s, 0, "move", to="Hoglichten:market")
+    assert s.heroes[0].ap == 2
+    assert {a["to"] for t, a in choices(s, 0) if t == "move"} == {
+        "Hoglichten:gate",
+        "Hoglichten:tavern",
+        "Hoglichten:healer",
+    }
+    buys = [a["gear"] for t, a in choices(s, 0) if t == "buy"]
+    assert buys and all(C.gear[g]["level"] <= 1 and C.gear[g]["price"] <= 5 for g in buys)
+    s, _ = play(s, 0, "buy", gear=buys[0])
+    assert buys[0] in s.heroes[0].gear and s.heroes[0].ap == 2  # trading costs no AP (DO L231)
+
+
+# -- loot, potions (DO L243-284) ----------------------------------------------------------------------
+
+
+def test_looting_flips_the_token_for_1_ap() -> None:
+    s = arranged(table(), at=10)
+    token = token_of("coin")
+    s.pile.remove(token)
+    s.loot[10] = token
+    s, events = play(s, 0, "loot")
+    assert of(events, "LootRevealed")[0]["face"] == "coin"
+    assert s.heroes[0].inventory == [token] and s.heroes[0].ap == 1 and 10 not in s.loot
+
+
+def test_a_revealed_creature_claims_the_next_ap() -> None:
+    """DO L244: a surprise attack: the next AP must attack it."""
+    s = arranged(table(), at=10)
+    token = token_of("creature")
+    s.pile.remove(token)
+    s.loot[10] = token
+    s, _ = play(s, 0, "loot")
+    assert s.heroes[0].must_attack is not None
+    assert {t for t, _ in choices(s, 0)} == {"attack"}
+
+
+def test_fast_crafting_with_blood_of_the_beast() -> None:
+    """Purple herb + mushroom + blood of the beast: 4 HP (DO L264-266)."""
+    s = arranged(table(), hp=10, mp=10)
+    holding(s, 0, "herb_purple", "mushroom")
+    s.heroes[0].blood = 1
+    s, _ = play(s, 0, "craft", recipe="fast_hp")
+    assert (s.heroes[0].hp, s.heroes[0].blood, s.heroes[0].inventory) == (14, 0, [])
+
+
+def test_the_magic_mushroom_adds_2() -> None:
+    """Blue + Blue + magic mushroom: Morale +7 (DO L269)."""
+    s = arranged(table(), hp=10, mp=10)
+    holding(s, 0, "herb_blue", "herb_blue", "red_mushroom")
+    s, _ = play(s, 0, "craft", recipe="morale", magic=True)
+    assert s.heroes[0].mp == 17
+
+
+def test_health_stops_at_the_track_maximum() -> None:
+    s = arranged(table(), hp=27)
+    holding(s, 0, "herb_purple", "herb_purple")
+    s, _ = play(s, 0, "craft", recipe="health")
+    assert s.heroes[0].hp == 30
+
+
+def test_two_mushrooms_make_no_advanced_potion() -> None:
+    s = arranged(table())
+    holding(s, 0, "mushroom", "mushroom")
+    recipes = {a["recipe"] for t, a in choices(s, 0) if t == "craft"}
+    assert recipes == {"fast_mp"}
+    with pytest.raises(RuleError):
+        play(s, 0, "craft", recipe="boldness")
+
+
+def test_courage_makes_a_5_a_7_that_beats_a_6() -> None:
+    """DO L268: in the boost window."""
+    s = arranged(table(), at=10)
+    enemy(s)
+    holding(s, 0, "herb_blue", "herb_yellow")
+    s, _ = play(s, 0, "attack", [5, 6], creature="e1")
+    s, _ = play(s, 0, "courage", index=0)
+    assert s.heroes[0].pending["dice"]["0"] == [7]
+    s, events = play(s, 0, "finalize", [4])
+    assert [x["by"] for x in of(events, "BattleEnded")[0]["strikes"]] == ["hero"]
+
+
+def test_meditation_needs_an_active_omen() -> None:
+    """DO L288-289."""
+    s = arranged(table())
+    assert s.omen is not None and s.omen["status"] == "active"
+    s, _ = play(s, 0, "meditate")
+    assert s.heroes[0].mp == 16
+    s.omen["status"] = "success"
+    with pytest.raises(RuleError):
+        play(s, 0, "meditate")
+
+
+# -- death and the zombie (DO L199-202) ---------------------------------------------------------------
+
+
+def test_a_fallen_hero_rises_as_a_zombie_guarding_the_belongings() -> None:
+    s = arranged(table(seats=2), at=10, hp=2, gold=3)
+    enemy(s, dr="5")
+    s, _ = play(s, 0, "attack", [1, 6], creature="e1")
+    s, events = play(s, 0, "finalize", [5])
+    (died,) = of(events, "HeroDied")
+    assert died["seat"] == 0 and not s.heroes[0].alive
+    zombie = next(c for c in s.creatures if c["kind"] == "zombie")
+    assert (zombie["hp"], zombie["armor"], zombie["space"]) == (8, 0, 10)
+    assert s.graves["10"]["gold"] == 3
+    assert s.heroes[0].character in s.fallen
+    assert not choices(s, 0)  # the new character comes at the start of the next round
+    s, _ = play(s, 1, "end_round")
+    picks = [a for t, a in choices(s, 0) if t == "new_character"]
+    assert picks and all(a["character"] != "visko" for a in picks)
+    before = s
+    s, events = play(s, 0, "new_character", character="ragna", town="Ravensden")
+    assert s.heroes[0].alive and s.heroes[0].at == 57 and of(events, "RunesCast")  # runes cast anew
+    joined = DARK_OMEN.evolve(before, next(e for e in events if e.type == "HeroJoined"))
+    assert (joined.heroes[0].hp, joined.heroes[0].mp, joined.heroes[0].gear) == (15, 15, [])
+
+
+# -- simultaneous action points (facts §21) -----------------------------------------------------------
+
+
+def test_a_race_for_the_same_loot_is_won_by_the_first_commit() -> None:
+    s = arranged(table(seats=2), at=10)
+    token = token_of("coin")
+    s.pile.remove(token)
+    s.loot[10] = token
+    assert ("loot", {}) in choices(s, 1)
+    after, _ = play(s, 0, "loot")
+    with pytest.raises(RuleError) as refused:
+        play(after, 1, "loot")
+    assert refused.value.status == 409 and refused.value.code == "taken"
+    assert after.heroes[1].ap == 0
+
+
+def test_a_creature_in_a_fight_is_reserved() -> None:
+    s = arranged(table(seats=2), at=10)
+    enemy(s)
+    s, _ = play(s, 0, "attack", [3, 5], creature="e1")
+    with pytest.raises(RuleError) as refused:
+        play(s, 1, "attack", [3, 5], creature="e1")
+    assert refused.value.status == 409
+
+
+def test_the_round_ends_when_every_seat_is_done() -> None:
+    """DO L211: 6 AP spent or passed; then the next round, every AP back."""
+    s = arranged(table(seats=2), at=10)
+    round_ = s.round
+    s, _ = play(s, 0, "end_round")
+    with pytest.raises(RuleError) as refused:
+        play(s, 0, "meditate")
+    assert refused.value.status == 409 and refused.value.code == "round_done"
+    s, _ = play(s, 1, "meditate")
+    assert s.round == round_
+    s, events = play(s, 1, "end_round")
+    assert s.round == round_ + 1 and [h.ap for h in s.heroes] == [0, 0]
+    assert of(events, "RoundBegan")
+
+
+def test_gambling_costs_1_ap_1_mp_and_1_gold() -> None:
+    """DO L342: Draugr Dice against the house, keeps and rerolls."""
+    s = arranged(table(), at="Hoglichten:tavern", gold=2)
+    s, _ = play(s, 0, "gamble", [1, 1, 2, 6, 6], game="draugr")
+    assert (s.heroes[0].ap, s.heroes[0].mp, s.heroes[0].gold) == (1, 14, 1)
+    s, _ = play(s, 0, "reroll", [1, 3], faces=[6])
+    assert s.heroes[0].pending["dice"] == [1, 1, 2, 1, 3]
+    s, events = play(s, 0, "stand", [6, 6, 5, 4])
+    assert of(events, "GambleEnded")[0]["won"] is True
+    assert s.heroes[0].gold == 4 and s.heroes[0].pending is None
