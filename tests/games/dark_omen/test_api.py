@@ -1,0 +1,75 @@
+"""A Dark Omen table created and played to its end through the public API (Quick Start:
+one chapter, two players acting at once), and a race refused with a 409 that spends
+nothing."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.store.migrate import upgrade
+from tests.conftest import make_settings
+from tests.support.tables import auth
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    upgrade(sqlite_url)
+    with TestClient(create_app(make_settings(sqlite_url))) as test_client:
+        yield test_client
+
+
+def new_table(client: TestClient, seats: int, **options: Any) -> dict[str, Any]:
+    body = {
+        "game": "dark_omen",
+        "options": options,
+        "seats": [{"name": f"Player {i + 1}"} for i in range(seats)],
+        "seed": "omen-api",
+    }
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_a_quick_start_chapter_is_played_to_its_end_through_the_api(client: TestClient) -> None:
+    table = new_table(client, 2, mode="quick_chapter", chapter=1, difficulty="light")
+    tid = table["table_id"]
+    tokens = [seat["token"] for seat in table["seats"]]
+    picker = random.Random(14)
+    for _ in range(3000):
+        summary = client.get(f"/api/tables/{tid}").json()
+        if summary.get("outcome"):
+            break
+        seat = picker.choice(summary["waiting_for"])
+        view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[seat])).json()
+        options = [c["command"] for p in view["prompts"] if p["seat"] == seat for c in p["choices"]]
+        assert options, view["prompts"]
+        command = picker.choice(options)
+        response = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(tokens[seat]))
+        assert response.status_code in (200, 201), response.text
+    summary = client.get(f"/api/tables/{tid}").json()
+    assert summary["outcome"]["result"] in ("win", "loss")
+    view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+    assert "face_down" not in view["view"]
+
+
+def test_a_lost_race_is_a_409_and_spends_nothing(client: TestClient) -> None:
+    table = new_table(client, 2, mode="quick_chapter", chapter=1)
+    tid = table["table_id"]
+    tokens = [seat["token"] for seat in table["seats"]]
+    view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+    game_view = view["view"]
+    assert game_view["heroes"][0]["ap_left"] == 6
+    bad = {"seat": 0, "type": "loot", "args": {}, "command_id": "race-1"}
+    if game_view["heroes"][0]["at"] in game_view["loot_face_down"]:
+        bad = {"seat": 0, "type": "attack", "args": {"creature": "c999"}, "command_id": "race-1"}
+    response = client.post(f"/api/tables/{tid}/commands", json=bad, headers=auth(tokens[0]))
+    assert response.status_code == 409, response.text
+    assert response.json()["error"]["code"] == "taken"
+    after = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()["view"]
+    assert after["heroes"][0]["ap_left"] == 6
