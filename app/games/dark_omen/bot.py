@@ -105,47 +105,56 @@ def battle_pick(s: State, seat: int, by: dict[str, list[Choice]]) -> Choice:
     return by["finalize"][0]
 
 
-def goal_space(s: State, seat: int) -> int | None:
-    """The omen's target, else the nearest creature or face-down loot."""
+def goal_space(s: State, seat: int) -> int | str | None:
+    """Where to head: a tavern when badly hurt, else the omen's goal (its creatures, the
+    boss, its space), else the nearest creature or face-down loot."""
+    from app.games.dark_omen.board import distance
+
     c = load()
     h = s.heroes[seat]
+    side = stats.side_of(s, c)
     if not isinstance(h.at, int):
-        return stats.side_of(s, c).towns[h.at.split(":")[0]]
+        town = h.at.split(":")[0]
+        if h.hp < h.max_hp - 6 and h.gold >= 1:
+            return f"{town}:tavern"
+        return side.towns[town]
+    if h.hp <= 6 and h.gold >= 1:
+        return min(side.towns.values(), key=lambda sp: (distance(h.at, sp), sp))  # type: ignore[arg-type]
+    targets: list[int] = []
     if s.omen and s.omen["status"] == "active":
         omen = c.omens[s.omen["id"]]
         if omen["mission"] == "reach":
             return int(omen["space"])
-    targets = [x["space"] for x in s.creatures if isinstance(x["space"], int)] if h.hp > 8 else []
-    targets += list(s.loot)
+        if omen["mission"] in ("hunt", "boss"):
+            targets = [x["space"] for x in s.creatures if x.get("omen") and isinstance(x["space"], int)]
+    if not targets and h.hp > 8:
+        targets = [x["space"] for x in s.creatures if isinstance(x["space"], int) and x["kind"] != "boss"]
+    if not targets:
+        targets = list(s.loot)
     if not targets:
         return None
-    from app.games.dark_omen.board import distance
-
     return min(targets, key=lambda sp: (distance(h.at, sp), sp))  # type: ignore[arg-type]
 
 
-def best_step(s: State, seat: int, goal: int, moves: list[Choice]) -> Choice | None:
+def best_step(s: State, seat: int, goal: int | str, moves: list[Choice]) -> Choice | None:
     """The move along the cheapest path (an obstacle costs as much as 4 steps)."""
     c = load()
     side = stats.side_of(s, c)
+    here = s.heroes[seat].at
+    if isinstance(goal, str) or isinstance(here, str):
+        return town_step(s, seat, goal, moves)
     best = {goal: 0}
     heap = [(0, goal)]
     while heap:
-        cost, here = heapq.heappop(heap)
-        if cost > best.get(here, 1 << 30):
+        cost, node = heapq.heappop(heap)
+        if cost > best.get(node, 1 << 30):
             continue
-        for there in neighbours(here):
-            step = cost + (5 if side.blocked(side.edge(here, there), s.layers) else 1)
+        for there in neighbours(node):
+            step = cost + (5 if side.blocked(side.edge(node, there), s.layers) else 1)
             if step < best.get(there, 1 << 30):
                 best[there] = step
                 heapq.heappush(heap, (step, there))
-    h = s.heroes[seat]
-    here = h.at
-    if isinstance(here, str):
-        return next(
-            (m for m in moves if isinstance(m.args["to"], int) or m.args["to"].endswith(":gate")), None
-        )
-    now = best.get(here, 1 << 30)  # type: ignore[arg-type]
+    now = best.get(here, 1 << 30)
     ranked = sorted(
         (m for m in moves if isinstance(m.args["to"], int)),
         key=lambda m: (
@@ -156,3 +165,27 @@ def best_step(s: State, seat: int, goal: int, moves: list[Choice]) -> Choice | N
     if ranked and best.get(ranked[0].args["to"], 1 << 30) < now:
         return ranked[0]
     return None
+
+
+def town_step(s: State, seat: int, goal: int | str, moves: list[Choice]) -> Choice | None:
+    """Into a town by its gate and through the market to the tavern, or out again."""
+    side = stats.side_of(s, load())
+    here = s.heroes[seat].at
+    if isinstance(here, int):
+        assert isinstance(goal, str)
+        town = goal.split(":")[0]
+        if side.towns[town] == here:
+            return next((m for m in moves if m.args["to"] == f"{town}:gate"), None)
+        return best_step(s, seat, side.towns[town], moves)
+    town, place = here.split(":")
+    if goal == here:
+        return None
+    if isinstance(goal, str) and goal.startswith(town):
+        wanted = goal if place == "market" else f"{town}:market"
+    elif place == "gate":
+        wanted = side.towns[town]
+    elif place == "market":
+        wanted = f"{town}:gate"
+    else:
+        wanted = f"{town}:market"
+    return next((m for m in moves if m.args["to"] == wanted), None)

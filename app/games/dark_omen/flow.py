@@ -9,6 +9,7 @@ from typing import Any
 from app.games.dark_omen import stats
 from app.games.dark_omen.actions import seat_choices
 from app.games.dark_omen.board import SECTORS, distance, neighbours, obstacle_throw, ring_sector, space_id
+from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import RULES, Act, DoCtx, NextChapter
 from app.games.dark_omen.resolve import (
     apply_runes,
@@ -285,12 +286,9 @@ def begin_round(ctx: DoCtx, st: dict[str, Any]) -> None:
     """Round start, in this fixed order (facts §21): a dead hero's player needs a character
     (none left: the campaign is lost, DO L202); AP reset (less any debt); the Underworld's
     vortices, Hive and Frozen Sea (DO L498-501, L534-542); the boss's phases (DO L481-489)."""
-    s, c = ctx.s, ctx.c
-    taken = {h.character for h in s.heroes if h.alive} | set(s.fallen)
-    if any(not h.alive for h in s.heroes) and not [cid for cid in c.characters if cid not in taken]:
-        ctx.emit(
-            "CampaignEnded", result="loss", reason="a player needs a new character and none is left (DO L202)"
-        )
+    s = ctx.s
+    if out_of_characters(s):
+        lose_campaign(ctx, "a player needs a new character and none is left (DO L202)")
         return
     limits = [
         max(0, AP_PER_ROUND - h.effects.get("ap_debt", 0)) if h.alive else AP_PER_ROUND for h in s.heroes
@@ -421,6 +419,13 @@ def end_chapter(ctx: DoCtx, st: dict[str, Any]) -> None:
     ctx.ask(NextChapter(seat="any", seats=list(range(len(s.heroes))), chapter=chapter + 1))
 
 
+def out_of_characters(s: State) -> bool:
+    """More players need a character than remain (DO L202)."""
+    taken = {h.character for h in s.heroes if h.alive} | set(s.fallen)
+    left = [cid for cid in load().characters if cid not in taken]
+    return len(left) < sum(1 for h in s.heroes if not h.alive)
+
+
 def lose_campaign(ctx: DoCtx, reason: str) -> None:
     """The chapter being played is lost with the campaign."""
     chapter = ctx.s.chapter
@@ -445,6 +450,9 @@ def check(ctx: DoCtx) -> None:
         return
     if s.meter <= 0 and not quick(s):
         lose_campaign(ctx, "Edaia is consumed by the darkness (DO L42)")
+        return
+    if out_of_characters(s):
+        lose_campaign(ctx, "a player needs a new character and none is left (DO L202)")
         return
     if s.omen is None or s.omen["status"] != "active":
         return
