@@ -58,7 +58,8 @@ def play_with_bots(
 
 def run(args: Any) -> int:
     quick = bool(getattr(args, "quick", False))
-    budget = 3.0 if quick else 20.0
+    smoke = bool(getattr(args, "smoke", False))  # a test's run: one game of each kind
+    budget = 0.0 if smoke else 3.0 if quick else 20.0
     print(
         f"umbra bench engine dark_omen (random legal playouts, 1-4 seats in turn, {budget:g} s)", flush=True
     )
@@ -79,12 +80,12 @@ def run(args: Any) -> int:
         f"median {statistics.median(lengths):.0f} commands/game",
         flush=True,
     )
-    games = 2 if quick else 6
+    games = 1 if smoke else 2 if quick else 6
     for label, options in (
         ("Quick Start chapter 1", {"mode": "quick_chapter", "chapter": 1}),
         ("whole campaign", {"difficulty": "light"}),
     ):
-        for seats in range(1, 5):
+        for seats in (2,) if smoke else range(1, 5):
             t0 = time.perf_counter()
             wins = 0
             chapters = 0

@@ -115,11 +115,17 @@ def goal_space(s: State, seat: int) -> int | str | None:
     side = stats.side_of(s, c)
     if not isinstance(h.at, int):
         town = h.at.split(":")[0]
+        if "primary" not in h.equipped and h.gold >= cheapest_weapon(s):
+            return f"{town}:market"
         if h.hp < h.max_hp - 6 and h.gold >= 1:
             return f"{town}:tavern"
         return side.towns[town]
     if h.hp <= 6 and h.gold >= 1:
-        return min(side.towns.values(), key=lambda sp: (distance(h.at, sp), sp))  # type: ignore[arg-type]
+        town = min(side.towns, key=lambda name: (distance(h.at, side.towns[name]), name))  # type: ignore[arg-type]
+        return f"{town}:tavern"
+    if "primary" not in h.equipped and h.gold >= cheapest_weapon(s):
+        town = min(side.towns, key=lambda name: (distance(h.at, side.towns[name]), name))  # type: ignore[arg-type]
+        return f"{town}:market"
     targets: list[int] = []
     if s.omen and s.omen["status"] == "active":
         omen = c.omens[s.omen["id"]]
@@ -134,6 +140,11 @@ def goal_space(s: State, seat: int) -> int | str | None:
     if not targets:
         return None
     return min(targets, key=lambda sp: (distance(h.at, sp), sp))  # type: ignore[arg-type]
+
+
+def cheapest_weapon(s: State) -> int:
+    c = load()
+    return min(int(c.gear[g]["price"]) for g in c.shop(s.chapter or 1) if c.gear[g]["slot"] == "primary")
 
 
 def best_step(s: State, seat: int, goal: int | str, moves: list[Choice]) -> Choice | None:

@@ -6,6 +6,7 @@ Events are domain facts; each applier below is how one changes the state. Random
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +75,19 @@ def _chapter(s: State, d: dict[str, Any]) -> None:
         h.pending = None
         h.must_attack = None
         h.effects = {k: v for k, v in h.effects.items() if k == "black"}
+    s.save_point = copy.deepcopy(
+        {"heroes": s.heroes, "meter": s.meter, "fallen": s.fallen, "pile": s.pile, "graves": s.graves}
+    )
+
+
+@RULES.applies("ChapterRestarted")
+def _restarted(s: State, d: dict[str, Any]) -> None:
+    """The game master restarts the chapter from its start after a wipe (DO L114)."""
+    saved = copy.deepcopy(s.save_point)
+    assert saved is not None
+    s.heroes, s.meter, s.fallen = saved["heroes"], saved["meter"], saved["fallen"]
+    s.pile, s.graves, s.loot, s.dropped = saved["pile"], saved["graves"], {}, {}
+    s.creatures, s.omen, s.barrows, s.campfires = [], None, [], []
 
 
 @RULES.applies("HeroPlaced")

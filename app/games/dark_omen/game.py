@@ -21,6 +21,7 @@ from app.games.dark_omen.state import CHAPTERS, State
 from app.kernel import table as kernel
 from app.kernel.game import GameBase
 from app.kernel.types import (
+    GM_SEAT,
     Chapter,
     Choice,
     Command,
@@ -174,6 +175,8 @@ class DarkOmen(GameBase):
     def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
         if not state.started or state.result is not None:
             raise RuleError("game_over", "the campaign is over")
+        if command.type == "restart_chapter":
+            return self._restart(state, command, actor, rng)
         d = state.decision
         if d is None:
             raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
@@ -189,6 +192,19 @@ class DarkOmen(GameBase):
         events = ctx.finish()
         kernel.remember_fold(state, events, ctx.s)
         return events
+
+    def _restart(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
+        """The game master's recorded restart of the chapter being played, from its start
+        (the rulebook's save point, DO L114), offered once a hero has fallen in it."""
+        if command.seat != GM_SEAT or not actor.is_gm:
+            raise RuleError("game_master_only", "only the game master may restart a chapter")
+        if not restartable(state):
+            raise RuleError("no_wipe", "a chapter is restarted after a hero fell in it (DO L114)")
+        ctx = new_ctx(state.clone(), rng)
+        ctx.emit("ChapterRestarted", chapter=state.chapter)
+        ctx.s.decision, ctx.s.agenda = None, [{"op": "begin_chapter", "chapter": state.chapter}]
+        ctx.run(flow.schedule, flow.check)
+        return ctx.finish()
 
     def _not_asked(self, state: State, command: Command) -> RuleError:
         if isinstance(command.seat, int) and 0 <= command.seat < len(state.heroes):
@@ -258,6 +274,9 @@ class DarkOmen(GameBase):
                 out.append(
                     Prompt(seat, view.prompt_title(state, d, int(seat)), tuple(strip(c) for c in choices))
                 )
+        if restartable(state):
+            restart = Choice("restart_chapter", {}, f"Restart chapter {state.chapter} from its start")
+            out.append(Prompt(GM_SEAT, "Game master", (restart,), required=False))
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
@@ -324,6 +343,12 @@ class DarkOmen(GameBase):
             else f"a Quick Start of chapter {options.get('chapter', 1)}"
         )
         return [f"{what}; omens on days {', '.join(map(str, days))} and the boss on day 6"]
+
+
+def restartable(state: State) -> bool:
+    """A chapter is being played and a hero has fallen since it began."""
+    saved = state.save_point
+    return state.chapter is not None and saved is not None and len(state.fallen) > len(saved["fallen"])
 
 
 def strip(choice: Choice) -> Choice:

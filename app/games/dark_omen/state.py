@@ -105,6 +105,9 @@ class State:
     story_read: list[str] = field(default_factory=list)
     graves: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Space (as text) → the belongings a fallen zombie guarded (DO L201-202)."""
+    save_point: dict[str, Any] | None = None
+    """The chapter's start (DO L114: the rulebook's save point), to restart it after a wipe;
+    replaced whole, never changed in place."""
     agenda: list[Step] = field(default_factory=list)
     decision: Decision | None = None
     result: dict[str, Any] | None = None

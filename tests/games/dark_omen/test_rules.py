@@ -7,7 +7,8 @@ import pytest
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.board import load_board, neighbours, pos_to_tab, tab_to_pos
 from app.games.dark_omen.content import load
-from app.kernel.types import RuleError
+from app.kernel import table as kernel
+from app.kernel.types import RuleError, Viewer
 from tests.games.dark_omen.harness import arranged, choices, enemy, of, play, table
 
 C = load()
@@ -254,3 +255,30 @@ def test_gambling_costs_1_ap_1_mp_and_1_gold() -> None:
     s, events = play(s, 0, "stand", [6, 6, 5, 4])
     assert of(events, "GambleEnded")[0]["won"] is True
     assert s.heroes[0].gold == 4 and s.heroes[0].pending is None
+
+
+def test_the_game_master_restarts_the_chapter_after_a_wipe() -> None:
+    """DO L114: the chapter's start is the save point; the restart is a recorded command."""
+    from app.kernel.rng import rng_for
+    from app.kernel.types import GAME_MASTER, GM_SEAT, Command
+
+    start = table(seats=2)
+    s = arranged(start, at=10, hp=2)
+    s.save_point = start.save_point
+    enemy(s, dr="5")
+    with pytest.raises(RuleError):
+        DARK_OMEN.decide(s, Command(GM_SEAT, "restart_chapter", {}), GAME_MASTER, rng_for("r", 1))
+    s, _ = play(s, 0, "attack", [1, 6], creature="e1")
+    s, _ = play(s, 0, "finalize", [5])
+    assert not s.heroes[0].alive
+    offered = [p for p in DARK_OMEN.prompts(s) if p.seat == GM_SEAT]
+    assert offered and not offered[0].required
+    with pytest.raises(RuleError):
+        DARK_OMEN.decide(
+            s, Command(1, "restart_chapter", {}), Viewer("seat", frozenset({1})), rng_for("r", 1)
+        )
+    events = DARK_OMEN.decide(s, Command(GM_SEAT, "restart_chapter", {}), GAME_MASTER, rng_for("r", 2))
+    assert [e.type for e in events][:2] == ["ChapterRestarted", "ChapterBegan"]
+    after = kernel.fold_all(DARK_OMEN, s, events)
+    assert after.heroes[0].alive and after.fallen == [] and after.heroes[0].character == "visko"
+    assert after.day == 1 and after.round == 1
