@@ -73,3 +73,17 @@ def test_a_lost_race_is_a_409_and_spends_nothing(client: TestClient) -> None:
     assert response.json()["error"]["code"] == "taken"
     after = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()["view"]
     assert after["heroes"][0]["ap_left"] == 6
+
+
+def test_the_lobby_form_and_the_pages_render_a_dark_omen_table(client: TestClient) -> None:
+    """The generic lobby draws the options; the generic board, the log and the watch page
+    render the view (the game's own board is a later issue)."""
+    form = client.get("/lobby/form", params={"game": "dark_omen"})
+    assert form.status_code == 200 and "quick_chapter" in form.text
+    table = new_table(client, 1, mode="quick_omen")
+    tid = table["table_id"]
+    joined = client.get(f"/t/{tid}/join/{table['seats'][0]['token']}", follow_redirects=True)
+    assert joined.status_code == 200, joined.text[:500]
+    watch = client.get(f"/t/{tid}/watch")
+    assert watch.status_code == 200
+    assert "Chapter 1 begins" in joined.text and "Day 1 of chapter 1 dawns" in joined.text
