@@ -303,6 +303,15 @@ def free_choices(s: State, c: Content, h: Hero) -> list[Choice]:
             out.append(ch("offer_blood", seat, "Hand in a blood of the beast for the omen"))
     if isinstance(here, int) and here not in s.campfires and torch_charges(s, c, h) > 0:
         out.append(ch("campfire", seat, "Light a campfire with a torch charge (+2 MP)"))
+    loc = location_at(s, here)
+    if loc is not None and loc.get("lit") and "round:camp" not in h.used:
+        out.append(ch("warm", seat, "Warm up at the permanent camp (+2 MP)"))
+    if (
+        stats.region_at(s, c, here) == "The Great Mycelia"
+        and not h.effects.get("burnt_path")
+        and torch_charges(s, c, h) > 0
+    ):
+        out.append(ch("burn_path", seat, "Burn a path through the vines with a torch charge"))
     if isinstance(here, int) and any(c2["space"] == here for c2 in s.creatures):
         for token in h.inventory:
             f = face(c, token)
@@ -597,6 +606,22 @@ def location_choices(s: State, c: Content, h: Hero, loc: dict[str, Any]) -> list
         case "sacred_grove":
             if h.effects.get("black", 0):
                 out.append(ch("ritual", seat, "Perform the ritual (clears black tokens)"))
+        case "hidden_treasury":
+            together = sum(1 for o in s.heroes if o.alive and o.at == h.at)
+            if together >= 2 and torch_charges(s, c, h) > 0:
+                out.append(ch("explore_barrow", seat, "Explore the secret chamber (1 AP, a torch charge)"))
+        case "dwarven_smithy":
+            if stats.has_torch(s, c, seat) and torch_charges(s, c, h) >= 2:
+                for gid, n in h.charges.items():
+                    card = c.gear.get(gid)
+                    if card and n < int(card.get("charges", 0)):
+                        out.append(ch("smithy", seat, f"Reforge {card['name']} (2 torch charges)", gear=gid))
+        case "permanent_camp":
+            if not loc.get("lit") and torch_charges(s, c, h) > 0:
+                out.append(ch("make_camp", seat, "Make a permanent campfire with a torch"))
+        case "gear_hoard":
+            if h.mp >= 5 and not loc.get("shut"):
+                out.append(ch("hoard", seat, "Search the cabins (5 MP)"))
         case "eternal_maze":
             for there, cost in maze_exits(s, c, h.at):
                 if h.mp >= cost:
@@ -649,6 +674,8 @@ def barrow_choices(s: State, c: Content, h: Hero, left: int) -> list[Choice]:
         return out
     side = stats.side_of(s, c)
     if s.chapter == 4:
+        if here == 39 and torch_charges(s, c, h) > 0:  # the Mole Dwarf Ruin (DO L504)
+            out.append(ch("explore_barrow", seat, "Explore the ruin's barrows (1 AP, a torch charge)"))
         return out
     empty = (
         here not in s.loot

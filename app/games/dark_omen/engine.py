@@ -16,6 +16,21 @@ from app.kernel.flow import Ctx, Decision, Rules
 
 RULES = Rules("dark_omen")
 
+PLACES = frozenset(
+    {
+        "mole_dwarf_ruin",
+        "well_of_fortune",
+        "hidden_treasury",
+        "dwarven_smithy",
+        "ship_wreck",
+        "permanent_camp",
+        "ship_apothecary",
+        "gear_hoard",
+    }
+)
+"""The Underworld's places are printed on the map, open from the start (DO L517-532);
+location tokens start face down (DO L301)."""
+
 DoCtx = Ctx[State, Content]
 
 
@@ -66,7 +81,7 @@ def _chapter(s: State, d: dict[str, Any]) -> None:
     s.omen_days = list(d["omen_days"])
     s.omen, s.omens_seen = None, []
     s.barrows, s.barrows_gone, s.campfires = [], 0, []
-    s.locations = {int(k): {"kind": v, "open": False} for k, v in d["locations"].items()}
+    s.locations = {int(k): {"kind": v, "open": v in PLACES} for k, v in d["locations"].items()}
     s.creatures = []
     s.vortices = list(d.get("vortices", []))
     for h in s.heroes:
@@ -119,7 +134,7 @@ def _round(s: State, d: dict[str, Any]) -> None:
 def _round_ended(s: State, d: dict[str, Any]) -> None:
     s.campfires = []
     for h in s.heroes:
-        for effect in ("free_steps", "levity", "campfire"):
+        for effect in ("free_steps", "levity", "campfire", "burnt_path"):
             h.effects.pop(effect, None)
 
 
@@ -585,7 +600,12 @@ def _vortex(s: State, d: dict[str, Any]) -> None:
     s.vortices[d["vortex"]] = d["to"]
 
 
-@RULES.applies("GambleEnded", "BarrowExplored", "BarrowMissed", "WellAnswered", "RuneRead")
+@RULES.applies("CampMade")
+def _camp(s: State, d: dict[str, Any]) -> None:
+    s.locations[d["space"]]["lit"] = True
+
+
+@RULES.applies("GambleEnded", "BarrowExplored", "BarrowMissed", "WellAnswered", "RuneRead", "HoardSearched")
 def _told(s: State, d: dict[str, Any]) -> None:
     """Facts told for the log (the dice of a gamble, a barrow, the well); the state moves
     by the events around them."""

@@ -111,6 +111,11 @@ def do_move(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     s, c = ctx.s, ctx.c
     h = s.heroes[seat]
     to = args["to"]
+    if stats.region_at(s, c, h.at) == "The Great Mycelia" and not h.effects.get("burnt_path"):
+        roll = ctx.rng.randint(1, 4)
+        if roll == 4:  # entangling vines: no move, and the roll costs 1 AP (DO L498)
+            ctx.emit("ApSpent", seat=seat, n=1, why="entangling vines", engaged=False, roll=roll)
+            return
     side = stats.side_of(s, c)
     used: dict[str, int] = {}
     mp = 0
@@ -642,6 +647,55 @@ def give_artifact(ctx: DoCtx, seat: int) -> None:
 # -- Underworld places (DO L506-532) ----------------------------------------------------------------
 
 
+def do_burn_path(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """A torch charge burns a path: move freely through the Great Mycelia all round (DO L498)."""
+    spend_torch(ctx, seat)
+    ctx.emit("EffectSet", seat=seat, effect="burnt_path", n=1)
+
+
+def do_warm(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """The permanent camp: +2 MP while on it, once a round (DO L527)."""
+    ctx.emit("Used", seat=seat, key="round:camp")
+    change(ctx, seat, "the permanent camp", mp=2)
+
+
+def do_make_camp(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    spend_ap(ctx, seat, 1, "making camp")
+    spend_torch(ctx, seat)
+    ctx.emit("CampMade", seat=seat, space=ctx.s.heroes[seat].at)
+
+
+def do_smithy(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """A torch charge lights the forge, another pays the full repair (DO L523)."""
+    spend_ap(ctx, seat, 1, "the Dwarven Smithy")
+    spend_torch(ctx, seat)
+    spend_torch(ctx, seat)
+    ctx.emit("ChargesSet", seat=seat, gear=args["gear"], n=int(ctx.c.gear[args["gear"]]["charges"]))
+
+
+def do_hoard(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """5 MP and a d6: 1 nothing; 2–4 a random L2 gear (broken if it needs charges); 5 a
+    random L4 gear; 6 a random L4 creature (DO L529-532)."""
+    h = ctx.s.heroes[seat]
+    spend_ap(ctx, seat, 1, "the Gear Hoard")
+    change(ctx, seat, "searching the cabins", mp=-5)
+    roll = d6(ctx)
+    ctx.emit("HoardSearched", seat=seat, roll=roll)
+    owned = {g for o in ctx.s.heroes for g in o.gear}
+    if 2 <= roll <= 5:
+        lvl = 2 if roll <= 4 else 4
+        pool = [g for g in ctx.c.shop(4) if ctx.c.gear[g]["level"] == lvl and g not in owned]
+        if pool:
+            gid = ctx.rng.choice(pool)
+            if roll <= 4 and ctx.c.gear[gid].get("charges"):
+                ctx.emit("HoardSearched", seat=seat, roll=roll, broken=gid)
+            else:
+                gain_gear(ctx, seat, gid, "the Gear Hoard")
+    elif roll == 6:
+        cid = place_creature(ctx, h.at, 4, kind="creature")  # type: ignore[arg-type]
+        ctx.emit("SurpriseAttack", seat=seat, creature=cid)
+
+
 def do_gloomy(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     spend_ap(ctx, seat, 1, "Gloomy Waters")
     ctx.emit("Used", seat=seat, key="round:gloomy")
@@ -1149,6 +1203,11 @@ HANDLERS = {
     "torch_rolls": do_torch_rolls,
     "torch_die": do_torch_die,
     "gloomy": do_gloomy,
+    "burn_path": do_burn_path,
+    "warm": do_warm,
+    "make_camp": do_make_camp,
+    "smithy": do_smithy,
+    "hoard": do_hoard,
     "blood_bag": do_blood_bag,
     "apothecary": do_apothecary,
     "well": do_well,

@@ -102,7 +102,7 @@ def armor(s: State, c: Content, seat: int) -> int:
     total = sum(int((c.gear.get(gid) or {}).get("armor", 0)) for gid in h.equipped.values())
     total += gear_bonus(s, c, seat, "armor") + rune_bonus(s, c, seat, "armor")
     total += ability(s, c, seat).get("bonus_armor", 0)
-    if hardcore(s) and isinstance(h.at, int) and side_of(s, c).region(h.at) == "Mountains":
+    if region_at(s, c, h.at) == "Mountains":
         total -= 1
     return max(0, total)
 
@@ -121,7 +121,7 @@ def weapon_range(s: State, c: Content, seat: int) -> int:
     if reach <= 0:
         return 0
     reach += gear_bonus(s, c, seat, "range")
-    if hardcore(s) and isinstance(h.at, int) and side_of(s, c).region(h.at) == "Woodlands":
+    if region_at(s, c, h.at) == "Woodlands":
         reach -= 1
     return max(0, reach)
 
@@ -133,14 +133,37 @@ def kill_mp(s: State, c: Content, seat: int) -> int:
 
 
 def move_ap(s: State, c: Content, seat: int, to: int | str) -> int:
-    """1 AP a step; 2 in the Swamplands with its hardcore banner (DO L74)."""
-    if hardcore(s) and isinstance(to, int) and side_of(s, c).region(to) == "Swamplands":
+    """1 AP a step; 2 in the Swamplands with its hardcore banner (DO L74); in Mole Dwarf
+    City, pitch black: 1 AP more without a torch with charges (DO L499, facts §18)."""
+    region = region_at(s, c, to)
+    if region == "Swamplands":
+        return 2
+    if region == "Mole Dwarf City" and not has_torch(s, c, seat):
         return 2
     return 1
 
 
 def hardcore(s: State) -> bool:
     return bool(s.options.get("hardcore_regions"))
+
+
+SAFE_PLACES = ("mole_dwarf_ruin", "ship_wreck")
+"""Places where the region banners do not reach (DO L519, L525)."""
+
+
+def region_at(s: State, c: Content, at: int | str) -> str | None:
+    """The hardcore banner in force on a space, if the option plays them."""
+    if not hardcore(s) or not isinstance(at, int):
+        return None
+    loc = s.locations.get(at)
+    if loc is not None and loc["kind"] in SAFE_PLACES:
+        return None
+    return side_of(s, c).region(at)
+
+
+def has_torch(s: State, c: Content, seat: int) -> bool:
+    h = s.heroes[seat]
+    return any(n > 0 and "Torch" in c.gear.get(g, {}).get("name", "") for g, n in h.charges.items())
 
 
 def meter_state(s: State) -> str:
