@@ -294,6 +294,7 @@ def free_choices(s: State, c: Content, h: Hero) -> list[Choice]:
             out.append(ch("drop", seat, f"Drop the {label(f)}", token=token))
     out += craft_choices(s, c, h)
     out += equip_choices(s, c, h)
+    out += exchange_choices(s, c, h)
     place = trade_place(s, h)
     if place is not None:
         out += trade_choices(s, c, h)
@@ -327,6 +328,31 @@ def free_choices(s: State, c: Content, h: Hero) -> list[Choice]:
                         )
                     )
                 break
+    return out
+
+
+def exchange_choices(s: State, c: Content, h: Hero) -> list[Choice]:
+    """Heroes sharing a space swap loot, items and gold freely (DO L260)."""
+    out = []
+    for other in s.heroes:
+        if other.seat == h.seat or not other.alive or other.at != h.at:
+            continue
+        seen: set[str] = set()
+        for token in h.inventory + h.potions:
+            f = face(c, token)
+            if f not in seen and room_for(other, f):
+                seen.add(f)
+                out.append(
+                    ch(
+                        "give",
+                        h.seat,
+                        f"Give the {label(f)} to {s.names[other.seat]}",
+                        token=token,
+                        to=other.seat,
+                    )
+                )
+        if h.gold:
+            out.append(ch("give_gold", h.seat, f"Give a gold to {s.names[other.seat]}", to=other.seat))
     return out
 
 

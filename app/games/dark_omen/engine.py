@@ -367,6 +367,14 @@ def _loot_taken(s: State, d: dict[str, Any]) -> None:
     (h.potions if d["to"] == "potions" else h.inventory).append(d["token"])
 
 
+@RULES.applies("LootGiven")
+def _given(s: State, d: dict[str, Any]) -> None:
+    giver, taker = hero(s, d["seat"]), hero(s, d["to"])
+    from_potions = d["token"] in giver.potions
+    (giver.potions if from_potions else giver.inventory).remove(d["token"])
+    (taker.potions if from_potions else taker.inventory).append(d["token"])
+
+
 @RULES.applies("LootDropped")
 def _loot_dropped(s: State, d: dict[str, Any]) -> None:
     h = hero(s, d["seat"])

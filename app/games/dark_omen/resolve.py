@@ -188,6 +188,15 @@ def do_drop(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
         ctx.emit("GearLost", seat=seat, gear="angry_chicken", why="the chicken is gone (DO L257)")
 
 
+def do_give(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    ctx.emit("LootGiven", seat=seat, to=args["to"], token=args["token"])
+
+
+def do_give_gold(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    change(ctx, seat, "a gift", gold=-1)
+    change(ctx, args["to"], "a gift", gold=1)
+
+
 def do_drink(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     effect = STORED_POTIONS[face(ctx.c, args["token"])]
     spend_tokens(ctx, seat, [args["token"]], "drunk")
@@ -1172,6 +1181,8 @@ HANDLERS = {
     "take": do_take,
     "drop": do_drop,
     "drink": do_drink,
+    "give": do_give,
+    "give_gold": do_give_gold,
     "eat": do_eat,
     "craft": do_craft,
     "equip": do_equip,

@@ -282,3 +282,65 @@ def test_the_game_master_restarts_the_chapter_after_a_wipe() -> None:
     after = kernel.fold_all(DARK_OMEN, s, events)
     assert after.heroes[0].alive and after.fallen == [] and after.heroes[0].character == "visko"
     assert after.day == 1 and after.round == 1
+
+
+# -- runes, the meter, omens (DO L38-42, L133-162) ---------------------------------------------------
+
+
+def test_contradicting_runes_are_settled_by_the_number_of_players() -> None:
+    """DO L158-162: Tryors Wrath (+1 damage per level) against Ningus Sorrow (−1): with 1–2
+    players the negative card is ignored, with 3–4 the beneficial one; Attunement ignores
+    Ningus Sorrow (Visko)."""
+    from app.games.dark_omen import stats
+
+    two = arranged(table(seats=2, chapter=2, character=["ragna", "hakon"]))
+    two.heroes[0].runes = ["sun_thurisaz", "moon_thurisaz"]
+    assert stats.rune_bonus(two, C, 0, "damage") == 2  # Tryors Wrath at level 2
+    four = arranged(table(seats=3, chapter=2, character=["ragna", "hakon", "ylva"]))
+    four.heroes[0].runes = ["sun_thurisaz", "moon_thurisaz"]
+    assert stats.rune_bonus(four, C, 0, "damage") == -1
+    visko = arranged(table(seats=3, chapter=2, character=["visko", "hakon", "ylva"]))
+    visko.heroes[0].runes = ["sun_thurisaz", "moon_thurisaz"]
+    assert stats.rune_bonus(visko, C, 0, "damage") == 2
+
+
+def test_valor_adds_1_damage_and_resistance_halves_the_kill_morale() -> None:
+    """DO L40-41."""
+    from app.games.dark_omen import stats
+
+    s = arranged(table(character=["ragna"]))
+    s.meter = 4
+    assert stats.damage_bonus(s, C, 0) == 0 and stats.kill_mp(s, C, 0) == 2
+    s.meter = 2
+    assert stats.damage_bonus(s, C, 0) == 1
+    s.meter = 6
+    assert stats.kill_mp(s, C, 0) == 1
+
+
+def test_an_omen_pays_at_once_and_moves_the_meter_toward_light() -> None:
+    """DO L138: success pays immediately and the day goes on."""
+    s = arranged(table(seats=2), at=79)
+    meter = s.meter
+    s, events = play(s, 0, "move", to=80)
+    assert of(events, "OmenEnded") == [{"omen": "demonic_weather", "status": "success"}]
+    assert s.meter == meter + 1 and s.omen["status"] == "success"
+    assert s.heroes[0].ap == 1 and s.round == 1
+
+
+def test_an_unfinished_omen_fails_at_day_end() -> None:
+    s = arranged(table())
+    s.round = 4
+    meter = s.meter
+    s, events = play(s, 0, "end_round")
+    assert of(events, "OmenEnded")[0]["status"] == "failure"
+    assert s.meter == meter - 1 and s.day == 2
+
+
+def test_heroes_on_one_space_exchange_freely() -> None:
+    """DO L260."""
+    s = arranged(table(seats=2), gold=2)
+    (coin,) = holding(s, 0, "coin")
+    s, _ = play(s, 0, "give", token=coin, to=1)
+    s, _ = play(s, 0, "give_gold", to=1)
+    assert s.heroes[1].inventory == [coin] and (s.heroes[0].gold, s.heroes[1].gold) == (1, 3)
+    assert s.heroes[0].ap == 0
