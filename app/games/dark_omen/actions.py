@@ -215,9 +215,28 @@ def battle_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     if held["herb_blue"] and held["herb_yellow"]:
         for i in usable:
             out.append(ch("courage", seat, f"Brew Courage: your {dice[i]} becomes 7", index=i))
+    if team:
+        out += tie_choices(s, h)
     label = "Resolve the attack" if not team else "Ready"
     out.append(ch("finalize", seat, label))
     return out
+
+
+def tie_choices(s: State, h: Hero) -> list[Choice]:
+    """Heroes whose contributed dice tie choose who faces the enemy first (DO L428); if the
+    tied players name the same hero, that order stands (facts §21)."""
+    p = h.pending
+    assert p is not None
+    mine = max(p["dice"][str(h.seat)])
+    tied = [m for m in p["members"] if m != h.seat and max(p["dice"][str(m)]) == mine]
+    if not tied:
+        return []
+    votes = p.get("tie_votes", {})
+    return [
+        ch("tie_first", h.seat, f"{s.names[x]} faces the enemy first", first=x)
+        for x in sorted([h.seat, *tied])
+        if votes.get(str(h.seat)) != x
+    ]
 
 
 def contributed_indices(dice: list[int], heroic: bool, team: bool) -> list[int]:

@@ -471,6 +471,14 @@ def _boosted(s: State, d: dict[str, Any]) -> None:
     h.mp -= d["mp"]
 
 
+@RULES.applies("TieVoted")
+def _tie_voted(s: State, d: dict[str, Any]) -> None:
+    for h in s.heroes:
+        p = h.pending
+        if p and p["kind"] == "battle" and d["seat"] in p["members"]:
+            p["tie_votes"] = {**p.get("tie_votes", {}), str(d["seat"]): d["first"]}
+
+
 @RULES.applies("BattleReady")
 def _battle_ready(s: State, d: dict[str, Any]) -> None:
     for h in s.heroes:

@@ -859,6 +859,10 @@ def do_courage(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     ctx.emit("DieBoosted", seat=seat, index=args["index"], to=7, mp=0)
 
 
+def do_tie_first(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    ctx.emit("TieVoted", seat=seat, first=args["first"])
+
+
 def do_finalize(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     h = ctx.s.heroes[seat]
     p = h.pending
@@ -869,6 +873,24 @@ def do_finalize(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     living = [m for m in p["members"] if ctx.s.heroes[m].alive]
     if all(m in p["ready"] for m in living):
         resolve_battle(ctx, p)
+
+
+def agreed_order(order: list[tuple[int, int]], votes: dict[str, int]) -> list[tuple[int, int]]:
+    """Within a run of equal dice, a hero every tied player named goes first (DO L428)."""
+    out = list(order)
+    i = 0
+    while i < len(out):
+        j = i
+        while j + 1 < len(out) and out[j + 1][1] == out[i][1]:
+            j += 1
+        group = out[i : j + 1]
+        seats = {seat for seat, _ in group}
+        named = {votes.get(str(seat)) for seat in seats}
+        if len(seats) > 1 and len(named) == 1 and next(iter(named)) in seats:
+            first = next(iter(named))
+            out[i : j + 1] = sorted(group, key=lambda item: item[0] != first)
+        i = j + 1
+    return out
 
 
 def unblocked_picker(ctx: DoCtx, p: dict[str, Any]) -> Any:
@@ -909,7 +931,7 @@ def resolve_battle(ctx: DoCtx, p: dict[str, Any]) -> None:
         unused: dict[int, list[int]] = {}
         for m in members:
             contributions[m], unused[m] = combat.contributed(p["dice"][str(m)], m in p["heroic"], team)
-        order = combat.ordered(contributions, unused)
+        order = agreed_order(combat.ordered(contributions, unused), p.get("tie_votes", {}))
         if not team:
             order = [(members[0], d) for d in contributions[members[0]]]
         hits = combat.strikes(p["enemy"], order, solo=not team, unblocked_target=unblocked_picker(ctx, p))
@@ -1228,6 +1250,7 @@ HANDLERS = {
     "boost": do_boost,
     "courage": do_courage,
     "finalize": do_finalize,
+    "tie_first": do_tie_first,
     "new_character": do_new_character,
     "propose_team": do_propose_team,
     "join_team": do_join_team,

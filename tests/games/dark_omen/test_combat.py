@@ -214,3 +214,38 @@ def test_a_heroic_that_outnumbers_the_enemy_dice_is_not_taken() -> None:
     rolled = of(events, "AttackRolled")[0]
     assert rolled["heroic"] == [] and len(rolled["dice"]["1"]) == 2
     assert s.heroes[1].mp == 15
+
+
+def test_tied_players_may_agree_who_faces_the_enemy_first() -> None:
+    """DO L428, L465: Yellow 6/5 and Blue 6/4 tie; by default Yellow leads (5 > 4); if both
+    name Blue, Blue faces the enemy's 6 and Yellow's 6 beats its 5."""
+    from app.games.dark_omen.resolve import agreed_order
+
+    heroes = {YELLOW: [6, 5], BLUE: [6, 4], PURPLE: [5, 2], GREEN: [2, 1]}
+    contributions = {s: contributed(d, False, True)[0] for s, d in heroes.items()}
+    unused = {s: contributed(d, False, True)[1] for s, d in heroes.items()}
+    order = ordered(contributions, unused)
+    assert agreed_order(order, {str(YELLOW): BLUE}) == order  # only one of them asked
+    swapped = agreed_order(order, {str(YELLOW): BLUE, str(BLUE): BLUE})
+    assert [s for s, _ in swapped] == [BLUE, YELLOW, PURPLE, GREEN]
+    assert strikes([6, 5, 3], swapped, solo=False) == [
+        Strike(H, (YELLOW,)),
+        Strike(H, (PURPLE,)),
+        Strike(H, (GREEN,)),
+    ]
+
+
+def test_team_members_vote_on_a_tie_in_the_boost_window() -> None:
+    s = arranged(table(seats=2, chapter=2))
+    enemy(s, level=2, hp=30)
+    s, _ = play(s, 0, "propose_team", creature="e1")
+    s, _ = play(s, 1, "join_team", leader=0)
+    s, _ = play(s, 0, "launch_team", [6, 1, 6, 5, 6, 4])
+    assert ("tie_first", {"first": 1}) in choices(s, 0)
+    s, _ = play(s, 0, "tie_first", first=0)
+    s, _ = play(s, 1, "tie_first", first=0)
+    assert s.heroes[0].pending["tie_votes"] == {"0": 0, "1": 0}
+    s, _ = play(s, 0, "finalize")
+    s, events = play(s, 1, "finalize", [2])
+    # seat 0 first: its 6 ties the enemy 6; seat 1's 6 beats the 4 and strikes
+    assert [(x["by"], x["seat"]) for x in of(events, "BattleEnded")[0]["strikes"]] == [("hero", 1)]
