@@ -67,6 +67,15 @@ class Hero:
     discount: int = 0
     """A haggled discount for the next purchase at this market (DO L335-336)."""
 
+    def clone(self) -> Hero:
+        """A copy whose lists and dicts may be changed freely (cheaper than a deep copy)."""
+        new = copy.copy(self)
+        new.inventory, new.potions, new.gear = list(self.inventory), list(self.potions), list(self.gear)
+        new.runes, new.used = list(self.runes), list(self.used)
+        new.equipped, new.charges, new.effects = dict(self.equipped), dict(self.charges), dict(self.effects)
+        new.pending = copy.deepcopy(self.pending) if self.pending is not None else None
+        return new
+
 
 @dataclass
 class State:
@@ -129,12 +138,12 @@ class State:
             setattr(new, name, list(getattr(self, name)))
         new.options = dict(self.options)
         new.layers = dict(self.layers)
-        new.heroes = [copy.deepcopy(h) for h in self.heroes]
+        new.heroes = [h.clone() for h in self.heroes]
         new.loot = dict(self.loot)
         new.dropped = {k: list(v) for k, v in self.dropped.items()}
         new.locations = {k: dict(v) for k, v in self.locations.items()}
-        new.creatures = copy.deepcopy(self.creatures)
-        new.graves = copy.deepcopy(self.graves)
+        new.creatures = [{**c, "involved": list(c["involved"])} for c in self.creatures]
+        new.graves = dict(self.graves)  # each grave is replaced or removed whole, never changed
         new.omen = copy.deepcopy(self.omen)
         new.agenda = [dict(st) for st in self.agenda]
         return new

@@ -7,6 +7,7 @@ tokens on the map and the pile (DO L82); a face-down token shows only that one l
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from app.games.dark_omen import stats
@@ -34,6 +35,15 @@ def prompt_title(s: State, d: Decision, seat: int) -> str:
             "barrow": "The barrow: keep or reroll",
         }.get(h.pending["kind"], "Your choice")
     return f"Your actions ({h.ap_limit - h.ap} AP left)"
+
+
+@lru_cache(maxsize=4096)
+def blocked_edges(side_name: str, white: int, clear: int) -> tuple[str, ...]:
+    """The black edges ("a-b") of one side at these layer positions (pure, so cached)."""
+    board = load().board
+    side = board.overworld if side_name == "overworld" else board.underworld
+    layers = {"white": white, "clear": clear}
+    return tuple(sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, layers)))
 
 
 def view(s: State, viewer: Viewer) -> dict[str, Any]:
