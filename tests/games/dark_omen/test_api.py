@@ -87,3 +87,33 @@ def test_the_lobby_form_and_the_pages_render_a_dark_omen_table(client: TestClien
     watch = client.get(f"/t/{tid}/watch")
     assert watch.status_code == 200
     assert "Chapter 1 begins" in joined.text and "Day 1 of chapter 1 dawns" in joined.text
+
+
+@pytest.mark.parametrize(
+    ("seats", "options"),
+    [(2, {"mode": "quick_chapter", "chapter": 1, "difficulty": "light"}), (1, {"difficulty": "light"})],
+    ids=["quick-start-chapter", "whole-campaign"],
+)
+def test_bot_seats_play_to_the_end(sqlite_url: str, seats: int, options: dict[str, Any]) -> None:
+    """Every seat handed to the bot (the live layer drives it): the table reaches its end."""
+    import time
+
+    upgrade(sqlite_url)
+    with TestClient(create_app(make_settings(sqlite_url, bot_delay=0.0))) as fast:
+        table = new_table(fast, seats, **options)
+        tid = table["table_id"]
+        for seat in range(seats):
+            response = fast.post(
+                f"/api/tables/{tid}/seats/{seat}/bot", json={"on": True}, headers=auth(table["gm_token"])
+            )
+            assert response.status_code == 200, response.text
+        deadline = time.monotonic() + 120
+        summary: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            summary = fast.get(f"/api/tables/{tid}").json()
+            if summary.get("outcome"):
+                break
+            time.sleep(0.1)
+        assert summary.get("outcome", {}).get("result") in ("win", "loss"), summary
+        view = fast.get(f"/api/tables/{tid}/view", headers=auth(table["gm_token"])).json()["view"]
+        assert view["results"] and view["result"]["result"] == summary["outcome"]["result"]
