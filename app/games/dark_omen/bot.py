@@ -67,13 +67,15 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
     pick = first("loot")
     if pick is not None and len(h.inventory) < 6:
         return pick
+    for c in by.get("equip", []):
+        card = load().gear.get(c.args["gear"])
+        if card and card["slot"] == "primary" and card["level"] > weapon_level(s, prompt.seat):
+            return c
     buys = by.get("buy", [])
-    if buys and "primary" not in h.equipped:
-        weapons = [c for c in buys if load().gear[c.args["gear"]]["slot"] == "primary"]
-        if weapons:
-            return weapons[-1]
-    if buys and rng.random() < 0.5:
-        return buys[-1]
+    if buys:
+        pick = shopping(s, prompt.seat, buys)
+        if pick is not None:
+            return pick
     pick = first("rest") if h.hp < h.max_hp - 4 and h.gold > 1 else None
     if pick is not None:
         return pick
@@ -115,7 +117,7 @@ def goal_space(s: State, seat: int) -> int | str | None:
     side = stats.side_of(s, c)
     if not isinstance(h.at, int):
         town = h.at.split(":")[0]
-        if "primary" not in h.equipped and h.gold >= cheapest_weapon(s):
+        if wants_to_shop(s, seat):
             return f"{town}:market"
         if h.hp < h.max_hp - 6 and h.gold >= 1:
             return f"{town}:tavern"
@@ -123,7 +125,7 @@ def goal_space(s: State, seat: int) -> int | str | None:
     if h.hp <= 6 and h.gold >= 1:
         town = min(side.towns, key=lambda name: (distance(h.at, side.towns[name]), name))  # type: ignore[arg-type]
         return f"{town}:tavern"
-    if "primary" not in h.equipped and h.gold >= cheapest_weapon(s):
+    if wants_to_shop(s, seat):
         town = min(side.towns, key=lambda name: (distance(h.at, side.towns[name]), name))  # type: ignore[arg-type]
         return f"{town}:market"
     targets: list[int] = []
@@ -142,9 +144,44 @@ def goal_space(s: State, seat: int) -> int | str | None:
     return min(targets, key=lambda sp: (distance(h.at, sp), sp))  # type: ignore[arg-type]
 
 
-def cheapest_weapon(s: State) -> int:
+def weapon_level(s: State, seat: int) -> int:
+    gid = s.heroes[seat].equipped.get("primary")
+    return int(load().gear[gid]["level"]) if gid else 0
+
+
+def wants_to_shop(s: State, seat: int) -> bool:
+    """No weapon of the chapter's level yet, and the gold for one."""
     c = load()
-    return min(int(c.gear[g]["price"]) for g in c.shop(s.chapter or 1) if c.gear[g]["slot"] == "primary")
+    lvl = s.chapter or 1
+    if weapon_level(s, seat) >= lvl:
+        return False
+    prices = [
+        int(c.gear[g]["price"])
+        for g in c.shop(lvl)
+        if c.gear[g]["slot"] == "primary" and c.gear[g]["level"] == lvl
+    ]
+    return bool(prices) and s.heroes[seat].gold >= min(prices)
+
+
+def shopping(s: State, seat: int, buys: list[Choice]) -> Choice | None:
+    """A better weapon first, then armour for an empty slot."""
+    c = load()
+    h = s.heroes[seat]
+    better = [
+        b
+        for b in buys
+        if c.gear[b.args["gear"]]["slot"] == "primary"
+        and c.gear[b.args["gear"]]["level"] > weapon_level(s, seat)
+    ]
+    if better:
+        return max(better, key=lambda b: (c.gear[b.args["gear"]]["level"], c.gear[b.args["gear"]]["price"]))
+    armour = [
+        b
+        for b in buys
+        if c.gear[b.args["gear"]]["slot"] in ("helmet", "body", "shield")
+        and c.gear[b.args["gear"]]["slot"] not in h.equipped
+    ]
+    return armour[0] if armour else None
 
 
 def best_step(s: State, seat: int, goal: int | str, moves: list[Choice]) -> Choice | None:

@@ -87,7 +87,7 @@ def _chapter(s: State, d: dict[str, Any]) -> None:
     for h in s.heroes:
         h.runes = []
         h.used = []
-        h.pending = None
+        h.pending = h.pending if not h.alive else None  # the fallen still need a character
         h.must_attack = None
         h.effects = {k: v for k, v in h.effects.items() if k == "black"}
     s.save_point = copy.deepcopy(
@@ -150,7 +150,8 @@ def _chapter_ended(s: State, d: dict[str, Any]) -> None:
     s.chapter, s.omen, s.creatures, s.barrows, s.campfires = None, None, [], [], []
     s.locations, s.vortices = {}, []
     for h in s.heroes:
-        h.runes, h.pending, h.must_attack = [], None, None
+        h.runes, h.must_attack = [], None
+        h.pending = h.pending if not h.alive else None
 
 
 @RULES.applies("CampaignEnded")
