@@ -45,7 +45,7 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
     if p is not None and p["kind"] == "team":
         return first("launch_team", "withdraw_team")
     pick = first("join_team")
-    if pick is not None and h.hp > 6:
+    if pick is not None and h.hp > 5:
         return pick
     if h.must_attack:
         return first("attack")
@@ -58,11 +58,15 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
     pick = first("take_belongings", "take", "offer_blood")
     if pick is not None:
         return pick
+    lvl = s.chapter or 1
     attacks = [c for c in by.get("attack", []) if not c.args.get("heroic")]
-    if attacks and h.hp > 6:
+    if attacks and h.hp > 3 + 3 * lvl:
         teams = by.get("propose_team", [])
-        if teams and rng.random() < 0.3:
+        if teams and rng.random() < (0.9 if lvl >= 3 else 0.3):
             return teams[0]
+        heroic = [c for c in by.get("attack", []) if c.args.get("heroic")]
+        if heroic and h.mp >= 12:
+            return heroic[0]
         return attacks[0]
     pick = first("loot")
     if pick is not None and len(h.inventory) < 6:
