@@ -17,17 +17,23 @@ from typing import Any
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.state import State
 from app.kernel import table as kernel
-from app.kernel.conformance import random_playout
+from app.kernel.conformance import check_views, random_playout, viewers_for
 from app.kernel.game import validate_options
 from app.kernel.rng import rng_for
-from app.kernel.types import Command, SeatInfo, Viewer
+from app.kernel.types import Command, Event, SeatInfo, Viewer
 
 
 def play_with_bots(
-    options: dict[str, Any], seats: int, seed: int, max_commands: int = 60_000
+    options: dict[str, Any],
+    seats: int,
+    seed: int,
+    max_commands: int = 60_000,
+    log: list[Event] | None = None,
+    check: bool = False,
 ) -> tuple[State, int]:
     """Every seat played by the bot, the acting seat picked at random among those the table
-    waits on (simultaneous play): (the last state, commands played)."""
+    waits on (simultaneous play): (the last state, commands played); ``log`` collects the
+    events; ``check`` checks every viewer's view and feed for leaks after each command."""
     game = DARK_OMEN
     table_seed = f"bot-{seed}"
     picker = random.Random(seed)
@@ -38,6 +44,8 @@ def play_with_bots(
     )
     state = kernel.replay(game, events)
     count = len(events)
+    if log is not None:
+        log.extend(events)
     for commands in range(max_commands):
         if game.outcome(state) is not None:
             return state, commands
@@ -53,6 +61,10 @@ def play_with_bots(
         )
         state = kernel.fold_all(game, state, new)
         count += len(new)
+        if log is not None:
+            log.extend(new)
+        if check:
+            check_views(game, state, new, viewers_for(seats), f"bot seed {seed} command {commands}")
     return state, max_commands
 
 

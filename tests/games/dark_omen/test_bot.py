@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 import pytest
 
 from app.bench.engine import run_engine
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.bench import play_with_bots
+from app.kernel import table as kernel
+from app.kernel.types import Event
 
 
 def test_the_bot_plays_quick_start_chapters_and_wins_some() -> None:
@@ -23,7 +26,12 @@ def test_the_bot_plays_quick_start_chapters_and_wins_some() -> None:
 
 
 def test_the_bot_plays_a_whole_campaign_across_chapters() -> None:
-    state, _ = play_with_bots({"difficulty": "light"}, 2, 2)
+    """Across chapter boundaries the log replays to the same state (through JSON, as stored)
+    and no viewer's feed or view shows a face-down token."""
+    log: list[Event] = []
+    state, _ = play_with_bots({"difficulty": "light"}, 2, 2, log=log, check=True)
+    stored = [Event(**e) for e in json.loads(json.dumps([e.to_json() for e in log]))]
+    assert kernel.replay(DARK_OMEN, stored) == state
     assert DARK_OMEN.outcome(state) is not None
     assert len(state.results) >= 2  # at least one chapter boundary crossed
     assert all(h.guild for h in state.heroes)  # one guild each from chapter 2 (DO L189)
