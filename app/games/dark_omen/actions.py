@@ -118,7 +118,7 @@ def seat_choices(s: State, c: Content, seat: int) -> list[Choice]:
         return new_character_choices(s, c, seat) if h.pending else []
     if h.pending is not None:
         return pending_choices(s, c, h)
-    out = invitation_choices(s, seat)
+    out = invitation_choices(s, seat) + gamble_invitations(s, seat)
     if h.must_attack is not None:
         target = s.creature(h.must_attack)
         if target is not None and ap_left(h) >= 1:
@@ -172,6 +172,11 @@ def pending_choices(s: State, c: Content, h: Hero) -> list[Choice]:
             return keep_choices(s, c, h)
         case "hard_life":
             return [ch("draw_die", seat, "Roll another die"), ch("stand", seat, f"Stand on {sum(p['dice'])}")]
+        case "gamble_host":
+            table = s.gambles[str(seat)]
+            return [ch("start_gamble", seat, f"Start the game ({len(table['players'])} player(s))")]
+        case "gamble_wait":
+            return []
     return []
 
 
@@ -260,6 +265,21 @@ def invitation_choices(s: State, seat: int) -> list[Choice]:
                         ch("join_team", seat, "Join with a heroic attack", leader=other.seat, heroic=True)
                     )
             out.append(ch("decline_team", seat, f"Decline {s.names[other.seat]}'s attack", leader=other.seat))
+    return out
+
+
+def gamble_invitations(s: State, seat: int) -> list[Choice]:
+    """Players at the same place may join a game of chance (DO L342)."""
+    h = s.heroes[seat]
+    out = []
+    for host, table in s.gambles.items():
+        if seat in table["invited"]:
+            name = s.names[int(host)]
+            if ap_left(h) >= 1 and h.mp >= 1 and h.gold >= 1 and h.at == s.heroes[int(host)].at:
+                out.append(
+                    ch("join_gamble", seat, f"Join {name}'s game (1 AP, 1 MP, 1 gold)", host=int(host))
+                )
+            out.append(ch("decline_gamble", seat, f"Decline {name}'s game", host=int(host)))
     return out
 
 

@@ -42,6 +42,8 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         return (high[-1] if high and p["kind"] == "draugr" else None) or first("stand")
     if p is not None and p["kind"] == "hard_life":
         return first("draw_die") if sum(p["dice"]) <= 13 else first("stand")
+    if p is not None and p["kind"] == "gamble_host":
+        return first("start_gamble") or prompt.choices[0]
     if p is not None and p["kind"] == "team":
         return first("launch_team", "withdraw_team")
     pick = first("join_team")

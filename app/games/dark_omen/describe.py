@@ -90,9 +90,16 @@ def describe(event: Event) -> str:
             return f"{who(d)}'s {name} falls on {d['space']} and rises as a zombie."
         case "HeroJoined":
             return f"{who(d)} takes up {c.characters[d['character']]['name']} at {d['at']}."
+        case "GambleOpened":
+            return f"{who(d)} opens a game of {d['game'].replace('_', ' ')}."
+        case "GambleStarted":
+            return f"The game starts: an ante of {d['ante']} gold."
+        case "GambleTurnEnded":
+            return f"{who(d)} ends the turn with {d['dice']}."
         case "GambleEnded":
             game = d["game"].replace("_", " ")
-            return f"{who(d)} {'wins' if d['won'] else 'loses'} at {game}: {d['dice']} vs {d['house']}."
+            winners = ", ".join(f"player {w + 1}" for w in d["winners"]) or "the house"
+            return f"{game.capitalize()}: the house rolls {d['house']}; {winners} take(s) the ante."
         case "BarrowFound":
             return f"{who(d)} finds a barrow on {d['space']}."
         case "BarrowExplored":

@@ -531,6 +531,7 @@ def _pending_roll(s: State, d: dict[str, Any]) -> None:
     (DO L312-313), a gamble's keeps (DO L344-356), a barrow's keeps (DO L318)."""
     h = hero(s, d["seat"])
     h.pending = {k: (list(v) if isinstance(v, list) else v) for k, v in d.items() if k != "seat"}
+    h.done = False  # a roll lying on the table is answered even with no AP left
 
 
 @RULES.applies("PendingCleared")
@@ -622,7 +623,51 @@ def _camp(s: State, d: dict[str, Any]) -> None:
     s.locations[d["space"]]["lit"] = True
 
 
-@RULES.applies("GambleEnded", "BarrowExplored", "BarrowMissed", "WellAnswered", "RuneRead", "HoardSearched")
+@RULES.applies("GambleOpened")
+def _gamble_opened(s: State, d: dict[str, Any]) -> None:
+    s.gambles[str(d["seat"])] = {
+        "game": d["game"],
+        "players": [d["seat"]],
+        "invited": list(d["invited"]),
+        "scores": {},
+        "ante": 0,
+        "house": [],
+    }
+    if d["invited"]:
+        host = hero(s, d["seat"])
+        host.pending, host.done = {"kind": "gamble_host"}, False
+
+
+@RULES.applies("GambleAnswered")
+def _gamble_answered(s: State, d: dict[str, Any]) -> None:
+    table = s.gambles[str(d["host"])]
+    table["invited"].remove(d["seat"])
+    if d["join"]:
+        table["players"].append(d["seat"])
+        joined = hero(s, d["seat"])
+        joined.pending, joined.done = {"kind": "gamble_wait", "host": d["host"]}, False
+
+
+@RULES.applies("GambleStarted")
+def _gamble_started(s: State, d: dict[str, Any]) -> None:
+    table = s.gambles[str(d["host"])]
+    table.update(players=list(d["players"]), ante=d["ante"], house=list(d["house"]), invited=[])
+    for seat in d["players"]:
+        player = hero(s, seat)
+        player.pending, player.done = {"kind": "gamble_wait", "host": d["host"]}, False
+
+
+@RULES.applies("GambleTurnEnded")
+def _gamble_turn(s: State, d: dict[str, Any]) -> None:
+    s.gambles[str(d["host"])]["scores"][str(d["seat"])] = list(d["dice"])
+
+
+@RULES.applies("GambleEnded")
+def _gamble_ended(s: State, d: dict[str, Any]) -> None:
+    s.gambles.pop(str(d["host"]), None)
+
+
+@RULES.applies("BarrowExplored", "BarrowMissed", "WellAnswered", "RuneRead", "HoardSearched")
 def _told(s: State, d: dict[str, Any]) -> None:
     """Facts told for the log (the dice of a gamble, a barrow, the well); the state moves
     by the events around them."""

@@ -489,23 +489,135 @@ def do_throw(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 # -- gambling (DO L342-358) --------------------------------------------------------------------------
 
 
-def do_gamble(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
-    """1 AP + 1 MP, 1 gold to the ante; the house adds 2 (DO L342-344, L351)."""
+def pay_to_gamble(ctx: DoCtx, seat: int) -> None:
+    """1 AP + 1 MP, and 1 gold to the ante (DO L342-344, L351)."""
     h = ctx.s.heroes[seat]
     spend_ap(ctx, seat, 1, "gambling")
     change(ctx, seat, "gambling", mp=-1, gold=-1)
     if isinstance(h.at, int):
         ctx.emit("Used", seat=seat, key=f"day:gamble:{h.at}")
-    if args["game"] == "draugr":
+
+
+def gamblers_here(ctx: DoCtx, seat: int) -> list[int]:
+    """Players at the same gambling place who could join (DO L342: two or more players at
+    the same place may all gamble against each other and the house)."""
+    s = ctx.s
+    h = s.heroes[seat]
+    return [
+        o.seat
+        for o in s.heroes
+        if o.seat != seat
+        and o.alive
+        and o.at == h.at
+        and not o.done
+        and o.pending is None
+        and ap_left(o) >= 1
+        and o.mp >= 1
+        and o.gold >= 1
+    ]
+
+
+def do_gamble(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """Open a game at this table: the others here are asked to join; alone, it starts."""
+    pay_to_gamble(ctx, seat)
+    invited = gamblers_here(ctx, seat)
+    ctx.emit("GambleOpened", seat=seat, game=args["game"], invited=invited)
+    if not invited:
+        start_gamble(ctx, seat)
+
+
+def do_join_gamble(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    pay_to_gamble(ctx, seat)
+    ctx.emit("GambleAnswered", seat=seat, host=args["host"], join=True)
+
+
+def do_decline_gamble(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    ctx.emit("GambleAnswered", seat=seat, host=args["host"], join=False)
+
+
+def do_start_gamble(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    start_gamble(ctx, seat)
+
+
+def start_gamble(ctx: DoCtx, host: int) -> None:
+    """Everyone antes 1 gold, the house 2; turns go in seat order from the host; in Hard
+    Life the house first rolls two dice and sets them aside (DO L344, L351-352)."""
+    table = ctx.s.gambles[str(host)]
+    players = sorted(table["players"], key=lambda p: (p - host) % len(ctx.s.heroes))
+    house = [d6(ctx), d6(ctx)] if table["game"] == "hard_life" else []
+    ctx.emit("GambleStarted", host=host, players=players, ante=len(players) + 2, house=house)
+    next_gambler(ctx, host)
+
+
+def next_gambler(ctx: DoCtx, host: int) -> None:
+    """The next player's turn, or the house's when all have played."""
+    table = ctx.s.gambles[str(host)]
+    left = [p for p in table["players"] if str(p) not in table["scores"]]
+    if not left:
+        finish_gamble(ctx, host)
+        return
+    seat = left[0]
+    if table["game"] == "draugr":
         ctx.emit(
-            "PendingRoll", seat=seat, kind="draugr", dice=[d6(ctx) for _ in range(5)], rolls_left=2, ante=3
+            "PendingRoll", seat=seat, kind="draugr", dice=[d6(ctx) for _ in range(5)], rolls_left=2, host=host
         )
+        if gambling.shoots_the_moon(ctx.s.heroes[seat].pending["dice"]):  # type: ignore[index]
+            end_turn(ctx, seat)
     else:
-        house = [d6(ctx), d6(ctx)]
         dice = [d6(ctx) for _ in range(3)]
-        ctx.emit("PendingRoll", seat=seat, kind="hard_life", dice=dice, house=house, ante=3)
-        if sum(dice) == 18:
-            change(ctx, seat, "an 18 on three dice (DO L358)", gold=3 // 2)
+        ctx.emit("PendingRoll", seat=seat, kind="hard_life", dice=dice, host=host)
+        if sum(dice) == 18:  # DO L358: half the ante, rounded down, from the supply
+            change(ctx, seat, "an 18 on three dice (DO L358)", gold=table["ante"] // 2)
+
+
+def end_turn(ctx: DoCtx, seat: int) -> None:
+    p = ctx.s.heroes[seat].pending
+    assert p is not None
+    host = p["host"]
+    ctx.emit("GambleTurnEnded", seat=seat, host=host, dice=p["dice"])
+    ctx.emit("PendingCleared", seat=seat)
+    table = ctx.s.gambles[str(host)]
+    if table["game"] == "draugr" and gambling.shoots_the_moon(p["dice"]):
+        finish_gamble(ctx, host)  # Shooting the Moon: no further play (DO L345)
+    else:
+        next_gambler(ctx, host)
+
+
+def finish_gamble(ctx: DoCtx, host: int) -> None:
+    """The house plays last; the winners split the ante, rounded up from the supply; a
+    house win returns it to the supply (DO L347-348, L355-357)."""
+    table = ctx.s.gambles[str(host)]
+    scores = {int(k): v for k, v in table["scores"].items()}
+    if table["game"] == "draugr":
+        moon = [p for p, dice in scores.items() if gambling.shoots_the_moon(dice)]
+        house = [] if moon else [d6(ctx) for _ in range(4)]
+        winners = moon[:1] if moon else gambling.draugr_winners(scores, house)
+        push: list[int] = []
+    else:
+        totals = {p: sum(dice) for p, dice in scores.items()}
+        standing = [t for t in totals.values() if t <= 18]
+        house = gambling.hard_life_house(table["house"], max(standing) if standing else None, lambda: d6(ctx))
+        result = gambling.hard_life_result(totals, sum(house))
+        winners = result or None
+        push = [p for p, t in totals.items() if t == sum(house)] if result == [] else []
+    ctx.emit(
+        "GambleEnded",
+        host=host,
+        game=table["game"],
+        scores=table["scores"],
+        house=house,
+        winners=winners or [],
+        push=push,
+    )
+    for seat in table["players"]:
+        if ctx.s.heroes[seat].pending is not None:
+            ctx.emit("PendingCleared", seat=seat)
+    if winners:
+        share = -(-table["ante"] // len(winners))
+        for seat in winners:
+            change(ctx, seat, f"the ante ({table['game'].replace('_', ' ')})", gold=share)
+    for seat in push:  # a push: the tied players take their gold back (facts §13)
+        change(ctx, seat, "a push: the stake back", gold=1)
 
 
 def do_reroll(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
@@ -516,7 +628,7 @@ def do_reroll(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     new = {k: v for k, v in p.items() if k != "kind"} | {"dice": dice, "rolls_left": p["rolls_left"] - 1}
     ctx.emit("PendingRoll", seat=seat, kind=p["kind"], **new)
     if p["kind"] == "draugr" and (new["rolls_left"] == 0 or gambling.shoots_the_moon(dice)):
-        finish_draugr(ctx, seat)
+        end_turn(ctx, seat)
     elif p["kind"] == "barrow" and new["rolls_left"] == 0 and torch_charges(ctx.s, ctx.c, h) == 0:
         finish_barrow(ctx, seat)
 
@@ -524,47 +636,20 @@ def do_reroll(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 def do_stand(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     p = ctx.s.heroes[seat].pending
     assert p is not None
-    if p["kind"] == "draugr":
-        finish_draugr(ctx, seat)
-    elif p["kind"] == "hard_life":
-        finish_hard_life(ctx, seat)
+    if p["kind"] in ("draugr", "hard_life"):
+        end_turn(ctx, seat)
     else:
         finish_barrow(ctx, seat)
 
 
-def finish_draugr(ctx: DoCtx, seat: int) -> None:
-    p = ctx.s.heroes[seat].pending
-    assert p is not None
-    house = [d6(ctx) for _ in range(4)] if not gambling.shoots_the_moon(p["dice"]) else []
-    winners = gambling.draugr_winners({seat: p["dice"]}, house) if house else [seat]
-    ctx.emit("GambleEnded", seat=seat, game="draugr", dice=p["dice"], house=house, won=bool(winners))
-    ctx.emit("PendingCleared", seat=seat)
-    if winners:
-        change(ctx, seat, "the ante (Draugr Dice)", gold=p["ante"])
-
-
 def do_draw_die(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """Hard Life: one more die; 19 or more loses at once (DO L353)."""
     p = ctx.s.heroes[seat].pending
     assert p is not None
     dice = [*p["dice"], d6(ctx)]
-    ctx.emit("PendingRoll", seat=seat, kind="hard_life", dice=dice, house=p["house"], ante=p["ante"])
+    ctx.emit("PendingRoll", seat=seat, kind="hard_life", dice=dice, host=p["host"])
     if sum(dice) > 18:
-        finish_hard_life(ctx, seat)
-
-
-def finish_hard_life(ctx: DoCtx, seat: int) -> None:
-    p = ctx.s.heroes[seat].pending
-    assert p is not None
-    total = sum(p["dice"])
-    best = total if total <= 18 else None
-    house = gambling.hard_life_house(p["house"], best, lambda: d6(ctx))
-    result = gambling.hard_life_result({seat: total}, sum(house))
-    ctx.emit("GambleEnded", seat=seat, game="hard_life", dice=p["dice"], house=house, won=bool(result))
-    ctx.emit("PendingCleared", seat=seat)
-    if result:
-        change(ctx, seat, "the ante (Hard Life)", gold=p["ante"])
-    elif result == []:
-        change(ctx, seat, "a push: the stake back", gold=1)
+        end_turn(ctx, seat)
 
 
 # -- barrows (DO L315-325) --------------------------------------------------------------------------
@@ -1231,6 +1316,9 @@ HANDLERS = {
     "reroll": do_reroll,
     "stand": do_stand,
     "draw_die": do_draw_die,
+    "join_gamble": do_join_gamble,
+    "decline_gamble": do_decline_gamble,
+    "start_gamble": do_start_gamble,
     "search_barrow": do_search_barrow,
     "explore_barrow": do_explore_barrow,
     "torch_rolls": do_torch_rolls,

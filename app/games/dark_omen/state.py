@@ -114,6 +114,8 @@ class State:
     story_read: list[str] = field(default_factory=list)
     graves: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Space (as text) → the belongings a fallen zombie guarded (DO L201-202)."""
+    gambles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Games of chance being played, by their host's seat (as text, DO L342)."""
     save_point: dict[str, Any] | None = None
     """The chapter's start (DO L114: the rulebook's save point), to restart it after a wipe;
     replaced whole, never changed in place."""
@@ -143,6 +145,7 @@ class State:
         new.dropped = {k: list(v) for k, v in self.dropped.items()}
         new.locations = {k: dict(v) for k, v in self.locations.items()}
         new.creatures = [{**c, "involved": list(c["involved"])} for c in self.creatures]
+        new.gambles = copy.deepcopy(self.gambles)
         new.graves = dict(self.graves)  # each grave is replaced or removed whole, never changed
         new.omen = copy.deepcopy(self.omen)
         new.agenda = [dict(st) for st in self.agenda]

@@ -253,7 +253,7 @@ def test_gambling_costs_1_ap_1_mp_and_1_gold() -> None:
     s, _ = play(s, 0, "reroll", [1, 3], faces=[6])
     assert s.heroes[0].pending["dice"] == [1, 1, 2, 1, 3]
     s, events = play(s, 0, "stand", [6, 6, 5, 4])
-    assert of(events, "GambleEnded")[0]["won"] is True
+    assert of(events, "GambleEnded")[0]["winners"] == [0]
     assert s.heroes[0].gold == 4 and s.heroes[0].pending is None
 
 
@@ -344,3 +344,38 @@ def test_heroes_on_one_space_exchange_freely() -> None:
     s, _ = play(s, 0, "give_gold", to=1)
     assert s.heroes[1].inventory == [coin] and (s.heroes[0].gold, s.heroes[1].gold) == (1, 3)
     assert s.heroes[0].ap == 0
+
+
+def gamblers(gold: int = 2) -> object:
+    s = arranged(table(seats=2), at="Hoglichten:tavern", gold=gold)
+    return s
+
+
+def test_two_players_play_draugr_dice_against_the_house() -> None:
+    """DO L344-348 (facts §23, 12): A 3,3,1,2,6 = 9; B 1,1,4,4,2 = 12; the house 3,3,3,1 = 1
+    wins and the ante of 4 goes to the supply."""
+    s = gamblers()
+    s, _ = play(s, 0, "gamble", game="draugr")
+    assert ("join_gamble", {"host": 0}) in choices(s, 1)
+    s, _ = play(s, 1, "join_gamble", host=0)
+    s, events = play(s, 0, "start_gamble", [3, 3, 1, 2, 6])
+    assert of(events, "GambleStarted")[0]["ante"] == 4
+    s, _ = play(s, 0, "stand", [1, 1, 4, 4, 2])
+    s, events = play(s, 1, "stand", [3, 3, 3, 1])
+    assert of(events, "GambleEnded")[0]["winners"] == []
+    assert [(h.gold, h.mp, h.ap) for h in s.heroes] == [(1, 14, 1), (1, 14, 1)]
+
+
+def test_hard_life_an_18_on_three_dice_and_a_bust() -> None:
+    """DO L350-358: the house 6,5; A 6,6,6 (+2, half the ante) stands; B 5,5,4 then a 6
+    busts; the house draws a 6 for 17 and stops; A takes the ante of 4."""
+    s = gamblers()
+    s, _ = play(s, 0, "gamble", game="hard_life")
+    s, _ = play(s, 1, "join_gamble", host=0)
+    s, _ = play(s, 0, "start_gamble", [6, 5, 6, 6, 6])
+    assert s.heroes[0].gold == 1 + 2
+    s, _ = play(s, 0, "stand", [5, 5, 4])
+    s, events = play(s, 1, "draw_die", [6, 6])
+    ended = of(events, "GambleEnded")[0]
+    assert ended["house"] == [6, 5, 6] and ended["winners"] == [0]
+    assert (s.heroes[0].gold, s.heroes[1].gold) == (7, 1)
