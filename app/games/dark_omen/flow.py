@@ -103,8 +103,11 @@ def begin_chapter(ctx: DoCtx, st: dict[str, Any]) -> None:
 
 def quick_gear(ctx: DoCtx, seat: int, chapter: int) -> None:
     """Quick Start: a primary weapon of the chapter; a d6 of 5–6 adds one armour or shield
-    (DO L547-549)."""
+    (DO L547-549). For a random omen, half the party (every second seat) has gear one level
+    lower (DO L550)."""
     c = ctx.c
+    if ctx.s.options.get("mode") == "quick_omen" and seat % 2 == 1:
+        chapter = max(1, chapter - 1)
     weapons = sorted(
         g for g, card in c.gear.items() if card["level"] == chapter and card["slot"] == "primary"
     )

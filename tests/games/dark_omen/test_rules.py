@@ -379,3 +379,14 @@ def test_hard_life_an_18_on_three_dice_and_a_bust() -> None:
     ended = of(events, "GambleEnded")[0]
     assert ended["house"] == [6, 5, 6] and ended["winners"] == [0]
     assert (s.heroes[0].gold, s.heroes[1].gold) == (7, 1)
+
+
+def test_a_quick_start_gives_a_weapon_of_the_chapter_and_places_heroes_by_a_runehenge() -> None:
+    """DO L547-554: a primary weapon (half the party one level lower for a random omen),
+    and the heroes on the spaces around a runehenge."""
+    s = table(seats=2, chapter=2, mode="quick_omen")
+    levels = [C.gear[h.equipped["primary"]]["level"] for h in s.heroes]
+    assert levels == [2, 1]
+    rings = ({10, 46, 48, 84}, {28, 64, 66, 102})
+    assert any({h.at for h in s.heroes} <= ring for ring in rings)
+    assert all(len(h.runes) <= 4 for h in s.heroes)
