@@ -1,0 +1,117 @@
+"""``umbra bench engine dark_omen``: random legal playouts (commands/s, games/s, median
+commands per game, as the generic engine bench), then the heuristic bot's win rate over
+whole Quick Start chapters and whole campaigns for 1–4 players.
+
+A command counts once its prompts were listed, the player's choice decided by the kernel
+(seat check, the rules, a fresh rng) and its events folded into a new state. Several seats
+act at once: each command is a random one of the seats the table waits on.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from app.games.dark_omen import DARK_OMEN
+from app.games.dark_omen.state import State
+from app.kernel import table as kernel
+from app.kernel.conformance import check_views, random_playout, viewers_for
+from app.kernel.game import validate_options
+from app.kernel.rng import rng_for
+from app.kernel.types import Command, Event, SeatInfo, Viewer
+
+
+def play_with_bots(
+    options: dict[str, Any],
+    seats: int,
+    seed: int,
+    max_commands: int = 60_000,
+    log: list[Event] | None = None,
+    check: bool = False,
+) -> tuple[State, int]:
+    """Every seat played by the bot, the acting seat picked at random among those the table
+    waits on (simultaneous play): (the last state, commands played); ``log`` collects the
+    events; ``check`` checks every viewer's view and feed for leaks after each command."""
+    game = DARK_OMEN
+    table_seed = f"bot-{seed}"
+    picker = random.Random(seed)
+    events = game.setup(
+        validate_options(game, options),
+        [SeatInfo(i, f"Bot {i + 1}") for i in range(seats)],
+        rng_for(table_seed, 1),
+    )
+    state = kernel.replay(game, events)
+    count = len(events)
+    if log is not None:
+        log.extend(events)
+    for commands in range(max_commands):
+        if game.outcome(state) is not None:
+            return state, commands
+        prompt = picker.choice([p for p in game.prompts(state) if p.required])
+        choice = game.bot_choice(state, prompt, picker)
+        assert choice is not None
+        new = kernel.decide(
+            game,
+            state,
+            Command(prompt.seat, choice.type, choice.args),
+            Viewer("seat", frozenset({prompt.seat})),
+            rng_for(table_seed, count + 1),
+        )
+        state = kernel.fold_all(game, state, new)
+        count += len(new)
+        if log is not None:
+            log.extend(new)
+        if check:
+            check_views(game, state, new, viewers_for(seats), f"bot seed {seed} command {commands}")
+    return state, max_commands
+
+
+def run(args: Any) -> int:
+    quick = bool(getattr(args, "quick", False))
+    smoke = bool(getattr(args, "smoke", False))  # a test's run: one game of each kind
+    budget = 0.0 if smoke else 3.0 if quick else 20.0
+    print(
+        f"umbra bench engine dark_omen (random legal playouts, 1-4 seats in turn, {budget:g} s)", flush=True
+    )
+    lengths: list[int] = []
+    started = time.perf_counter()
+    seed = 0
+    while not lengths or time.perf_counter() - started < budget:
+        options = [{}, {"mode": "quick_chapter", "chapter": 1 + seed % 4}][seed % 2]
+        playout = random_playout(
+            DARK_OMEN, seed, seats=1 + seed % 4, options=options, check_every=0, max_commands=50_000
+        )
+        lengths.append(playout.commands)
+        seed += 1
+    seconds = time.perf_counter() - started
+    print(
+        f"  {len(lengths)} games, {sum(lengths):,} commands in {seconds:.1f} s: "
+        f"{sum(lengths) / seconds:,.0f} commands/s, {len(lengths) / seconds:.2f} games/s, "
+        f"median {statistics.median(lengths):.0f} commands/game",
+        flush=True,
+    )
+    games = 1 if smoke else 2 if quick else 6
+    for label, options in (
+        ("Quick Start chapter 1", {"mode": "quick_chapter", "chapter": 1}),
+        ("whole campaign", {"difficulty": "light"}),
+    ):
+        for seats in (2,) if smoke else range(1, 5):
+            t0 = time.perf_counter()
+            wins = 0
+            chapters = 0
+            commands = 0
+            for n in range(games if label.startswith("Quick") else max(1, games // 3)):
+                state, played = play_with_bots(options, seats, 1000 * seats + n)
+                outcome = DARK_OMEN.outcome(state)
+                wins += bool(outcome and outcome.result == "win")
+                chapters += len(state.results)
+                commands += played
+            n_games = games if label.startswith("Quick") else max(1, games // 3)
+            print(
+                f"  bot, {label}, {seats} player(s): {wins}/{n_games} won, {chapters / n_games:.1f} chapters "
+                f"played, {commands / n_games:,.0f} commands/game, {time.perf_counter() - t0:.1f} s",
+                flush=True,
+            )
+    return 0

@@ -1,0 +1,111 @@
+"""One log line per event, in plain words (the log shows chapter and day dividers)."""
+
+from __future__ import annotations
+
+from app.games.dark_omen.content import load
+from app.kernel.types import Event
+
+
+def who(d: dict) -> str:
+    return f"Player {d['seat'] + 1}" if isinstance(d.get("seat"), int) else ""
+
+
+def describe(event: Event) -> str:
+    d = event.data
+    c = load()
+    match event.type:
+        case "CampaignBegan":
+            return f"A Dark Omen campaign begins for {', '.join(d['names'])}."
+        case "ChapterBegan":
+            days = ", ".join(map(str, d["omen_days"]))
+            return f"Chapter {d['chapter']} begins ({d['side']}); omens on days {days}, the boss on day 6."
+        case "DayBegan":
+            return f"Day {d['day']} of chapter {d['chapter']} dawns."
+        case "RoundBegan":
+            return f"Round {d['round']} ({'night' if d['night'] else 'day'})."
+        case "RoundEnded":
+            return f"Round {d['round']} ends."
+        case "DayEnded":
+            return f"Day {d['day']} ends."
+        case "ChapterEnded":
+            return f"{d['reason']}."
+        case "CampaignEnded":
+            return f"The campaign ends: {d['reason']}."
+        case "ChapterReady":
+            guild = f", joining the {d['guild']}s" if d.get("guild") else ""
+            return f"{who(d)} is ready for chapter {d['chapter']}{guild}."
+        case "LootDealt":
+            n = len(d["tokens"]) if "tokens" in d else d.get("count", 0)
+            return f"{n} loot token(s) are dealt face down."
+        case "LootReturned":
+            return "The loot on the map goes back to the pile."
+        case "LootCleared":
+            return "Dropped loot is cleared away."
+        case "LayersTurned":
+            tabs = f"white tab {d['white'] + 1}, clear tab {d['clear'] + 1}"
+            return f"The obstacle layers turn ({d['why']}): {tabs}."
+        case "RunesCast":
+            return f"{who(d)} casts the runes: {', '.join(c.runes[r]['name'] for r in d['runes'])}."
+        case "RuneDiscarded":
+            return f"{who(d)} discards {c.runes[d['rune']]['name']} ({d['why']})."
+        case "OmenDrawn":
+            return f"An omen: {d['name']}."
+        case "OmenEnded":
+            return f"The omen {'succeeds' if d['status'] == 'success' else 'fails'}."
+        case "MeterMoved":
+            return f"The darkness meter moves to {d['to']} ({d['why']})."
+        case "StoryRead":
+            return f"Story: {d['name']} — {d['text']}"
+        case "CreaturePlaced":
+            name = d.get("name") or f"level {d['level']} creature"
+            return f"A {name} appears on space {d['space']}."
+        case "CreatureRevealed":
+            return f"The creature is a {d['name']} ({d['hp']} HP)."
+        case "CreatureHurt":
+            return f"The enemy takes {d['damage']} damage ({d['hp']} HP left)."
+        case "CreatureMoved":
+            return f"The enemy moves to {d['to']} ({d['why']})."
+        case "CreatureSlain":
+            return f"Player {d['by'] + 1} slays the enemy."
+        case "HeroMoved":
+            extra = f", {d['mp']} MP to cross" if d["mp"] else ""
+            return f"{who(d)} moves to {d['to']}{extra}."
+        case "ApSpent":
+            return f"{who(d)} spends {d['n']} AP ({d['why']})."
+        case "RoundPassed":
+            return f"{who(d)} ends the round."
+        case "HeroStats":
+            parts = [f"{k} {d[k]}" for k in ("hp", "max_hp", "mp", "gold", "blood") if k in d]
+            return f"{who(d)}: {', '.join(parts)} ({d['why']})."
+        case "LootRevealed":
+            return f"{who(d)} flips a loot token: {d['face'].replace('_', ' ')}."
+        case "AttackRolled":
+            return f"Attack roll: heroes {d['dice']} against {d['enemy']}."
+        case "DieBoosted":
+            return f"{who(d)} raises a die to {d['to']}."
+        case "BattleEnded":
+            return f"The battle resolves: {len(d['strikes'])} damage roll(s)."
+        case "HeroDied":
+            name = c.characters[d["character"]]["name"]
+            return f"{who(d)}'s {name} falls on {d['space']} and rises as a zombie."
+        case "HeroJoined":
+            return f"{who(d)} takes up {c.characters[d['character']]['name']} at {d['at']}."
+        case "GambleOpened":
+            return f"{who(d)} opens a game of {d['game'].replace('_', ' ')}."
+        case "GambleStarted":
+            return f"The game starts: an ante of {d['ante']} gold."
+        case "GambleTurnEnded":
+            return f"{who(d)} ends the turn with {d['dice']}."
+        case "GambleEnded":
+            game = d["game"].replace("_", " ")
+            winners = ", ".join(f"player {w + 1}" for w in d["winners"]) or "the house"
+            return f"{game.capitalize()}: the house rolls {d['house']}; {winners} take(s) the ante."
+        case "BarrowFound":
+            return f"{who(d)} finds a barrow on {d['space']}."
+        case "BarrowExplored":
+            return f"{who(d)} explores the barrow: {d['dice']} ({d['pattern']})."
+        case "LocationUnlocked":
+            return f"The location on {d['space']} is unlocked ({d['why']})."
+        case "Waiting":
+            return ""
+    return event.type

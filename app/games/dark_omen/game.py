@@ -1,0 +1,360 @@
+"""Dark Omen: the game object the platform calls (the kernel contract, app/kernel/game.py).
+
+A campaign is one table: four chapters of six days (or a Quick Start: one chapter, or one
+omen), every seat spending action points at once. Rules: ``flow.py`` (campaign, days,
+rounds, omens), ``actions.py`` and ``resolve.py`` (what a hero does), ``combat.py`` (dice
+battles), ``gambling.py``, ``board.py`` (the rotating labyrinth); the fold is in
+``engine.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from app.games.dark_omen import bot, describe, flow, stats, view
+from app.games.dark_omen.actions import ap_left, engaged_by, seat_choices
+from app.games.dark_omen.content import load
+from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
+from app.games.dark_omen.state import CHAPTERS, State
+from app.kernel import table as kernel
+from app.kernel.game import GameBase
+from app.kernel.types import (
+    GM_SEAT,
+    Chapter,
+    Choice,
+    Command,
+    Event,
+    OptionSpec,
+    Outcome,
+    Prompt,
+    RuleError,
+    SeatInfo,
+    Secret,
+    Viewer,
+)
+
+CHARACTER_IDS = ("visko", "nyrkki", "ragna", "solmund", "eyvor", "hakon", "ylva", "grimur")
+CHARACTER_NAMES = ("Visko", "Nyrkki", "Ragna", "Solmund", "Eyvor", "Hakon", "Ylva", "Grimur")
+REDACTED = {"LootDealt": "tokens", "LootReturned": "tokens"}
+"""Events naming face-down loot tokens: only the game master sees which (DO L82)."""
+RACES = {"loot", "take", "attack", "propose_team", "join_team", "buy", "redeem", "take_belongings"}
+"""Commands two seats may race for: the loser's is refused as stale (409), costing nothing."""
+
+
+class DarkOmen(GameBase):
+    name = "dark_omen"
+    title = "Dark Omen"
+    summary = (
+        "A cooperative campaign of four chapters on a rotating labyrinth: every player spends "
+        "action points at once, loots, brews, trades and fights dice battles against the darkness."
+    )
+    engine_version = "1"
+    min_seats = 1
+    max_seats = 4
+    opening_event = "CampaignBegan"
+    template_dir = None
+    options = (
+        OptionSpec(
+            "mode",
+            "choice",
+            "campaign",
+            "Mode",
+            "the whole campaign of four chapters, or a Quick Start (DO L543-554)",
+            choices=("campaign", "quick_chapter", "quick_omen"),
+            choice_labels=("Campaign (4 chapters)", "Quick Start: one chapter", "Quick Start: one omen"),
+        ),
+        OptionSpec(
+            "chapter",
+            "int",
+            1,
+            "Chapter",
+            "the chapter a Quick Start plays",
+            minimum=1,
+            maximum=CHAPTERS,
+            depends_on=("mode", ("quick_chapter", "quick_omen")),
+        ),
+        OptionSpec(
+            "difficulty",
+            "choice",
+            "rough",
+            "Difficulty",
+            "which days hold an omen (DO L125-131)",
+            choices=("first_game", "light", "rough", "stressful", "pain"),
+            choice_labels=(
+                "First game (days 1-3, the suggested omens)",
+                "Light (days 1, 2, 4)",
+                "Rough (days 1, 2, 3)",
+                "Stressful (days 1, 2, 3, 5)",
+                "Pain (every day)",
+            ),
+        ),
+        OptionSpec(
+            "unblocked_target",
+            "choice",
+            "lowest",
+            "Unblocked enemy dice hit",
+            "whom an enemy die no hero die faces hits (DO L430, L467)",
+            choices=("lowest", "strongest", "weakest", "most_hp", "least_hp"),
+            choice_labels=(
+                "the lowest roller",
+                "the strongest attacker",
+                "the weakest attacker",
+                "the most health",
+                "the least health",
+            ),
+        ),
+        OptionSpec(
+            "hardcore_regions",
+            "bool",
+            False,
+            "Hardcore region banners",
+            "play the region banners' hardcore sides (DO L73-77)",
+        ),
+        OptionSpec(
+            "character",
+            "per_seat",
+            [],
+            "Character",
+            "each player plays a different character (DO L86)",
+            choices=CHARACTER_IDS,
+            choice_labels=CHARACTER_NAMES,
+            distinct=True,
+            blank_label="a free character",
+        ),
+    )
+
+    # -- setup and the fold ----------------------------------------------------------------------
+
+    def event_types(self) -> dict[str, int]:
+        return dict(RULES.versions)
+
+    def initial_state(self) -> State:
+        return State()
+
+    def setup(self, options: dict[str, Any], seats: Sequence[SeatInfo], rng: random.Random) -> list[Event]:
+        picks = list(options.get("character") or []) + [None] * len(seats)
+        chosen = [p for p in picks[: len(seats)] if p]
+        free = [cid for cid in CHARACTER_IDS if cid not in chosen]
+        characters = [p if p else free.pop(0) for p in picks[: len(seats)]]
+        mode = options.get("mode", "campaign")
+        first = 1 if mode == "campaign" else int(options.get("chapter", 1))
+        last = CHAPTERS if mode == "campaign" else first
+        stored = {k: v for k, v in options.items() if k != "character"}
+        began = Event(
+            "CampaignBegan",
+            {
+                "names": [s.name for s in seats],
+                "options": stored,
+                "characters": characters,
+                "first_chapter": first,
+                "last_chapter": last,
+            },
+        )
+        state = self.evolve(self.initial_state(), began)
+        ctx = new_ctx(state, rng)
+        ctx.then([{"op": "begin_chapter", "chapter": first}])
+        ctx.run(flow.schedule, flow.check)
+        return [began, *ctx.finish()]
+
+    def evolve(self, state: State, event: Event) -> State:
+        return self.evolve_all(state, [event])
+
+    def evolve_all(self, state: State, events: Sequence[Event]) -> State:
+        new = state.clone()
+        for event in events:
+            RULES.apply(new, self.upcast(event))
+        return new
+
+    def upcast(self, event: Event) -> Event:
+        return RULES.upcast(event)
+
+    # -- commands --------------------------------------------------------------------------------
+
+    def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
+        if not state.started or state.result is not None:
+            raise RuleError("game_over", "the campaign is over")
+        if command.type == "restart_chapter":
+            return self._restart(state, command, actor, rng)
+        d = state.decision
+        if d is None:
+            raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
+        if not isinstance(command.seat, int) or command.seat not in d.asked:
+            raise self._not_asked(state, command)
+        choices = self._choices_for(state, d, command.seat)
+        args = {"hero": command.seat, **command.args}
+        if not any(c.type == command.type and c.args == args for c in choices):
+            raise self._refusal(state, command, choices)
+        ctx = new_ctx(state.clone(), rng)
+        ctx.resolve(command.type, args)
+        ctx.run(flow.schedule, flow.check)
+        events = ctx.finish()
+        kernel.remember_fold(state, events, ctx.s)
+        return events
+
+    def _restart(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
+        """The game master's recorded restart of the chapter being played, from its start
+        (the rulebook's save point, DO L114), offered once a hero has fallen in it."""
+        if command.seat != GM_SEAT or not actor.is_gm:
+            raise RuleError("game_master_only", "only the game master may restart a chapter")
+        if not restartable(state):
+            raise RuleError("no_wipe", "a chapter is restarted after a hero fell in it (DO L114)")
+        ctx = new_ctx(state.clone(), rng)
+        ctx.emit("ChapterRestarted", chapter=state.chapter)
+        ctx.s.decision, ctx.s.agenda = None, [{"op": "begin_chapter", "chapter": state.chapter}]
+        ctx.run(flow.schedule, flow.check)
+        return ctx.finish()
+
+    def _not_asked(self, state: State, command: Command) -> RuleError:
+        if isinstance(command.seat, int) and 0 <= command.seat < len(state.heroes):
+            h = state.heroes[command.seat]
+            if isinstance(state.decision, Act) and h.done:
+                return RuleError(
+                    "round_done",
+                    "you have finished this round (6 AP spent or passed); the round ends when "
+                    "every player has (DO L211)",
+                    status=409,
+                )
+        return RuleError("not_your_decision", "the table is not waiting for this seat now")
+
+    def _refusal(self, state: State, command: Command, choices: list[Choice]) -> RuleError:
+        """A command another seat's commit made stale is a 409 naming what changed (facts
+        §21); anything else is not a legal choice (422)."""
+        h = state.heroes[int(command.seat)]
+        a = command.args
+        if command.type in RACES:
+            reason = None
+            if command.type == "loot" and isinstance(h.at, int) and h.at not in state.loot:
+                reason = "the loot token here was already taken"
+            elif command.type == "take" and a.get("token") not in state.dropped.get(h.at, []):  # type: ignore[arg-type]
+                reason = "that loot was already picked up"
+            elif command.type in ("attack", "propose_team"):
+                target = state.creature(str(a.get("creature")))
+                if target is None:
+                    reason = "that creature is no longer on the map"
+                elif engaged_by(state, target["id"]) not in (None, command.seat):
+                    reason = "another hero is already fighting that creature"
+            elif command.type in ("buy", "redeem") and any(a.get("gear") in o.gear for o in state.heroes):
+                reason = "another hero bought that gear first"
+            elif command.type == "take_belongings" and str(h.at) not in state.graves:
+                reason = "the belongings were already taken"
+            elif command.type == "join_team":
+                p = (
+                    state.heroes[int(a.get("leader", -1))].pending
+                    if 0 <= int(a.get("leader", -1)) < len(state.heroes)
+                    else None
+                )
+                if p is None or p.get("kind") != "team":
+                    reason = "that team attack was launched or withdrawn"
+            if reason is not None:
+                return RuleError("taken", f"{command.type}: {reason}; nothing was spent", status=409)
+        if h.alive and ap_left(h) < 1 and command.type not in {c.type for c in choices}:
+            return RuleError("no_ap", f"{command.type}: no action points left this round (DO L211)")
+        offered = sorted({c.type for c in choices})
+        return RuleError(
+            "not_a_choice", f"{command.type} {command.args} is not a legal choice now ({', '.join(offered)})"
+        )
+
+    def _choices_for(self, state: State, d: Any, seat: int) -> list[Choice]:
+        if isinstance(d, Act):
+            return seat_choices(state, load(), seat)
+        if isinstance(d, NextChapter):
+            return [c for c in flow.next_chapter_choices(state, d) if c.args["hero"] == seat]
+        return []
+
+    def prompts(self, state: State) -> list[Prompt]:
+        if not state.started or state.result is not None or state.decision is None:
+            return []
+        d = state.decision
+        out = []
+        for seat in d.asked:
+            choices = self._choices_for(state, d, int(seat))
+            if choices:
+                out.append(
+                    Prompt(seat, view.prompt_title(state, d, int(seat)), tuple(strip(c) for c in choices))
+                )
+        if restartable(state):
+            restart = Choice("restart_chapter", {}, f"Restart chapter {state.chapter} from its start")
+            out.append(Prompt(GM_SEAT, "Game master", (restart,), required=False))
+        return out
+
+    def choice_target(self, state: State, choice: Choice) -> str | None:
+        if choice.type == "move":
+            return f"space:{choice.args['to']}"
+        if choice.type == "attack":
+            return f"creature:{choice.args['creature']}"
+        return None
+
+    def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
+        return bot.choose(state, prompt, rng)
+
+    # -- what each viewer sees -------------------------------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        return view.view(state, viewer)
+
+    def secrets(self, state: State) -> list[Secret]:
+        """Which token lies face down where (DO L82): only the game master. (The pile is a
+        set drawn at random when needed; it holds no order to hide.)"""
+        return [Secret(token) for token in state.loot.values()]
+
+    def event_view(self, event: Event, viewer: Viewer) -> Event | None:
+        hidden = REDACTED.get(event.type)
+        if hidden is not None and not viewer.is_gm:
+            data = {k: v for k, v in event.data.items() if k != hidden}
+            data["count"] = len(event.data[hidden])
+            return Event(event.type, data, event.v)
+        return event
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.result is None:
+            return None
+        winners = tuple(range(len(state.names))) if state.result["result"] == "win" else ()
+        return Outcome(state.result["result"], state.result["reason"], winners)
+
+    def chapters(self, state: State) -> list[Chapter]:
+        """Each chapter of the campaign, with its outcome once played (DO L110-116)."""
+        if not state.started:
+            return []
+        out = []
+        for i, number in enumerate(range(state.first_chapter, state.last_chapter + 1)):
+            result = state.results[i] if i < len(state.results) else None
+            ended = (
+                Outcome(result, f"Chapter {number} was {'won' if result == 'win' else 'lost'}")
+                if result
+                else None
+            )
+            out.append(Chapter(i, f"Chapter {number}", ended, current=state.chapter == number))
+        return out
+
+    def log_mark(self, event: Event) -> str:
+        return {"ChapterBegan": "chapter", "DayBegan": "round", "RoundBegan": "turn"}.get(event.type, "")
+
+    def describe(self, event: Event) -> str:
+        return describe.describe(event)
+
+    def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]:
+        mode = options.get("mode", "campaign")
+        days = flow.DIFFICULTIES[options.get("difficulty", "rough")]
+        what = (
+            "a campaign of 4 chapters"
+            if mode == "campaign"
+            else f"a Quick Start of chapter {options.get('chapter', 1)}"
+        )
+        return [f"{what}; omens on days {', '.join(map(str, days))} and the boss on day 6"]
+
+
+def restartable(state: State) -> bool:
+    """A chapter is being played and a hero has fallen since it began."""
+    saved = state.save_point
+    return state.chapter is not None and saved is not None and len(state.fallen) > len(saved["fallen"])
+
+
+def strip(choice: Choice) -> Choice:
+    """A choice as sent by its seat: ``hero`` is the seat itself, not an argument."""
+    args = {k: v for k, v in choice.args.items() if k != "hero"}
+    return Choice(choice.type, args, choice.label, choice.detail)
+
+
+__all__ = ["DarkOmen", "stats"]

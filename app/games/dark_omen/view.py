@@ -1,0 +1,141 @@
+"""What each viewer sees of a Dark Omen table (DESIGN.md, hidden information).
+
+Public: the board (which edges are black now), heroes, creatures, omen, meter, runes (read
+aloud, DO L149), inventories. Hidden from everyone but the game master: the face-down loot
+tokens on the map and the pile (DO L82); a face-down token shows only that one lies there.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from app.games.dark_omen import stats
+from app.games.dark_omen.board import pos_to_tab
+from app.games.dark_omen.content import load
+from app.games.dark_omen.engine import Act, NextChapter
+from app.games.dark_omen.state import State
+from app.kernel.flow import Decision
+from app.kernel.types import Viewer
+
+
+def prompt_title(s: State, d: Decision, seat: int) -> str:
+    if isinstance(d, NextChapter):
+        return f"Ready for chapter {d.chapter}?"
+    h = s.heroes[seat]
+    if not h.alive:
+        return "Choose a new character"
+    if h.pending is not None:
+        return {
+            "battle": "The attack roll: boost or resolve",
+            "team": "Your team attack",
+            "runehenge": "Turn the obstacle layers",
+            "draugr": "Draugr Dice: keep or reroll",
+            "hard_life": "Hard Life: another die?",
+            "barrow": "The barrow: keep or reroll",
+        }.get(h.pending["kind"], "Your choice")
+    return f"Your actions ({h.ap_limit - h.ap} AP left)"
+
+
+@lru_cache(maxsize=4096)
+def blocked_edges(side_name: str, white: int, clear: int) -> tuple[str, ...]:
+    """The black edges ("a-b") of one side at these layer positions (pure, so cached)."""
+    board = load().board
+    side = board.overworld if side_name == "overworld" else board.underworld
+    layers = {"white": white, "clear": clear}
+    return tuple(sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, layers)))
+
+
+def view(s: State, viewer: Viewer) -> dict[str, Any]:
+    if not s.started:
+        return {}
+    c = load()
+    side = stats.side_of(s, c)
+    heroes = []
+    for h in s.heroes:
+        card = c.characters[h.character]
+        heroes.append(
+            {
+                "seat": h.seat,
+                "player": s.names[h.seat],
+                "character": card["name"],
+                "attribute": card["attribute"],
+                "alive": h.alive,
+                "at": h.at,
+                "hp": h.hp,
+                "max_hp": h.max_hp,
+                "mp": h.mp,
+                "gold": h.gold,
+                "blood": h.blood,
+                "ap_left": max(0, h.ap_limit - h.ap),
+                "done": h.done,
+                "inventory": [{"token": t, "face": c.loot[t]} for t in h.inventory],
+                "potions": [{"token": t, "face": c.loot[t]} for t in h.potions],
+                "gear": [{"id": g, "name": (c.gear.get(g) or c.holographic[g])["name"]} for g in h.gear],
+                "equipped": dict(h.equipped),
+                "charges": dict(h.charges),
+                "runes": [
+                    {"id": r, "name": c.runes[r]["name"], "house": c.runes[r]["house"]} for r in h.runes
+                ],
+                "guild": h.guild,
+                "pending": h.pending,
+                "effects": dict(h.effects),
+            }
+        )
+    d = s.decision
+    blocked = (
+        sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, s.layers))
+        if s.chapter is not None
+        else []
+    )
+    out: dict[str, Any] = {
+        "chapter": s.chapter,
+        "chapters": [s.first_chapter, s.last_chapter],
+        "results": list(s.results),
+        "day": s.day,
+        "round": s.round,
+        "night": s.night,
+        "meter": s.meter,
+        "meter_state": stats.meter_state(s),
+        "side": side.name,
+        "tabs": {layer: pos_to_tab(pos) for layer, pos in s.layers.items()},
+        "blocked": blocked,
+        "towns": dict(side.towns),
+        "loot_face_down": sorted(s.loot),
+        "loot_face_up": {str(k): [{"token": t, "face": c.loot[t]} for t in v] for k, v in s.dropped.items()},
+        "pile": len(s.pile),
+        "locations": {str(k): dict(v) for k, v in s.locations.items()},
+        "creatures": [
+            {
+                k: v
+                for k, v in x.items()
+                if k in ("id", "space", "level", "kind", "name", "hp", "armor", "dr", "dice")
+            }
+            for x in s.creatures
+        ],
+        "omen": None,
+        "omen_days": list(s.omen_days),
+        "barrows": list(s.barrows),
+        "campfires": list(s.campfires),
+        "vortices": list(s.vortices),
+        "graves": sorted(s.graves),
+        "fallen": list(s.fallen),
+        "heroes": heroes,
+        "waiting": None if d is None else {"kind": d.kind, "seats": d.asked},
+        "result": s.result,
+    }
+    if s.omen is not None:
+        omen = c.omens[s.omen["id"]]
+        out["omen"] = {
+            "id": omen["id"],
+            "name": omen["name"],
+            "mission": omen["mission"],
+            "status": s.omen["status"],
+            "space": omen.get("space"),
+            "blood": [s.omen["blood"], omen.get("blood")],
+        }
+    if viewer.is_gm:
+        out["face_down"] = {str(k): {"token": v, "face": c.loot[v]} for k, v in s.loot.items()}
+    if isinstance(d, Act):
+        out["acting"] = list(d.asked)
+    return out

@@ -1,0 +1,103 @@
+"""Scenario helpers: a table set up, then arranged (a hero here, an enemy there), and
+commands decided with rigged dice, rolled in the order the rules roll them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.games.dark_omen import DARK_OMEN
+from app.games.dark_omen.engine import Act
+from app.games.dark_omen.state import State
+from app.kernel import table as kernel
+from app.kernel.rng import rng_for
+from app.kernel.types import Command, Event, SeatInfo, Viewer
+
+
+class Rigged(random.Random):
+    """Dice from a list, in rolling order; anything else (draws) from a seeded generator."""
+
+    def __init__(self, rolls: list[int]) -> None:
+        super().__init__(7)
+        self.rolls = list(rolls)
+
+    def randint(self, a: int, b: int) -> int:
+        if not self.rolls:
+            return super().randint(a, b)
+        value = self.rolls.pop(0)
+        assert a <= value <= b, f"rigged {value} outside {a}..{b}"
+        return value
+
+
+def table(seats: int = 1, **options: Any) -> State:
+    """A Quick Start table (chapter 1 unless said), waiting on the first round."""
+    opts = {"mode": "quick_chapter", "chapter": 1, **options}
+    from app.kernel.game import validate_options
+
+    events = DARK_OMEN.setup(
+        validate_options(DARK_OMEN, opts), [SeatInfo(i, f"P{i + 1}") for i in range(seats)], rng_for("t", 1)
+    )
+    return kernel.replay(DARK_OMEN, events)
+
+
+def arranged(state: State, *, at: int = 10, hp: int = 15, mp: int = 15, gold: int = 0) -> State:
+    """Every hero on ``at`` with the given tracks, no gear, no runes, nothing on the map,
+    the round fresh, the layers at 0 (so tests are not at the mercy of the setup)."""
+    s = state.clone()
+    for h in s.heroes:
+        h.at, h.hp, h.mp, h.gold = at, hp, mp, gold
+        h.gear, h.equipped, h.charges, h.runes, h.inventory, h.potions = [], {}, {}, [], [], []
+        h.ap, h.ap_limit, h.done, h.pending, h.must_attack, h.effects = 0, 6, False, None, None, {}
+    s.pile = sorted({*s.pile, *s.loot.values(), *(t for ts in s.dropped.values() for t in ts)})
+    s.creatures, s.loot, s.dropped = [], {}, {}
+    s.omen = {"id": "demonic_weather", "status": "active", "blood": 0}  # reach a far space: stays active
+    s.layers = {"white": 0, "clear": 0}
+    s.decision = Act(seat="any", seats=[h.seat for h in s.heroes])
+    s.agenda = []
+    return s
+
+
+def enemy(
+    state: State,
+    *,
+    space: int = 10,
+    level: int = 1,
+    hp: int = 20,
+    armor: int = 0,
+    dr: str = "3",
+    cid: str = "e1",
+    name: str = "Test Foe",
+) -> dict[str, Any]:
+    creature = {
+        "id": cid,
+        "space": space,
+        "level": level,
+        "kind": "creature",
+        "omen": False,
+        "dice": level,
+        "card": "groll",
+        "name": name,
+        "hp": hp,
+        "armor": armor,
+        "dr": dr,
+        "involved": [],
+    }
+    state.creatures.append(creature)
+    return creature
+
+
+def play(
+    state: State, seat: int, type_: str, rolls: list[int] | None = None, **args: Any
+) -> tuple[State, list[Event]]:
+    events = DARK_OMEN.decide(
+        state, Command(seat, type_, args), Viewer("seat", frozenset({seat})), Rigged(rolls or [])
+    )
+    return kernel.fold_all(DARK_OMEN, state, events), events
+
+
+def of(events: list[Event], type_: str) -> list[dict[str, Any]]:
+    return [e.data for e in events if e.type == type_]
+
+
+def choices(state: State, seat: int) -> list[tuple[str, dict[str, Any]]]:
+    return [(c.type, c.args) for p in DARK_OMEN.prompts(state) if p.seat == seat for c in p.choices]
