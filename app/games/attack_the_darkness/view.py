@@ -63,8 +63,8 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "hand_resources": len(ch["hand_r"]),
             "action_deck": len(ch["actions"]),
             "resource_deck": len(ch["resources"]),
-            "action_discard": [card_view(s, c) for c in ch["disc_a"]],
-            "resource_discard": [card_view(s, c) for c in ch["disc_r"]],
+            "action_discard": [[c, C.card_name(s.cards[c])] for c in ch["disc_a"]],
+            "resource_discard": [[c, C.card_name(s.cards[c])] for c in ch["disc_r"]],
             "in_play": [
                 card_view(s, e["card"]) | {"until": e["until"], "on": e["on"]} for e in ch["in_play"]
             ],
@@ -94,7 +94,6 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
         if t["flipped"] and t["card"] is not None:
             tile["card"] = {"id": t["card"], "name": C.dungeon_name(s.cards[t["card"]])}
         tiles.append(tile)
-    squares = sorted(s.open_squares()) if s.tiles or s.arena else []
     monsters = [
         {
             "id": mid,
@@ -133,7 +132,7 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
         "characters": chars,
         "map": {
             "tiles": tiles,
-            "squares": [list(sq) for sq in squares],
+            "arena": s.arena,
             "walls": [list(w) for w in s.arena_walls],
         },
         "monsters": monsters,
@@ -160,16 +159,29 @@ def _summon(s: State, entry: str) -> str:
     return C.monsters[m["card"]].name if m else entry
 
 
-def secrets_of(s: State) -> list[Secret]:
+def secrets_of(s: State, *, per_card: bool = False) -> list[Secret]:
+    """Hands (their player), advancement draws (the drawer), face-down tiles (nobody) card by
+    card; each deck's order (nobody) as the whole ordered list — or, with ``per_card``,
+    every card in a deck (slower to check; the game's own conformance test uses it). A
+    card a player arranged on top of a deck is known to that player (AtD L313)."""
     out: list[Secret] = []
+    decks: list[tuple[list[str], frozenset[Any]]] = []
     for seat, ch in enumerate(s.chars):
         out += [Secret(c, frozenset({seat})) for c in ch["hand_a"] + ch["hand_r"]]
-        known = set(s.peeked.get(f"{seat}:actions", [])) | set(s.peeked.get(f"{seat}:resources", []))
-        out += [Secret(c, frozenset({seat} if c in known else ())) for c in ch["actions"] + ch["resources"]]
         out += [Secret(c, frozenset({seat})) for c in s.adv_draw.get(str(seat), [])]
-    out += [Secret(c, frozenset()) for c in s.dungeon_deck if c not in s.known_bottom]
+        known = set(s.peeked.get(f"{seat}:actions", [])) | set(s.peeked.get(f"{seat}:resources", []))
+        for pile in (ch["actions"], ch["resources"]):
+            hidden = [c for c in pile if c not in known]
+            decks.append((hidden, frozenset()))
+            out += [Secret(c, frozenset({seat})) for c in pile if c in known]
+    decks.append(([c for c in s.dungeon_deck if c not in s.known_bottom], frozenset()))
+    decks.append((list(s.adv_deck), frozenset()))
+    for pile, seats in decks:
+        if per_card:
+            out += [Secret(c, seats) for c in pile]
+        elif len(pile) > 1:
+            out.append(Secret(pile, seats))
     out += [Secret(t["card"], frozenset()) for t in s.tiles if t["card"] is not None and not t["flipped"]]
-    out += [Secret(c, frozenset()) for c in s.adv_deck]
     return out
 
 
