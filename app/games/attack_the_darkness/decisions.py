@@ -1,0 +1,149 @@
+"""The typed questions Attack the Darkness asks (``app.kernel.flow.Decision``): one per
+step of a play (card → resource cards → discards → targets, squares, areas), the defence
+window, tile placement, clearing the room, exploring, advancement, Arena initiative, the
+campaign's "ready", and the game master's picks and monster actions (Tabletop)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.kernel.flow import Decision
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaceTile(Decision):
+    """Tiles go horizontally or vertically, touching a placed tile (AtD L248, L262)."""
+
+    kind = "place_tile"
+    left: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Act(Decision):
+    """The action step of a player turn (AtD L268): a card, the speed move, equipment, the
+    class ability, or the end step."""
+
+    kind = "act"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Pay(Decision):
+    """Resource cards are chosen before the action is declared (AtD L143)."""
+
+    kind = "pay"
+    card: str
+    rcs: list[str] = field(default_factory=list)
+    context: str = "turn"
+    resume: dict[str, Any] | None = None
+    """The step an interrupted attack resumes with (a defence card, AtD L151)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Discard(Decision):
+    """A condition's discards come before anything else (AtD L140, L182)."""
+
+    kind = "discard"
+    left: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveTo(Decision):
+    """Where a move or push ends ("up to", AtD L85, L87)."""
+
+    kind = "move_to"
+    who: str
+    n: int
+    why: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Target(Decision):
+    """One target at a time, up to the card's maximum, none required (AtD L157)."""
+
+    kind = "target"
+    part: int
+    left: int
+    chosen: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Area(Decision):
+    """A 3×2 box, horizontal or vertical (AtD L159-162)."""
+
+    kind = "area"
+    part: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Defend(Decision):
+    """The defence window on an enemy attack (AtD L151): a Defense card, or none."""
+
+    kind = "defend"
+    attacker: str
+    target: str
+    resume: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClearRoom(Decision):
+    """Every conscious player at once: revive, rest or explore (AtD L276-279)."""
+
+    kind = "clear_room"
+    chosen: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Explore(Decision):
+    """Flip map tiles one at a time, then perhaps dig greedily (AtD L280-281)."""
+
+    kind = "explore"
+    missed: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeepEquipment(Decision):
+    """Equipment found may be kept, dropping old items to fit 2 slots (AtD L206)."""
+
+    kind = "keep_equipment"
+    card: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Advance(Decision):
+    """Keep one of the advancement cards drawn (AtD L284-285)."""
+
+    kind = "advance"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cut(Decision):
+    """Arena initiative: every player cuts their action deck at once (AtD L290)."""
+
+    kind = "cut"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ready(Decision):
+    """Between the dungeons of a campaign, every player says ready (AtD L238)."""
+
+    kind = "ready"
+    next_dungeon: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class GmPick(Decision):
+    """Tabletop: the game master picks monster cards totalling up to danger + 5 (AtD L274)."""
+
+    kind = "gm_pick"
+    total: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class GmMonster(Decision):
+    """Tabletop: the game master decides a monster's turn (AtD L275)."""
+
+    kind = "gm_monster"
+    monster: str
+    moved: bool
+    attacks: int

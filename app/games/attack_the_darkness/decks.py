@@ -1,0 +1,95 @@
+"""Deck construction (AtD L298-327): a class, a resource deck and an action deck, each
+checked with a precise error naming the rule broken."""
+
+from __future__ import annotations
+
+from app.games.attack_the_darkness.content import IMPACTS, Content
+from app.kernel.types import RuleError
+
+DECK_SIZE = 27
+"""Both decks hold exactly 27 cards (AtD L316, L324)."""
+CORE_COPIES = 12
+"""Exactly 12 core cards (AtD L317; the facts file takes "exactly" over L312's "at least"),
+6 of each for the Templar's two cores (AtD L320)."""
+MAX_COPIES = 3
+"""At most 3 of any other card (AtD L318, L325)."""
+
+
+def legal_for(classes: str, cls: str) -> bool:
+    """Is a card with this IMPACTS string usable by ``cls`` (AtD L306-308)?"""
+    return any(IMPACTS[letter] == cls for letter in classes)
+
+
+def validate_deck(
+    content: Content, cls: str, resources: dict[str, int], actions: dict[str, int], *, arena: bool = False
+) -> None:
+    """Refuse an illegal character, naming the rule (AtD L315-327; Arena bans AtD L297)."""
+    if cls not in content.classes:
+        raise RuleError("unknown_class", f"{cls!r} is not one of the seven classes (AtD L57-66)")
+    klass = content.classes[cls]
+    for card, n in [*resources.items(), *actions.items()]:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise RuleError("bad_count", f"{card}: a deck lists each card with a count of at least 1")
+    for card in resources:
+        if card not in content.resources:
+            kind = "an action card" if card in content.actions else "no card"
+            raise RuleError("not_a_resource", f"{card} is {kind}, not a resource card (AtD L315)")
+    for card in actions:
+        if card not in content.actions:
+            kind = "a resource card" if card in content.resources else "no card"
+            raise RuleError("not_an_action", f"{card} is {kind}, not an action card (AtD L323)")
+    r_total, a_total = sum(resources.values()), sum(actions.values())
+    if r_total != DECK_SIZE:
+        raise RuleError(
+            "resource_deck_size",
+            f"the resource deck holds {r_total} cards, not exactly {DECK_SIZE} (AtD L316)",
+        )
+    if a_total != DECK_SIZE:
+        raise RuleError(
+            "action_deck_size", f"the action deck holds {a_total} cards, not exactly {DECK_SIZE} (AtD L324)"
+        )
+    cores = klass.cores
+    per_core = CORE_COPIES // len(cores)
+    for core in cores:
+        if resources.get(core, 0) != per_core:
+            rule = "AtD L320" if len(cores) == 2 else "AtD L317"
+            raise RuleError(
+                "core_cards",
+                f"a {klass.name} resource deck holds exactly {per_core} {content.resources[core].name} "
+                f"(it has {resources.get(core, 0)}) ({rule})",
+            )
+    for card, n in resources.items():
+        rc = content.resources[card]
+        if rc.core and card not in cores:
+            raise RuleError("core_of_other_class", f"{rc.name} is another class's core card (AtD L311)")
+        if card not in cores and n > MAX_COPIES:
+            raise RuleError("too_many_copies", f"{n} copies of {rc.name}: at most {MAX_COPIES} (AtD L318)")
+        if not legal_for(rc.classes, cls):
+            raise RuleError(
+                "card_not_for_class",
+                f"{rc.name} ({rc.classes}) is not usable by the {klass.name} (AtD L306-308)",
+            )
+    for card, n in actions.items():
+        ac = content.actions[card]
+        if n > MAX_COPIES:
+            raise RuleError("too_many_copies", f"{n} copies of {ac.name}: at most {MAX_COPIES} (AtD L325)")
+        if not legal_for(ac.classes, cls):
+            raise RuleError(
+                "card_not_for_class",
+                f"{ac.name} ({ac.classes}) is not usable by the {klass.name} (AtD L306-308)",
+            )
+    if arena:
+        banned = sorted(
+            {content.resources[c].name for c in resources if content.resources[c].arena_banned}
+            | {content.actions[c].name for c in actions if content.actions[c].arena_banned}
+        )
+        if banned:
+            raise RuleError("banned_in_arena", f"banned in Arena games: {', '.join(banned)} (AtD L297)")
+
+
+def sample_deck(content: Content, cls: str, *, arena: bool = False) -> tuple[dict[str, int], dict[str, int]]:
+    """The class's pre-constructed deck as the facts file completes it (AtD L328-436)."""
+    deck = content.decks[cls]
+    if arena:
+        return dict(deck.arena_resources), dict(deck.arena_actions)
+    return dict(deck.resources), dict(deck.actions)

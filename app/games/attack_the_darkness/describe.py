@@ -1,0 +1,137 @@
+"""One plain line of the game log per event (already redacted for its viewer)."""
+
+from __future__ import annotations
+
+from app.games.attack_the_darkness.content import load
+from app.kernel.types import Event
+
+C = load()
+
+
+def _who(d: dict, key: str = "who") -> str:
+    w = d.get(key, "")
+    if isinstance(w, str) and w.startswith("c"):
+        return f"Player {int(w[1:]) + 1}"
+    return f"monster {w}" if w else ""
+
+
+def describe_event(event: Event) -> str:
+    d = event.data
+    seat = d.get("seat")
+    p = f"Player {seat + 1}" if isinstance(seat, int) else ""
+    match event.type:
+        case "AdventureBegan":
+            return f"{d['mode'].title()}: {', '.join(d['names'])} enter {d['dungeon_names'][0]}."
+        case "DungeonBegan":
+            return f"{d['name']} begins."
+        case "EncounterBegan":
+            return f"Encounter: {d['name']}."
+        case "DeckShuffled":
+            what = f"{p} shuffles the {d['deck']}" if p else f"The {d['deck']} deck is shuffled"
+            return f"{what} ({d['n']} cards)."
+        case "CardsDrawn":
+            return f"{p} draws {d['n_actions']} action and {d['n_resources']} resource cards."
+        case "Fatigued":
+            return f"{p} is fatigued: the hand is discarded (AtD L70)."
+        case "FatigueEnded":
+            return f"{p} reshuffles the discards and is no longer fatigued (AtD L71)."
+        case "TilesDrawn":
+            return f"{d['n']} dungeon cards are drawn face down as map tiles."
+        case "TilePlaced":
+            return "The stairs tile is placed." if d["stairs"] else f"A tile is placed at {d['x']},{d['y']}."
+        case "TokenPlaced":
+            return f"{p} takes position at {d['square'][0]},{d['square'][1]}."
+        case "DangerSet":
+            return f"Danger level {d['danger']} ({d['players']} players × {d['tiles']} tiles + advancements)."
+        case "DungeonCardRevealed":
+            where = {
+                "discard": "discarded",
+                "line": "joins the line",
+                "set_aside": "is set aside (incomplete boss set)",
+                "seed": "seeds the next encounter",
+                "dug": "is dug up",
+            }.get(d["to"], d["to"])
+            return f"{C.dungeon_name(d['id'])} is revealed and {where}."
+        case "MonstersEntered":
+            return f"{len(d['monsters'])} × {d['name']} enter the encounter."
+        case "BossCardsReturned":
+            return f"{d['n']} boss card(s) go to the bottom of the dungeon deck (AtD L225)."
+        case "RoundBegan":
+            return f"Round {d['round']}."
+        case "TurnBegan":
+            return f"{p}'s turn."
+        case "TurnEnded":
+            return f"{p} ends the turn."
+        case "HandDiscarded":
+            return f"{p} discards the whole hand."
+        case "CardsDiscarded":
+            return f"{p} discards {len(d['cards'])} card(s)."
+        case "Moved":
+            return f"{_who(d)} moves to {d['to'][0]},{d['to'][1]} ({d['why']})."
+        case "CardPlayed":
+            return f"{p} plays {C.card_name(d['id'])} with {len(d['rcs'])} resource card(s)."
+        case "EquipmentUsed":
+            return f"{p} uses {C.dungeon_name(d['id'])}."
+        case "AbilityUsed":
+            return f"{p} uses {d['name']}."
+        case "PlayFinished":
+            return f"{p}'s card resolves."
+        case "AreaPlaced":
+            return f"{p} places an area at {d['x']},{d['y']} hitting {len(d['hits'])}."
+        case "Damaged":
+            return f"{_who(d)} takes {d['amount']} damage ({d['saved']} saved), {d['hp']} HP left."
+        case "Healed":
+            return f"{_who(d)} heals {d['amount']} to {d['hp']} HP{' and wakes' if d.get('woke') else ''}."
+        case "KnockedOut":
+            return f"{p} falls unconscious (AtD L69)."
+        case "MonsterDied":
+            return f"Monster {d['id']} dies."
+        case "StatusSet":
+            return f"{_who(d)} is {d['status']} until round {d['until']}."
+        case "Guarded":
+            return f"{_who(d)} raises a save of {d['save']}."
+        case "Missed":
+            return f"{_who(d, 'attacker')}'s attack on {_who(d, 'target')} misses: out of reach or sight."
+        case "InPlayExpired":
+            return f"{p}'s cards in play expire."
+        case "EncounterEnded":
+            return "The encounter is won." if d["result"] == "win" else "The encounter is lost."
+        case "RoomChoice":
+            return f"{p} chooses to {d['action']}."
+        case "TileFlipped":
+            return f"{p} flips a tile: {C.dungeon_name(d['id'])}."
+        case "EquipmentKept":
+            return f"{p} keeps {C.dungeon_name(d['id'])}."
+        case "EquipmentLeft":
+            return f"{p} leaves the equipment."
+        case "MysteryResolved":
+            return f"{p} finds a mystery: {d['name']}."
+        case "SeedAdded":
+            return f"Monsters worth {d['danger']} danger will seed the next encounter (at half)."
+        case "SeedSpent":
+            return "The seeded monsters join the encounter."
+        case "MapCleared":
+            return "The map is cleared away."
+        case "AdvancementsDrawn":
+            return f"{p} draws {d['n']} advancement cards."
+        case "AdvancementKept":
+            return f"{p} keeps the advancement {C.advancements[d['id']].name}."
+        case "DecksRestored":
+            return f"{p} gathers and shuffles every card."
+        case "DungeonEnded":
+            return f"{d['name']} is {'cleared' if d['result'] == 'win' else 'lost'}."
+        case "ReadyForDungeon":
+            return f"{p} is ready."
+        case "InitiativeCut":
+            return f"{p} cuts {d['name']} (cost {d['cost']})."
+        case "InitiativeTied":
+            return "Tied cuts are cut again (AtD L290)."
+        case "InitiativeSet":
+            return "Initiative: " + ", ".join(f"Player {x + 1}" for x in d["order"]) + "."
+        case "MonsterSummoned":
+            return f"Monster {d['id']} summons help."
+        case "GameEnded":
+            return f"The game ends: {d['reason']}."
+        case "Waiting":
+            return ""
+    return event.type

@@ -1,0 +1,400 @@
+"""Attack the Darkness (AtD): the Game object the platform talks to — options, setup, the
+command check, prompts, views with hidden information, log lines, the bot, chapters."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from app.games.attack_the_darkness import clearing, rules  # noqa: F401  (register the rules)
+from app.games.attack_the_darkness import query as q
+from app.games.attack_the_darkness.bot import bot_pick
+from app.games.attack_the_darkness.content import CLASS_IDS, load
+from app.games.attack_the_darkness.decks import sample_deck
+from app.games.attack_the_darkness.describe import describe_event
+from app.games.attack_the_darkness.engine import RULES, Ctx
+from app.games.attack_the_darkness.state import State
+from app.games.attack_the_darkness.view import TITLES, secrets_of, view_of
+from app.kernel import (
+    Choice,
+    Command,
+    Event,
+    GameBase,
+    OptionSpec,
+    Outcome,
+    Prompt,
+    RuleError,
+    SeatInfo,
+    Secret,
+    Viewer,
+)
+from app.kernel.flow import Decision
+from app.kernel.types import GM_SEAT, Chapter
+
+MODES = ("adventure", "tabletop", "arena")
+DUNGEONS = ("random", "tavern_cellar", "sewer", "prison", "tower", "cave")
+PER_SEAT_SECRETS = {"CardsDrawn": ("actions", "resources"), "AdvancementsDrawn": ("cards",)}
+LOG_MARKS = {
+    "DungeonBegan": "chapter",
+    "EncounterBegan": "chapter",
+    "RoundBegan": "round",
+    "TurnBegan": "turn",
+}
+CHANCE = frozenset(
+    {
+        "DeckShuffled",
+        "CardsDrawn",
+        "TilesDrawn",
+        "DungeonCardRevealed",
+        "AdvancementsDrawn",
+        "TileFlipped",
+        "InitiativeCut",
+    }
+)
+
+
+class AttackTheDarkness(GameBase):
+    name = "attack_the_darkness"
+    title = "Attack the Darkness"
+    summary = (
+        "Card-driven tactical fights on a grid of dungeon tiles: classes, action and resource decks, "
+        "monsters with behaviours, dungeons and campaigns; Adventure, Tabletop and Arena."
+    )
+    engine_version = "1"
+    min_seats = 1
+    max_seats = 7
+    opening_event = "AdventureBegan"
+    template_dir = None
+    options = (
+        OptionSpec(
+            "mode",
+            "choice",
+            "adventure",
+            "Mode",
+            "Adventure: the dungeon deck runs the monsters; Tabletop: a game master does; Arena: teams fight",
+            choices=MODES,
+            choice_labels=("Adventure", "Tabletop (game master)", "Arena (player versus player)"),
+        ),
+        OptionSpec(
+            "dungeon",
+            "choice",
+            "tavern_cellar",
+            "Dungeon",
+            "a sample dungeon or a random one (AtD L437-466)",
+            choices=DUNGEONS,
+            choice_labels=(
+                "A random dungeon",
+                "The Tavern Cellar",
+                "The Sewer",
+                "The Prison",
+                "The Tower",
+                "The Cave",
+            ),
+            depends_on=("mode", ("adventure", "tabletop")),
+        ),
+        OptionSpec(
+            "encounters",
+            "int",
+            4,
+            "Encounters",
+            "encounters in a random dungeon (standard: 4, AtD L237)",
+            minimum=1,
+            maximum=8,
+            depends_on=("dungeon", ("random",)),
+        ),
+        OptionSpec(
+            "bosses",
+            "bool",
+            False,
+            "Bosses in the deck",
+            "boss card sets in a random dungeon's deck: a high degree of difficulty (AtD L227)",
+            depends_on=("dungeon", ("random",)),
+        ),
+        OptionSpec(
+            "campaign",
+            "int",
+            1,
+            "Dungeons in the campaign",
+            "chain dungeons with the same characters: full heal between, "
+            "advancements and equipment kept (AtD L238)",
+            minimum=1,
+            maximum=4,
+            depends_on=("mode", ("adventure", "tabletop")),
+        ),
+        OptionSpec(
+            "teams",
+            "int",
+            2,
+            "Teams",
+            "Arena: 2-4 teams of 1-3 players; seat k plays for team k mod teams (AtD L288)",
+            minimum=2,
+            maximum=4,
+            depends_on=("mode", ("arena",)),
+        ),
+        OptionSpec(
+            "class",
+            "per_seat",
+            [],
+            "Class",
+            "each player's class, with its pre-constructed deck (AtD L328-436)",
+            choices=CLASS_IDS,
+            choice_labels=tuple(c.title() for c in CLASS_IDS),
+            blank_label="the next free class",
+        ),
+    )
+
+    def event_types(self) -> dict[str, int]:
+        return dict(RULES.versions)
+
+    def initial_state(self) -> State:
+        return State()
+
+    def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]:
+        mode = options.get("mode", "adventure")
+        if mode == "arena":
+            teams = options.get("teams", 2)
+            if not teams <= len(seat_names) <= 3 * teams:
+                raise RuleError("arena_teams", f"Arena needs {teams} teams of 1-3 players (AtD L288)")
+            return [f"Arena: {teams} teams on The Arena"]
+        dungeon = options.get("dungeon", "tavern_cellar")
+        labels = dict(zip(DUNGEONS, self.options[1].choice_labels, strict=True))
+        return [f"{mode.title()}: {labels[dungeon]}"]
+
+    # -- setup ----------------------------------------------------------------------------------
+
+    def setup(self, options: dict[str, Any], seats: Sequence[SeatInfo], rng: random.Random) -> list[Event]:
+        c = load()
+        n = len(seats)
+        mode = options.get("mode", "adventure")
+        arena = mode == "arena"
+        teams = options.get("teams", 2)
+        if arena and not teams <= n <= 3 * teams:
+            raise RuleError("arena_teams", f"Arena needs {teams} teams of 1-3 players: {n} seats (AtD L288)")
+        picks = list(options.get("class", [])) + [None] * n
+        free = [x for x in CLASS_IDS if x not in picks[:n]] or list(CLASS_IDS)
+        classes = []
+        for k in range(n):
+            if picks[k] is None:
+                picks[k] = free[k % len(free)]
+            classes.append(picks[k])
+        decks = []
+        for cls in classes:
+            res, act = sample_deck(c, cls, arena=arena)
+            decks.append({"resources": res, "actions": act})
+        dungeon = "random" if arena else options.get("dungeon", "tavern_cellar")
+        dungeon_cards = [cid for cid in sorted(c.dungeon_copies) for _ in range(c.dungeon_copies[cid])]
+        adv_cards = [cid for cid in sorted(c.advancement_copies) for _ in range(c.advancement_copies[cid])]
+        if dungeon == "random":
+            encounters = options.get("encounters", 4)
+            removed: set[str] = (
+                set() if options.get("bosses") else {m.id for m in c.monsters.values() if m.boss_set}
+            )
+            base = "Random dungeon"
+        else:
+            d = c.dungeons[dungeon]
+            encounters = len(d.encounters)
+            removed = {
+                m.id for m in c.monsters.values() if m.id in d.removed or (m.boss_set or "") in d.removed
+            }
+            removed |= {x for x in d.removed if x in c.mysteries or x in c.equipment}
+            base = d.name
+        if arena:
+            encounters = 1
+        count = 1 if arena else options.get("campaign", 1)
+        names = [base] if count == 1 else [f"{base} ({k + 1} of {count})" for k in range(count)]
+        began = Event(
+            "AdventureBegan",
+            {
+                "mode": mode,
+                "names": [s.name for s in seats],
+                "classes": classes,
+                "teams": [k % teams for k in range(n)] if arena else [0] * n,
+                "dungeon": dungeon,
+                "dungeon_names": ["The Arena"] if arena else names,
+                "encounters": encounters,
+                "bosses": bool(options.get("bosses")),
+                "decks": decks,
+                "dungeon_cards": dungeon_cards,
+                "advancement_cards": adv_cards,
+                "removed": sorted(removed),
+                "hp": [c.classes[x].hp for x in classes],
+                "speed": [c.classes[x].speed for x in classes],
+            },
+        )
+        state = self.evolve(self.initial_state(), began)
+        ctx = Ctx(state, rng)
+        for seat in range(n):
+            for which, letter in (("actions", "a"), ("resources", "r")):
+                pile = [k for k in state.cards if k.startswith(f"{seat}{letter}")]
+                rng.shuffle(pile)
+                ctx.emit("DeckShuffled", seat=seat, deck=which, order=pile, n=len(pile))
+        pile = [f"d{i}" for i, cid in enumerate(dungeon_cards) if cid not in removed]
+        rng.shuffle(pile)
+        ctx.emit("DeckShuffled", deck="dungeon", order=pile, n=len(pile))
+        adv = [f"v{i}" for i in range(len(adv_cards))]
+        rng.shuffle(adv)
+        ctx.emit("DeckShuffled", deck="advancement", order=adv, n=len(adv))
+        if arena:
+            ctx.then([{"op": "begin_encounter", "index": 0}])
+        else:
+            ctx.then([{"op": "begin_dungeon", "index": 0}])
+        ctx.run(clearing.schedule, clearing.check_end)
+        return [began, *ctx.finish()]
+
+    def evolve(self, state: State, event: Event) -> State:
+        return self.evolve_all(state, [event])
+
+    def evolve_all(self, state: State, events: Sequence[Event]) -> State:
+        new = state.clone()
+        for event in events:
+            RULES.apply(new, self.upcast(event))
+        return new
+
+    def upcast(self, event: Event) -> Event:
+        return RULES.upcast(event)
+
+    # -- commands ---------------------------------------------------------------------------------
+
+    def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
+        if not state.started:
+            raise RuleError("not_started", "the table has not begun")
+        if state.result is not None:
+            raise RuleError("game_over", "the game is over")
+        d = state.decision
+        if d is None:
+            raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
+        if command.seat not in d.asked:
+            raise RuleError("not_your_decision", f"the table waits for {self._who(state, d)}")
+        choices = self._choices_for(state, d, command.seat)
+        if not any(c.type == command.type and c.args == command.args for c in choices):
+            offered = sorted({c.type for c in choices})
+            raise RuleError(
+                "not_a_choice",
+                f"{command.type} {command.args} is not a legal choice now ({', '.join(offered) or 'none'}); "
+                f"{self._why(state, d, command)}",
+            )
+        ctx = Ctx(state.clone(), rng)
+        ctx.resolve(command.type, command.args)
+        ctx.run(clearing.schedule, clearing.check_end)
+        return ctx.finish()
+
+    def _why(self, state: State, d: Decision, command: Command) -> str:
+        """The rule a refused standard command breaks, for a precise error."""
+        seat = command.seat
+        if command.type == "speed" and isinstance(seat, int):
+            if state.chars[seat]["speed_used"]:
+                return "the speed move is once per turn (AtD L82)"
+            if state.chars[seat]["fatigued"]:
+                return "a fatigued character may only move at speed and use equipment (AtD L71)"
+            return "a move ends on an open, unoccupied square within speed, never through enemies (AtD L80)"
+        if command.type == "play" and isinstance(seat, int):
+            if state.chars[seat]["fatigued"]:
+                return "a fatigued character plays no action cards (AtD L71)"
+            return "the card must be in hand, of a type playable now (AtD L147-155) and payable (AtD L143)"
+        if command.type == "target":
+            return "targets must meet the card's distance, side and line of sight (AtD L88-98, L156-158)"
+        if command.type == "area":
+            return "an area is a 3x2 box meeting the distance with one square in sight (AtD L159-162)"
+        if command.type == "done" and d.kind == "pay":
+            return "the resources must meet the cost and the condition must be met (AtD L140, L143)"
+        return "choose one of the offered commands"
+
+    def _who(self, state: State, d: Decision) -> str:
+        return " or ".join("the game master" if s == GM_SEAT else state.names[int(s)] for s in d.asked)
+
+    def _choices_for(self, state: State, d: Decision, seat: Any) -> list[Choice]:
+        choices = RULES.decisions[d.kind].choices(state, d)
+        if d.seats:
+            return [c for c in choices if c.args.get("seat", seat) == seat]
+        return choices
+
+    def prompts(self, state: State) -> list[Prompt]:
+        if not state.started or state.result is not None or state.decision is None:
+            return []
+        d = state.decision
+        out = []
+        for seat in d.asked:
+            choices = self._choices_for(state, d, seat)
+            if choices:
+                out.append(Prompt(seat, TITLES.get(d.kind, d.kind), tuple(choices)))
+        return out
+
+    def choice_target(self, state: State, choice: Choice) -> str | None:
+        if choice.type in ("speed", "move") and "to" in choice.args:
+            x, y = choice.args["to"]
+            return f"square:{x}-{y}"
+        if choice.type in ("target", "attack") and "who" in choice.args:
+            return f"combatant:{choice.args['who']}"
+        return None
+
+    def undoable(self, events: Sequence[Event]) -> bool:
+        return not any(e.type in CHANCE for e in events)
+
+    def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
+        if not prompt.required or not prompt.choices:
+            return None
+        return bot_pick(state, prompt, rng)
+
+    # -- views ----------------------------------------------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        return view_of(state, viewer)
+
+    def secrets(self, state: State) -> list[Secret]:
+        return secrets_of(state)
+
+    def event_view(self, event: Event, viewer: Viewer) -> Event | None:
+        """Hands and draws for their owner; deck orders for nobody (the game master sees the
+        dungeon deck, AtD L274); a pending question's details for the seats asked."""
+        data = event.data
+        if event.type == "DeckShuffled":
+            owner = data.get("seat")
+            if viewer.is_gm:
+                return event
+            mine = data.get("peek") and owner is not None and owner in viewer.seats
+            return Event(
+                event.type, {k: v for k, v in data.items() if k != "order" and (k != "top" or mine)}, event.v
+            )
+        hidden = PER_SEAT_SECRETS.get(event.type)
+        if hidden is not None and data["seat"] not in viewer.seats:
+            return Event(event.type, {k: v for k, v in data.items() if k not in hidden}, event.v)
+        if event.type == "Waiting" and data.get("decision"):
+            record = data["decision"]
+            asked = record.get("seats") or [record.get("seat")]
+            if not any(viewer.holds(s) for s in asked):
+                slim = {k: record[k] for k in ("kind", "v", "seat", "seats") if k in record}
+                return Event(event.type, {**data, "decision": slim}, event.v)
+        return event
+
+    def describe(self, event: Event) -> str:
+        return describe_event(event)
+
+    def log_mark(self, event: Event) -> str:
+        return LOG_MARKS.get(event.type, "")
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.result is None:
+            return None
+        r = state.result
+        return Outcome(r["result"], r["reason"], tuple(r.get("winners", ())))
+
+    def chapters(self, state: State) -> list[Chapter]:
+        """Each dungeon of a campaign is a chapter (AtD L238); a single dungeon is none."""
+        if len(state.dungeon_names) <= 1:
+            return []
+        out = []
+        for k, name in enumerate(state.dungeon_names):
+            result = state.chapter_results[k] if k < len(state.chapter_results) else None
+            outcome = (
+                Outcome(result, f"{name}: {'cleared' if result == 'win' else 'lost'}") if result else None
+            )
+            current = (
+                result is None and k == state.dungeon_index and not state.between and state.result is None
+            )
+            out.append(Chapter(k, name, outcome, current))
+        return out
+
+
+def who(state: State, key: str) -> str:
+    return q.C.monsters[state.monsters[key]["card"]].name if key in state.monsters else key

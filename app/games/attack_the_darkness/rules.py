@@ -1,0 +1,1424 @@
+"""Attack the Darkness rules on the stepwise engine: steps (the agenda's vocabulary),
+decision resolvers and the round structure. Cited ``AtD L<n>`` (the rulebook's line) and
+"facts file §n" for a decision where the rulebook is silent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.attack_the_darkness import events as _events  # noqa: F401  (registers the fold)
+from app.games.attack_the_darkness import query as q
+from app.games.attack_the_darkness.content import Part
+from app.games.attack_the_darkness.decisions import (
+    Act,
+    Area,
+    Defend,
+    Discard,
+    GmMonster,
+    GmPick,
+    MoveTo,
+    Pay,
+    PlaceTile,
+    Target,
+)
+from app.games.attack_the_darkness.engine import RULES, Ctx
+from app.games.attack_the_darkness.grid import (
+    Square,
+    chebyshev,
+    in_distance,
+    path_distances,
+    tile_order,
+    tile_squares,
+)
+from app.games.attack_the_darkness.state import State
+from app.kernel.flow import Step
+from app.kernel.types import GM_SEAT
+
+step = RULES.step
+C = q.C
+HAND = 3
+"""Start and end steps draw up to 3 ACs and 3 RCs (AtD L267, L269)."""
+SLOTS = 2
+"""Two equipment slots (AtD L206)."""
+TABLETOP_MARGIN = 5
+ARENA_ROUNDS = 30
+"""**Decision (authored, not in the rulebook):** an Arena game ends after 30 rounds; the
+team with the most HP left wins, a tie is a draw, so every game ends."""
+"""The game master picks monsters totalling up to danger + 5 (AtD L274)."""
+
+
+def lst(sq: Square) -> list[int]:
+    return [sq[0], sq[1]]
+
+
+def adv_bonus(s: State, seat: int, op: str) -> int:
+    return sum(C.advancements[s.cards[a]].bonus(op) for a in s.chars[seat]["advancements"])
+
+
+def hand_limits(s: State, seat: int) -> tuple[int, int]:
+    return HAND + adv_bonus(s, seat, "hand_ac"), HAND + adv_bonus(s, seat, "hand_rc")
+
+
+def seat_decider(s: State, seat: int) -> Any:
+    return seat
+
+
+# -- drawing and fatigue (AtD L70-71, L267, L269) ------------------------------------------------
+
+
+def bump(inst: str) -> str:
+    """A card shuffled back into a hidden deck takes a new name (``3r10`` → ``3r10.1``):
+    once it was public (discarded) its old name tells nothing about where it is now, so
+    only the new name is a secret (the card itself is ``state.cards`` of the base name)."""
+    base, _, gen = inst.partition(".")
+    return f"{base}.{int(gen or 0) + 1}"
+
+
+def shuffle_deck(ctx: Ctx, seat: int, which: str) -> None:
+    ch = ctx.s.chars[seat]
+    pile = ch[which] + [bump(c) for c in ch["disc_a" if which == "actions" else "disc_r"]]
+    ctx.rng.shuffle(pile)
+    ctx.emit("DeckShuffled", seat=seat, deck=which, order=pile, n=len(pile))
+
+
+def draw_up(ctx: Ctx, seat: int) -> None:
+    """Draw up to the hand sizes; a fatigued player first shuffles the discards back and the
+    fatigue ends (AtD L71); an empty deck when a draw is needed fatigues (AtD L70).
+    **Decision:** what remains is drawn first."""
+    s = ctx.s
+    ch = s.chars[seat]
+    if ch["fatigued"]:
+        shuffle_deck(ctx, seat, "actions")
+        shuffle_deck(ctx, seat, "resources")
+        ctx.emit("FatigueEnded", seat=seat)
+    lim_a, lim_r = hand_limits(s, seat)
+    draw_n(ctx, seat, max(0, lim_a - len(ch["hand_a"])), max(0, lim_r - len(ch["hand_r"])))
+
+
+def draw_n(ctx: Ctx, seat: int, n_a: int, n_r: int) -> None:
+    ch = ctx.s.chars[seat]
+    got_a, got_r = min(n_a, len(ch["actions"])), min(n_r, len(ch["resources"]))
+    if got_a or got_r:
+        ctx.emit(
+            "CardsDrawn",
+            seat=seat,
+            n_actions=got_a,
+            n_resources=got_r,
+            actions=ch["actions"][:got_a],
+            resources=ch["resources"][:got_r],
+        )
+    if (got_a < n_a or got_r < n_r) and not ch["fatigued"]:
+        ctx.emit(
+            "Fatigued", seat=seat, discarded=ch["hand_a"] + ch["hand_r"] + [e["card"] for e in ch["in_play"]]
+        )
+
+
+# -- damage and healing ---------------------------------------------------------------------------
+
+
+def heal(ctx: Ctx, who: str, n: int) -> None:
+    """Heals cap at max HP; any HP gained wakes an unconscious character (AtD L69)."""
+    s = ctx.s
+    if not q.alive(s, who) and not who.startswith("c"):
+        return
+    if who.startswith("c"):
+        ch = s.chars[int(who[1:])]
+        top = ch["max_hp"]
+        hp = ch["hp"]
+    else:
+        m = s.monsters[who]
+        top = C.monsters[m["card"]].hp
+        hp = m["hp"]
+    new = min(top, hp + max(0, n))
+    if new != hp:
+        ctx.emit("Healed", who=who, amount=new - hp, hp=new, woke=hp == 0 and who.startswith("c"))
+
+
+def damage(ctx: Ctx, who: str, amount: int, save: int, *, defended: bool = False, source: str = "") -> None:
+    """Damage less saves, never below 0 (AtD L76-78; facts file §3). A character at 0 HP is
+    unconscious (AtD L69); a monster dies (AtD L72)."""
+    s = ctx.s
+    if not q.alive(s, who):
+        return
+    hp = s.chars[int(who[1:])]["hp"] if who.startswith("c") else s.monsters[who]["hp"]
+    dealt = max(0, amount - save)
+    new = max(0, hp - dealt)
+    ctx.emit(
+        "Damaged", who=who, amount=dealt, saved=min(amount, save), hp=new, defended=defended, source=source
+    )
+    if new == 0 and hp > 0:
+        if who.startswith("c"):
+            ch = s.chars[int(who[1:])]
+            ctx.emit("KnockedOut", seat=int(who[1:]), discarded=ch["hand_a"] + ch["hand_r"])
+        else:
+            ctx.emit("MonsterDied", id=who)
+
+
+def monster_save(s: State, mid: str, distance: str) -> tuple[int, bool]:
+    """A monster defends the first eligible attacks each round; INF defends all; melee
+    defences also cover reach (AtD L216-217); Pressure Point turns INF into 1 (AtD L173)."""
+    m = s.monsters[mid]
+    if m.get("stunned", 0) > s.round:
+        return 0, False  # facts file §3: a stunned monster does not defend
+    d = C.monsters[m["card"]].defenses
+    kinds = set(d["distances"])
+    if "melee" in kinds:
+        kinds.add("reach")
+    if distance not in kinds:
+        return 0, False
+    count, save = d["count"], d["save"]
+    pressed = m.get("pressure", 0) > s.round
+    if count == "INF":
+        count = 1 if pressed else 10**6
+    if save == "INF":
+        save = 1 if pressed else 10**6
+    if m["defended"] >= int(count):
+        return 0, False
+    return int(save), True
+
+
+# -- setup and encounters ----------------------------------------------------------------------------
+
+
+@step("begin_dungeon", "index")
+def begin_dungeon(ctx: Ctx, st: Step) -> None:
+    """A dungeon: shuffled decks (AtD L243); a sample dungeon sets cards aside (AtD L437-466)."""
+    s = ctx.s
+    reserved: list[str] = []
+    if s.dungeon != "random":
+        wanted = list(C.dungeons[s.dungeon].set_aside)
+        for inst in [*s.dungeon_deck, *s.dungeon_discard]:
+            if s.cards[inst] in wanted:
+                wanted.remove(s.cards[inst])
+                reserved.append(inst)
+    ctx.emit("DungeonBegan", index=st["index"], reserved=reserved, name=s.dungeon_names[st["index"]])
+    if s.dungeon_discard or st["index"] > 0:
+        reshuffle_dungeon(ctx)
+    for seat in range(len(s.names)):
+        if st["index"] > 0:
+            ch = s.chars[seat]
+            shown = ch["hand_a"] + ch["disc_a"] + [e["card"] for e in ch["in_play"]]
+            acts = ch["actions"] + [bump(c) for c in shown]
+            ress = ch["resources"] + [bump(c) for c in ch["hand_r"] + ch["disc_r"]]
+            ctx.rng.shuffle(acts)
+            ctx.rng.shuffle(ress)
+            ctx.emit("DecksRestored", seat=seat, actions=acts, resources=ress, n=len(acts) + len(ress))
+    ctx.then([{"op": "begin_encounter", "index": 0}])
+
+
+def encounter_name(s: State, index: int) -> str:
+    if s.arena:
+        return "The Arena"
+    if s.dungeon != "random":
+        encs = C.dungeons[s.dungeon].encounters
+        return encs[index][0] if index < len(encs) else f"Encounter {index + 1}"
+    return f"Encounter {index + 1}"
+
+
+@step("begin_encounter", "index")
+def begin_encounter(ctx: Ctx, st: Step) -> None:
+    """The map (AtD L244-251), tokens, danger and monsters (AtD L252-263)."""
+    s = ctx.s
+    index = st["index"]
+    walls = [list(w) for w in C.arena["walls"]] if s.arena else []
+    tiles = s.tiles_next
+    ctx.emit("EncounterBegan", encounter=index, name=encounter_name(s, index), tiles=tiles, walls=walls)
+    if s.arena:
+        ctx.then([{"op": "arena_initiative"}])
+        return
+    if s.dungeon != "random" and s.encounter < len(C.dungeons[s.dungeon].encounters):
+        layout = C.dungeons[s.dungeon].encounters[s.encounter][1]
+        tiles = len(layout)
+        need_tiles(ctx, tiles - 1)
+        x, y, o = layout[0]
+        ctx.emit("TilePlaced", x=x, y=y, o=o, stairs=True, seat=None)
+        for x, y, o in layout[1:]:
+            ctx.emit("TilePlaced", x=x, y=y, o=o, stairs=False, seat=None)
+        ctx.then([{"op": "populate"}])
+        return
+    need_tiles(ctx, tiles - 1)
+    ctx.emit("TilePlaced", x=0, y=0, o="v", stairs=True, seat=None)
+    ctx.then([{"op": "place_tiles"}, {"op": "populate"}])
+
+
+def need_tiles(ctx: Ctx, n: int) -> None:
+    """Draw ``n`` dungeon cards face down as tiles (AtD L245), reshuffling the discards
+    when the deck runs out (AtD L282)."""
+    s = ctx.s
+    if len(s.dungeon_deck) < n:
+        reshuffle_dungeon(ctx)
+    ctx.emit("TilesDrawn", n=min(n, len(s.dungeon_deck)))
+
+
+def reshuffle_dungeon(ctx: Ctx) -> None:
+    """The discards rejoin the dungeon deck, shuffled (AtD L282), under new names (``bump``)."""
+    s = ctx.s
+    pile = s.dungeon_deck + [bump(c) for c in s.dungeon_discard]
+    ctx.rng.shuffle(pile)
+    ctx.emit("DeckShuffled", deck="dungeon", order=pile, n=len(pile))
+
+
+def tile_spots(s: State) -> list[tuple[int, int, str]]:
+    """Every legal spot for the next tile: no overlap, a square adjacent (8 ways) to a
+    placed tile's square (AtD L248), grid-aligned, either orientation."""
+    placed = s.open_squares()
+    near: set[Square] = set()
+    for x, y in placed:
+        near |= {(x + i, y + j) for i in (-1, 0, 1) for j in (-1, 0, 1)}
+    near -= placed
+    out: set[tuple[int, int, str]] = set()
+    for x, y in near:
+        for o, (w, h) in (("v", (3, 4)), ("h", (4, 3))):
+            for i in range(w):
+                for j in range(h):
+                    spot = (x - i, y - j, o)
+                    if not set(tile_squares(*spot)) & placed:
+                        out.add(spot)
+    return sorted(out)
+
+
+@step("place_tiles")
+def place_tiles(ctx: Ctx, st: Step) -> None:
+    """Players take turns placing tiles (AtD L262); the game master in Tabletop (AtD L273)."""
+    s = ctx.s
+    if not s.pool:
+        return
+    placed = len(s.tiles) - 1
+    seat: Any = GM_SEAT if s.tabletop else s.order[placed % len(s.order)]
+    ctx.ask(PlaceTile(seat=seat, left=len(s.pool)))
+
+
+@RULES.decision(PlaceTile, lambda s, d: tile_choices(s))
+def resolve_place_tile(ctx: Ctx, d: PlaceTile, _t: str, args: dict[str, Any]) -> None:
+    ctx.emit("TilePlaced", x=args["x"], y=args["y"], o=args["o"], stairs=False, seat=d.seat)
+    ctx.then([{"op": "place_tiles"}])
+
+
+def tile_choices(s: State) -> list[Any]:
+    from app.kernel.types import Choice
+
+    return [
+        Choice(
+            "place_tile",
+            {"x": x, "y": y, "o": o},
+            f"Place a tile at {x},{y} {'upright' if o == 'v' else 'sideways'}",
+        )
+        for x, y, o in tile_spots(s)
+    ]
+
+
+def place_tokens(ctx: Ctx) -> None:
+    """Characters go on open stairs squares (AtD L251). **Decision:** in marching order,
+    on the stairs tile's squares in placement order."""
+    s = ctx.s
+    stairs = next(t for t in s.tiles if t["stairs"])
+    squares = tile_order(stairs["x"], stairs["y"], stairs["o"])
+    for k, seat in enumerate(s.order):
+        ctx.emit("TokenPlaced", seat=seat, square=lst(squares[k % len(squares)]))
+
+
+def danger_level(s: State) -> int:
+    """Players × tiles + every held advancement's danger (AtD L253)."""
+    adv = sum(C.advancements[s.cards[a]].danger for ch in s.chars for a in ch["advancements"])
+    return len(s.names) * len(s.tiles) + adv
+
+
+@step("populate")
+def populate(ctx: Ctx, st: Step) -> None:
+    """Populating an encounter (AtD L252-263): reveal dungeon cards until the revealed
+    monsters' danger meets or exceeds the danger level."""
+    s = ctx.s
+    place_tokens(ctx)
+    level = danger_level(s)
+    ctx.emit("DangerSet", danger=level, players=len(s.names), tiles=len(s.tiles))
+    if s.tabletop:
+        ctx.ask(GmPick(seat=GM_SEAT, total=0))
+        return
+    total = 0
+    # Set-aside cards of a sample dungeon come first, then the seed of a dig (facts file §10).
+    if s.reserved and s.encounter + 1 == C.dungeons[s.dungeon].set_aside_encounter:
+        for inst in list(s.reserved):
+            total += reveal(ctx, inst, "reserved")
+    if s.seed:
+        total += (s.seed_danger + 1) // 2 if s.seed_danger else 0
+        for inst in list(s.seed):
+            reveal(ctx, inst, "seed")
+        ctx.emit("SeedSpent")
+    while total < level:
+        if not s.dungeon_deck:
+            if not s.dungeon_discard:
+                break
+            reshuffle_dungeon(ctx)
+        total += reveal(ctx, s.dungeon_deck[0], "deck")
+    if s.set_aside:
+        ctx.emit("BossCardsReturned", n=len(s.set_aside), cards=[s.cards[c] for c in s.set_aside])
+    ctx.then([{"op": "round"}])
+
+
+def reveal(ctx: Ctx, inst: str, source: str) -> int:
+    """One revealed dungeon card; the danger it adds (AtD L254-257, L224-226)."""
+    s = ctx.s
+    card = s.cards[inst]
+    kind = C.dungeon_kind(card)
+    if kind != "monster":
+        ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="discard")
+        return 0
+    mon = C.monsters[card]
+    if mon.boss_set:
+        have = [c for c in s.set_aside if C.monsters[s.cards[c]].boss_set == mon.boss_set] + [inst]
+        if len(have) < mon.boss_parts:
+            ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="set_aside")
+            return 0
+        ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="line")
+        enter_monsters(ctx, card, have)
+        return 0 if source == "seed" else mon.danger
+    ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="line")
+    enter_monsters(ctx, card, [inst])
+    return 0 if source == "seed" else mon.danger
+
+
+def enter_monsters(ctx: Ctx, card: str, cards: list[str], *, near: str | None = None) -> None:
+    """Place a set of monsters (AtD L258-260): the empty tile farthest from the players,
+    logo first then clockwise, spiralling in; never the stairs; overflow to the least full,
+    farthest tile. **Decision:** ties go to the tile placed first."""
+    s = ctx.s
+    mon = C.monsters[card]
+    n = mon.number
+    occupied = q.occupied(s)
+    squares: list[Square] = []
+    if near is not None:
+        here = q.pos(s, near)
+        assert here is not None
+        ring = sorted(s.open_squares() - occupied, key=lambda sq: (chebyshev(here, sq), sq))
+        squares = ring[:n]
+    else:
+        chars = [q.pos(s, q.ckey(i)) for i in range(len(s.chars))]
+        dist = path_distances(s.open_squares(), [c for c in chars if c is not None])
+        candidates = []
+        for k, t in enumerate(s.tiles):
+            if t["stairs"]:
+                continue
+            sqs = tile_squares(t["x"], t["y"], t["o"])
+            far = min((dist.get(sq, 999) for sq in sqs), default=999)
+            full = sum(1 for sq in sqs if sq in occupied)
+            candidates.append((full > 0, full, -far, k))
+        for _, _, _, k in sorted(candidates):
+            t = s.tiles[k]
+            for sq in tile_order(t["x"], t["y"], t["o"]):
+                if len(squares) < n and sq not in occupied and sq not in squares:
+                    squares.append(sq)
+            if len(squares) >= n:
+                break
+    monsters = []
+    for k, sq in enumerate(squares):
+        monsters.append({"id": f"m{s.monster_seq + 1 + k}", "square": lst(sq), "hp": mon.hp})
+    entry = f"L{s.monster_seq + 1}"
+    at = s.monsters[near]["entry"] if near is not None else None
+    ctx.emit(
+        "MonstersEntered",
+        entry=entry,
+        card=card,
+        cards=cards,
+        monsters=monsters,
+        at_left_of=at,
+        name=mon.name,
+    )
+
+
+# -- Tabletop: the game master's monster picks (AtD L274) ----------------------------------------
+
+
+def gm_pick_choices(s: State, d: GmPick) -> list[Any]:
+    from app.kernel.types import Choice
+
+    out = []
+    seen: set[str] = set()
+    level = s.danger
+    for inst in s.dungeon_deck:
+        card = s.cards[inst]
+        mon = C.monsters.get(card)
+        if mon is None or card in seen or (mon.boss_set and mon.boss_part != 1):
+            continue
+        if (
+            mon.boss_set
+            and sum(1 for c in s.dungeon_deck if C.monsters.get(s.cards[c], mon).boss_set == mon.boss_set)
+            < mon.boss_parts
+        ):
+            continue
+        seen.add(card)
+        if d.total + mon.danger <= level + TABLETOP_MARGIN:
+            out.append(Choice("pick", {"card": inst}, f"Add {mon.name} (danger {mon.danger})"))
+    if d.total >= level or not out:
+        out.append(Choice("done", {}, f"Begin the encounter (danger {d.total} of {level})"))
+    return out
+
+
+@RULES.decision(GmPick, gm_pick_choices)
+def resolve_gm_pick(ctx: Ctx, d: GmPick, type_: str, args: dict[str, Any]) -> None:
+    s = ctx.s
+    if type_ == "done":
+        ctx.then([{"op": "round"}])
+        return
+    inst = args["card"]
+    mon = C.monsters[s.cards[inst]]
+    cards = [inst]
+    if mon.boss_set:
+        cards = [
+            c
+            for c in s.dungeon_deck
+            if C.monsters.get(s.cards[c]) and C.monsters[s.cards[c]].boss_set == mon.boss_set
+        ]
+    for c in cards:
+        ctx.emit("DungeonCardRevealed", card=c, id=s.cards[c], source="deck", to="line")
+    enter_monsters(ctx, s.cards[inst], cards)
+    ctx.ask(GmPick(seat=GM_SEAT, total=d.total + mon.danger))
+
+
+# -- rounds (AtD L264-270) ---------------------------------------------------------------------------
+
+
+@step("round")
+def round_(ctx: Ctx, st: Step) -> None:
+    """A round: the player phase in marching order, then the monster phase (AtD L265-270);
+    in Arena, turns in initiative order and no monster phase (AtD L290)."""
+    s = ctx.s
+    if s.arena and s.round >= ARENA_ROUNDS:
+        ctx.then([{"op": "encounter_over", "result": "arena_time", "team": None}])
+        return
+    ctx.emit("RoundBegan", round=s.round + 1)
+    ctx.then([{"op": "player_turn", "seat": seat} for seat in s.order])
+    if not s.arena:
+        ctx.later([{"op": "monster_phase"}])
+
+
+@step("player_turn", "seat")
+def player_turn(ctx: Ctx, st: Step) -> None:
+    """Start step: draw up to 3 + 3 (AtD L267); an unconscious character takes no turn
+    (AtD L69)."""
+    s = ctx.s
+    seat = st["seat"]
+    ch = s.chars[seat]
+    if ch["hp"] <= 0:
+        return
+    ctx.emit("TurnBegan", seat=seat, round=s.round)
+    expired = [e["card"] for e in ch["in_play"] if e["until"] <= s.round]
+    if expired:
+        ctx.emit("InPlayExpired", seat=seat, cards=expired)
+    draw_up(ctx, seat)
+    if s.arena and ch["statuses"].get("stunned", 0) > s.round and ch["hand_a"] and ch["hand_r"]:
+        # Arena stun: discard 1 AC and 1 RC at the end of the start step (AtD L292).
+        ctx.emit("CardsDiscarded", seat=seat, cards=[ch["hand_a"][0], ch["hand_r"][0]], why="stunned")
+    ctx.then([{"op": "act", "seat": seat}])
+
+
+@step("act", "seat")
+def act(ctx: Ctx, st: Step) -> None:
+    if ctx.s.chars[st["seat"]]["hp"] > 0 and ctx.s.turn == st["seat"]:
+        ctx.ask(Act(seat=st["seat"]))
+
+
+@step("end_step", "seat", "discard")
+def end_step(ctx: Ctx, st: Step) -> None:
+    """End step: optionally discard the whole hand, then draw as at the start (AtD L269)."""
+    seat = st["seat"]
+    ch = ctx.s.chars[seat]
+    if st["discard"] and (ch["hand_a"] or ch["hand_r"]):
+        ctx.emit("HandDiscarded", seat=seat, cards=ch["hand_a"] + ch["hand_r"])
+    if ch["hp"] > 0:
+        draw_up(ctx, seat)
+    ctx.emit("TurnEnded", seat=seat)
+
+
+def speed_blocked(s: State, seat: int) -> bool:
+    ch = s.chars[seat]
+    return ch["speed_used"] or (s.arena and ch["statuses"].get("immobilized", 0) > s.round)
+
+
+def equipment_key(s: State, item: str) -> str:
+    eq = C.equipment[s.cards[item]]
+    return ("round:" if eq.uses == "round" else "enc:") + item
+
+
+def usable_equipment(s: State, seat: int, *, defending: bool = False) -> list[str]:
+    """Equipment usable now: its frequency unspent, its condition meetable (AtD L204);
+    never in Arena (AtD L289)."""
+    if s.arena:
+        return []
+    ch = s.chars[seat]
+    out = []
+    for item in ch["equipment"]:
+        eq = C.equipment[s.cards[item]]
+        if ch["used"].get(equipment_key(s, item)):
+            continue
+        types = [p.type for p in eq.parts]
+        if defending != ("defense" in types):
+            continue
+        need = int(eq.condition.get("discard", 0))
+        kind = eq.condition.get("discard_type")
+        pool = ch["hand_a"] + ch["hand_r"]
+        if kind:
+            pool = [c for c in ch["hand_a"] if kind in C.actions[s.cards[c]].types]
+        if len(pool) >= need:
+            out.append(item)
+    return out
+
+
+def ability_ready(s: State, seat: int) -> bool:
+    """The class ability, once per encounter or dungeon; off in Arena (AtD L289)."""
+    if s.arena:
+        return False
+    ch = s.chars[seat]
+    ab = C.classes[ch["cls"]].ability
+    key = "dungeon" if ab["per"] == "dungeon" else "enc:ability"
+    return not ch["used"].get(key) and not ch["fatigued"]
+
+
+def act_choices(s: State, d: Act) -> list[Any]:
+    from app.kernel.types import Choice
+
+    seat = int(d.seat)
+    ch = s.chars[seat]
+    out: list[Choice] = []
+    if not ch["fatigued"]:
+        seen: set[str] = set()
+        for inst in ch["hand_a"]:
+            card = q.action(s, inst)
+            if card.id in seen or not q.own_turn_parts(card):
+                continue
+            if q.can_afford(s, seat, inst):
+                seen.add(card.id)
+                out.append(Choice("play", {"card": inst}, f"Play {card.name} ({card.cost.label()})"))
+        if ability_ready(s, seat):
+            ab = C.classes[ch["cls"]].ability
+            out.append(Choice("ability", {}, f"{ab['name']}: {ab['text']}"))
+    for item in usable_equipment(s, seat):
+        out.append(Choice("equip", {"item": item}, f"Use {C.equipment[s.cards[item]].name}"))
+    if not speed_blocked(s, seat):
+        for sq, n in sorted(q.move_squares(s, q.ckey(seat), ch["speed"]).items()):
+            out.append(Choice("speed", {"to": lst(sq)}, f"Move to {sq[0]},{sq[1]} ({n} squares)"))
+    out.append(Choice("end_turn", {"discard": False}, "End the turn and draw"))
+    if ch["hand_a"] or ch["hand_r"]:
+        out.append(Choice("end_turn", {"discard": True}, "End the turn, discard the whole hand and draw"))
+    return out
+
+
+@RULES.decision(Act, act_choices)
+def resolve_act(ctx: Ctx, d: Act, type_: str, args: dict[str, Any]) -> None:
+    seat = int(d.seat)
+    match type_:
+        case "end_turn":
+            ctx.then([{"op": "end_step", "seat": seat, "discard": bool(args["discard"])}])
+        case "speed":
+            ctx.emit("Moved", who=q.ckey(seat), to=list(args["to"]), why="speed")
+            ctx.then([{"op": "act", "seat": seat}])
+        case "play":
+            ctx.ask(Pay(seat=seat, card=args["card"], rcs=[], context="turn"))
+        case "equip":
+            start_equipment(ctx, seat, args["item"], "turn", {"op": "act", "seat": seat})
+        case "ability":
+            use_ability(ctx, seat)
+
+
+def use_ability(ctx: Ctx, seat: int) -> None:
+    s = ctx.s
+    ch = s.chars[seat]
+    ab = C.classes[ch["cls"]].ability
+    key = "dungeon" if ab["per"] == "dungeon" else "enc:ability"
+    ctx.emit("AbilityUsed", seat=seat, key=key, name=ab["name"])
+    steps: list[Step] = []
+    for e in ab["effects"]:
+        if e["op"] == "heal":
+            target = q.ckey(seat)
+            if ch["cls"] == "templar":
+                hurt = [
+                    q.ckey(i)
+                    for i, o in enumerate(s.chars)
+                    if o["pos"] is not None
+                    and o["hp"] < o["max_hp"]
+                    and not q.is_enemy(s, q.ckey(seat), q.ckey(i))
+                    and chebyshev(q.pos(s, q.ckey(seat)), q.pos(s, q.ckey(i))) <= 2  # type: ignore[arg-type]
+                ]
+                target = min(hurt, key=lambda w: s.chars[int(w[1:])]["hp"]) if hurt else target
+            heal(ctx, target, e["n"])
+        elif e["op"] == "move":
+            steps.append({"op": "ask_move", "seat": seat, "who": q.ckey(seat), "n": e["n"], "why": "ability"})
+        elif e["op"] == "draw":
+            n = e["n"]
+            draw_n(ctx, seat, n, n if ch["cls"] == "psion" else 0)
+        elif e["op"] == "arrange_top":
+            arrange_top(ctx, seat, e["n"])
+    ctx.then([*steps, {"op": "act", "seat": seat}])
+
+
+def arrange_top(ctx: Ctx, seat: int, n: int) -> None:
+    """A Lifetime of Preparation (AtD L313): the top 5 of each deck in the order the
+    player wants. **Decision:** the engine orders them for the player — action cards by
+    cost (cheapest first), resource cards by resources given (most first) — and only the
+    player sees the new order (it is in the event, hidden from others)."""
+    ch = ctx.s.chars[seat]
+    top_a = sorted(ch["actions"][:n], key=lambda c: (C.actions[ctx.s.cards[c]].cost.total, c))
+    top_r = sorted(
+        ch["resources"][:n], key=lambda c: (-sum(a for a, _ in C.resources[ctx.s.cards[c]].resources), c)
+    )
+    rest_a, rest_r = ch["actions"][n:], ch["resources"][n:]
+    ctx.emit(
+        "DeckShuffled",
+        seat=seat,
+        deck="actions",
+        order=top_a + rest_a,
+        top=top_a,
+        n=len(top_a) + len(rest_a),
+        peek=True,
+    )
+    ctx.emit(
+        "DeckShuffled",
+        seat=seat,
+        deck="resources",
+        order=top_r + rest_r,
+        top=top_r,
+        n=len(top_r) + len(rest_r),
+        peek=True,
+    )
+
+
+@step("ask_move", "seat", "who", "n", "why")
+def ask_move(ctx: Ctx, st: Step) -> None:
+    s = ctx.s
+    who = st["who"]
+    if not q.alive(s, who) and who.startswith("c"):
+        return
+    if (who in s.monsters or who.startswith("c")) and push_squares(s, st["seat"], who, st["n"], st["why"]):
+        ctx.ask(MoveTo(seat=st["seat"], who=who, n=st["n"], why=st["why"]))
+
+
+def push_squares(s: State, seat: int, who: str, n: int, why: str) -> dict[Square, int]:
+    if who.startswith("m") and who not in s.monsters:
+        return {}
+    if why != "push" and who.startswith("c"):
+        ch = s.chars[int(who[1:])]
+        if s.arena and ch["statuses"].get("immobilized", 0) > s.round:
+            return {}
+    flying = who.startswith("m") and C.monsters[s.monsters[who]["card"]].flying and why != "push"
+    return q.move_squares(s, who, n, flying)
+
+
+def move_choices(s: State, d: MoveTo) -> list[Any]:
+    from app.kernel.types import Choice
+
+    verb = "Push" if d.why == "push" else "Move"
+    out = [
+        Choice("move", {"to": lst(sq)}, f"{verb} to {sq[0]},{sq[1]} ({n})")
+        for sq, n in sorted(
+            push_squares(s, int(d.seat) if d.seat != GM_SEAT else 0, d.who, d.n, d.why).items()
+        )
+    ]
+    return [*out, Choice("stay", {}, "Stay put" if d.why != "push" else "Do not push")]
+
+
+@RULES.decision(MoveTo, move_choices)
+def resolve_move(ctx: Ctx, d: MoveTo, type_: str, args: dict[str, Any]) -> None:
+    if type_ == "move":
+        ctx.emit("Moved", who=d.who, to=list(args["to"]), why=d.why)
+
+
+# -- playing a card: pay → declare → condition → parts → draws (AtD L140-143, L181-184) ------
+
+
+def pay_choices(s: State, d: Pay) -> list[Any]:
+    from app.kernel.types import Choice
+
+    seat = int(d.seat)
+    ch = s.chars[seat]
+    card = q.action(s, d.card)
+    out = []
+    seen: set[str] = set()
+    for r in ch["hand_r"]:
+        if r in d.rcs or s.cards[r] in seen or not q.rc_usable(s, r, card):
+            continue
+        seen.add(s.cards[r])
+        out.append(Choice("add", {"rc": r}, f"Add {C.resources[s.cards[r]].name}"))
+    if payment_ok(s, seat, d):
+        out.append(Choice("done", {}, f"Declare {card.name}"))
+    out.append(Choice("cancel", {}, "Back"))
+    return out
+
+
+def payment(s: State, seat: int, d: Pay) -> tuple[bool, int, int, bool]:
+    """(paid, X, Hearty leftover after, leftover used) for the chosen RCs (AtD L143, L192)."""
+    card = q.action(s, d.card)
+    parts = q.cost_parts(s, seat, card)
+    units = q.units_of(s, d.rcs)
+    if not parts:
+        return True, 0, 0, False
+    paid, x = q.pay_plan(units, parts)
+    used_left = False
+    if not paid and s.leftover.get(str(seat)):
+        paid, x = q.pay_plan(units + q.leftover_units(s, seat), parts)
+        used_left = paid
+    if not paid:
+        return False, 0, 0, False
+    split = [r for r in d.rcs if C.resources[s.cards[r]].modifier("split")]
+    left = 0
+    if split and not used_left:
+        spent = q.spent_units(units, parts)
+        split_units = sum(a for r in split for a, _ in C.resources[s.cards[r]].resources)
+        left = max(0, min(split_units, len(units) - spent))
+    return True, x, left, used_left
+
+
+def payment_ok(s: State, seat: int, d: Pay) -> bool:
+    card = q.action(s, d.card)
+    paid, _, _, _ = payment(s, seat, d)
+    if not paid:
+        return False
+    need, lose = q.condition_need(s, seat, card, d.rcs)
+    pool = q.discardable(s, seat, card, {d.card, *d.rcs})
+    return len(pool) >= need and (lose == 0 or s.chars[seat]["hp"] > lose)
+
+
+@RULES.decision(Pay, pay_choices)
+def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
+    s = ctx.s
+    seat = int(d.seat)
+    if type_ == "add":
+        ctx.ask(d.replace(rcs=[*d.rcs, args["rc"]]))
+        return
+    if type_ == "cancel":
+        if d.context == "turn":
+            ctx.ask(Act(seat=seat))
+        else:
+            assert d.resume is not None
+            r = d.resume
+            attacker = r["source"] if "source" in r else f"c{r['seat']}"
+            ctx.ask(Defend(seat=seat, attacker=attacker, target=r.get("target", r.get("who", "")), resume=r))
+        return
+    _, x, left, _ = payment(s, seat, d)
+    card = q.action(s, d.card)
+    protect = d.resume.get("target") if d.resume else None
+    ctx.emit(
+        "CardPlayed",
+        seat=seat,
+        card=d.card,
+        id=card.id,
+        rcs=list(d.rcs),
+        x=x,
+        leftover=left,
+        context=d.context,
+        protect=protect,
+    )
+    parts = q.own_turn_parts(card) if d.context == "turn" else q.defense_parts(card)
+    steps: list[Step] = [{"op": "play_condition", "seat": seat}]
+    steps += [{"op": "play_part", "seat": seat, "part": i} for i in parts]
+    steps.append({"op": "finish_play", "seat": seat})
+    if d.context == "turn":
+        steps.append({"op": "act", "seat": seat})
+    elif d.resume is not None:
+        steps.append(dict(d.resume))
+    ctx.then(steps)
+
+
+def start_equipment(ctx: Ctx, seat: int, item: str, context: str, after: Step) -> None:
+    """Equipment used alone counts as an action of its type, unmodified (AtD L205)."""
+    s = ctx.s
+    eq = C.equipment[s.cards[item]]
+    ctx.emit("EquipmentUsed", seat=seat, item=item, id=eq.id, key=equipment_key(s, item))
+    steps: list[Step] = []
+    need = int(eq.condition.get("discard", 0))
+    if need:
+        steps.append({"op": "ask_discard", "seat": seat, "left": need})
+    wanted = "defense" if context == "defend" else None
+    steps += [
+        {"op": "play_part", "seat": seat, "part": i}
+        for i, p in enumerate(eq.parts)
+        if (p.type == "defense") == (wanted == "defense")
+    ]
+    steps += [{"op": "finish_play", "seat": seat}, after]
+    ctx.then(steps)
+
+
+def play_parts(s: State) -> tuple[Part, ...]:
+    play = s.play or {}
+    if play.get("equipment"):
+        return C.equipment[s.cards[play["equipment"]]].parts
+    return C.actions[s.cards[play["card"]]].parts
+
+
+@step("play_condition", "seat")
+def play_condition(ctx: Ctx, st: Step) -> None:
+    """The condition resolves first: HP lost, then the discards (AtD L140, L182)."""
+    s = ctx.s
+    seat = st["seat"]
+    play = s.play or {}
+    card = C.actions[s.cards[play["card"]]]
+    need, lose = q.condition_need(s, seat, card, play["rcs"])
+    if lose:
+        damage(ctx, q.ckey(seat), lose, 0, source="condition")
+    if need:
+        ctx.then([{"op": "ask_discard", "seat": seat, "left": need}])
+
+
+@step("ask_discard", "seat", "left")
+def ask_discard(ctx: Ctx, st: Step) -> None:
+    if st["left"] > 0 and ctx.s.chars[st["seat"]]["hp"] > 0:
+        ctx.ask(Discard(seat=st["seat"], left=st["left"]))
+
+
+def discard_choices(s: State, d: Discard) -> list[Any]:
+    from app.kernel.types import Choice
+
+    seat = int(d.seat)
+    play = s.play or {}
+    ch = s.chars[seat]
+    if play.get("equipment"):
+        eq = C.equipment[s.cards[play["equipment"]]]
+        kind = eq.condition.get("discard_type")
+        pool = (
+            [c for c in ch["hand_a"] if kind in C.actions[s.cards[c]].types]
+            if kind
+            else ch["hand_a"] + ch["hand_r"]
+        )
+    else:
+        pool = q.discardable(s, seat, C.actions[s.cards[play["card"]]], set())
+    seen: set[str] = set()
+    out = []
+    for c in pool:
+        if s.cards[c] in seen:
+            continue
+        seen.add(s.cards[c])
+        out.append(Choice("discard", {"card": c}, f"Discard {C.card_name(s.cards[c])}"))
+    return out
+
+
+@RULES.decision(Discard, discard_choices)
+def resolve_discard(ctx: Ctx, d: Discard, _t: str, args: dict[str, Any]) -> None:
+    ctx.emit("CardsDiscarded", seat=d.seat, cards=[args["card"]], why="condition")
+    if d.left > 1:
+        ctx.then([{"op": "ask_discard", "seat": d.seat, "left": d.left - 1}])
+
+
+def rc_total(s: State, op: str) -> int:
+    play = s.play or {}
+    return sum(C.resources[s.cards[r]].modifier(op) for r in play.get("rcs", ()))
+
+
+@step("play_part", "seat", "part")
+def play_part(ctx: Ctx, st: Step) -> None:
+    """One action type of the card (AtD L152-153): its effects on itself, its targets, or
+    an area; effects are optional (AtD L142)."""
+    s = ctx.s
+    seat = st["seat"]
+    if s.play is None or s.chars[seat]["hp"] <= 0:
+        return
+    part = play_parts(s)[st["part"]]
+    me = q.ckey(seat)
+    if part.side == "self":
+        apply_self(ctx, seat, part)
+    elif part.side == "area":
+        if q.legal_areas(s, me, part):
+            ctx.ask(Area(seat=seat, part=st["part"]))
+    elif part.type == "defense" and (s.play or {}).get("context") == "defend":
+        protect = (s.play or {}).get("protect")
+        if protect and q.target_ok(s, me, part, protect):
+            apply_effects(ctx, seat, part, protect)
+    else:
+        ctx.then(
+            [{"op": "choose_target", "seat": seat, "part": st["part"], "left": part.count, "chosen": []}]
+        )
+
+
+def apply_self(ctx: Ctx, seat: int, part: Part) -> None:
+    s = ctx.s
+    me = q.ckey(seat)
+    x = (s.play or {}).get("x", 0)
+    for e in part.effects:
+        op = e["op"]
+        if op in ("heal", "heal_x"):
+            heal(ctx, me, int(e["n"]) + (x if op == "heal_x" else 0) + rc_total(s, "bonus_heal"))
+        elif op == "save":
+            ctx.emit("Guarded", who=me, save=int(e["n"]) + rc_total(s, "bonus_save"))
+        elif op == "move":
+            ctx.then(
+                [
+                    {
+                        "op": "ask_move",
+                        "seat": seat,
+                        "who": me,
+                        "n": int(e["n"]) + rc_total(s, "bonus_move"),
+                        "why": "card",
+                    }
+                ]
+            )
+
+
+@step("choose_target", "seat", "part", "left", "chosen")
+def choose_target(ctx: Ctx, st: Step) -> None:
+    s = ctx.s
+    if s.play is None or st["left"] <= 0:
+        return
+    part = play_parts(s)[st["part"]]
+    if q.legal_targets(s, q.ckey(st["seat"]), part, st["chosen"]):
+        ctx.ask(Target(seat=st["seat"], part=st["part"], left=st["left"], chosen=list(st["chosen"])))
+
+
+def target_choices(s: State, d: Target) -> list[Any]:
+    from app.kernel.types import Choice
+
+    part = play_parts(s)[d.part]
+    out = [
+        Choice("target", {"who": who}, f"Target {who_name(s, who)}")
+        for who in q.legal_targets(s, q.ckey(int(d.seat)), part, d.chosen)
+    ]
+    return [*out, Choice("done", {}, "No more targets")]
+
+
+@RULES.decision(Target, target_choices)
+def resolve_target(ctx: Ctx, d: Target, type_: str, args: dict[str, Any]) -> None:
+    if type_ == "done":
+        return
+    who = args["who"]
+    ctx.then(
+        [
+            {"op": "affect", "seat": d.seat, "part": d.part, "who": who, "defended": False},
+            {
+                "op": "choose_target",
+                "seat": d.seat,
+                "part": d.part,
+                "left": d.left - 1,
+                "chosen": [*d.chosen, who],
+            },
+        ]
+    )
+
+
+def area_choices(s: State, d: Area) -> list[Any]:
+    from app.kernel.types import Choice
+
+    part = play_parts(s)[d.part]
+    out = []
+    for (x, y), o in q.legal_areas(s, q.ckey(int(d.seat)), part):
+        names = ", ".join(who_name(s, w) for w in q.area_members(s, (x, y), o, part))
+        out.append(
+            Choice(
+                "area",
+                {"x": x, "y": y, "o": o},
+                f"Area at {x},{y} {'across' if o == 'h' else 'down'}: {names}",
+            )
+        )
+    return [*out, Choice("skip", {}, "Do not place the area")]
+
+
+@RULES.decision(Area, area_choices)
+def resolve_area(ctx: Ctx, d: Area, type_: str, args: dict[str, Any]) -> None:
+    if type_ == "skip":
+        return
+    s = ctx.s
+    part = play_parts(s)[d.part]
+    members = q.area_members(s, (args["x"], args["y"]), args["o"], part)
+    ctx.emit("AreaPlaced", seat=d.seat, x=args["x"], y=args["y"], o=args["o"], hits=members)
+    ctx.then([{"op": "affect", "seat": d.seat, "part": d.part, "who": w, "defended": True} for w in members])
+
+
+RULES.applies("AreaPlaced")(lambda s, d: None)
+
+
+def is_boss(s: State, who: str, attacker: str) -> bool:
+    """Bosses, and in Arena every opponent (AtD L289)."""
+    if who.startswith("c"):
+        return s.arena and q.is_enemy(s, attacker, who)
+    return C.monsters[s.monsters[who]["card"]].type == "Boss"
+
+
+@step("affect", "seat", "part", "who", "defended")
+def affect(ctx: Ctx, st: Step) -> None:
+    """A part's effects on one target. An Arena opponent first gets a defence window; then
+    distance and LOS are checked again (facts file §20)."""
+    s = ctx.s
+    seat, who = st["seat"], st["who"]
+    if s.play is None or not (q.alive(s, who) or who.startswith("c")):
+        return
+    part = play_parts(s)[st["part"]]
+    me = q.ckey(seat)
+    if (
+        not st["defended"]
+        and who.startswith("c")
+        and part.type == "attack"
+        and q.is_enemy(s, me, who)
+        and s.chars[int(who[1:])]["hp"] > 0
+    ):
+        resume = dict(st) | {"defended": True}
+        ctx.ask(Defend(seat=int(who[1:]), attacker=me, target=who, resume=resume))
+        return
+    if part.side != "area" and not q.target_ok(s, me, part, who, q.reach_bonus(s)):
+        ctx.emit("Missed", attacker=me, target=who)
+        return
+    apply_effects(ctx, seat, part, who)
+
+
+RULES.applies("Missed")(lambda s, d: None)
+
+
+def apply_effects(ctx: Ctx, seat: int, part: Part, who: str) -> None:
+    s = ctx.s
+    me = q.ckey(seat)
+    play = s.play or {}
+    x = play.get("x", 0)
+    pushes = 0
+    for e in part.effects:
+        op = e["op"]
+        n = int(e["n"])
+        if op in ("damage", "damage_x"):
+            deal(ctx, seat, part, who, e, x)
+        elif op in ("heal", "heal_x"):
+            heal(ctx, who, n + (x if op == "heal_x" else 0) + rc_total(s, "bonus_heal"))
+        elif op == "save":
+            ctx.emit("Guarded", who=who, save=n + rc_total(s, "bonus_save"))
+        elif op == "push":
+            pushes = n + rc_total(s, "bonus_push")
+        elif op in ("stun", "immobilize", "dominate", "pressure"):
+            set_status(ctx, seat, who, op, n)
+        elif op == "move":
+            ctx.then(
+                [
+                    {
+                        "op": "ask_move",
+                        "seat": seat,
+                        "who": me,
+                        "n": n + rc_total(s, "bonus_move"),
+                        "why": "card",
+                    }
+                ]
+            )
+    if part.type == "attack":
+        for op, status in (("stun_target", "stun"), ("immobilize_target", "immobilize")):
+            n = rc_total(s, op)
+            if n and q.alive(s, who):
+                set_status(ctx, seat, who, status, n)
+    if pushes and q.alive(s, who) and who != me:
+        ctx.then([{"op": "ask_move", "seat": seat, "who": who, "n": pushes, "why": "push"}])
+
+
+def set_status(ctx: Ctx, seat: int, who: str, op: str, rounds: int) -> None:
+    """Stun, immobilize, dominate for N rounds (AtD L73-75), kept in play while they last
+    (AtD L168-170). In Arena a character's stun and immobilization take their Arena forms
+    and domination does nothing (AtD L292-294); so do behaviour cards (AtD L296)."""
+    s = ctx.s
+    if not q.alive(s, who):
+        return
+    status = {
+        "stun": "stunned",
+        "immobilize": "immobilized",
+        "dominate": "dominated",
+        "pressure": "pressure",
+    }[op]
+    if who.startswith("c") and status in ("dominated", "pressure"):
+        return
+    until = s.round + rounds
+    ctx.emit("StatusSet", who=who, status=status, until=until, by=seat)
+
+
+def deal(ctx: Ctx, seat: int, part: Part, who: str, e: dict[str, Any], x: int) -> None:
+    """Damage = (base + flat bonuses) × (sum of multipliers, else 1) − saves (AtD L179-180;
+    facts file §6); vs Minion and vs Boss replace the base (AtD L187)."""
+    s = ctx.s
+    me = q.ckey(seat)
+    base = int(e["n"]) + (x if e["op"] == "damage_x" else 0)
+    boss = is_boss(s, who, me)
+    if who.startswith("m") and "vs_minion" in e and C.monsters[s.monsters[who]["card"]].type == "Minion":
+        base = int(e["vs_minion"])
+    if boss and "vs_boss" in e:
+        base = max(base, int(e["vs_boss"]))
+    bonus = (
+        rc_total(s, "bonus_damage") + adv_bonus(s, seat, "damage") + (rc_total(s, "vs_boss") if boss else 0)
+    )
+    mult = rc_total(s, "multiplier") or 1
+    total = (base + bonus) * mult
+    if who.startswith("m"):
+        save, defended = monster_save(s, who, part.distance)
+        damage(ctx, who, total, save, defended=defended, source=me)
+    else:
+        target = int(who[1:])
+        save = s.guard.get(who, 0) + adv_bonus(s, target, "save")
+        damage(ctx, who, total, save, source=me)
+
+
+@step("finish_play", "seat")
+def finish_play(ctx: Ctx, st: Step) -> None:
+    """Draws come last (AtD L184); the AC is discarded or kept in play for its duration
+    (AtD L168-170)."""
+    s = ctx.s
+    seat = st["seat"]
+    play = s.play
+    if play is None:
+        return
+    n = rc_total(s, "draw")
+    if play.get("card") or play.get("equipment"):
+        valid = (
+            q.own_turn_parts(C.actions[s.cards[play["card"]]])
+            if play.get("card") and play["context"] == "turn"
+            else None
+        )
+        parts = play_parts(s)
+        for i, p in enumerate(parts):
+            if valid is not None and i not in valid:
+                continue
+            eff = p.effect("draw")
+            if eff is not None:
+                n += int(eff["n"])
+    if n and s.chars[seat]["hp"] > 0:
+        draw_n(ctx, seat, n, 0)
+    durations = [d for d in play.get("durations", []) if q.alive(s, d[1])]
+    until = max((d[0] for d in durations), default=0)
+    on = durations[0][1] if durations else None
+    if s.play is not None:
+        ctx.emit("PlayFinished", seat=seat, until=until, on=on)
+
+
+# -- defence windows (AtD L151) -----------------------------------------------------------------
+
+
+def defend_choices(s: State, d: Defend) -> list[Any]:
+    from app.kernel.types import Choice
+
+    seat = int(d.seat)
+    ch = s.chars[seat]
+    out = []
+    if not ch["fatigued"] and ch["hp"] > 0:
+        seen: set[str] = set()
+        for inst in ch["hand_a"]:
+            card = q.action(s, inst)
+            if card.id in seen or not q.defense_parts(card):
+                continue
+            if q.can_afford(s, seat, inst, defending=True):
+                seen.add(card.id)
+                out.append(Choice("defend", {"card": inst}, f"Defend with {card.name} ({card.cost.label()})"))
+    for item in usable_equipment(s, seat, defending=True):
+        out.append(Choice("equip", {"item": item}, f"Defend with {C.equipment[s.cards[item]].name}"))
+    return [*out, Choice("pass", {}, "Take the attack")]
+
+
+def can_defend(s: State, seat: int) -> bool:
+    return len(defend_choices(s, Defend(seat=seat, attacker="", target="", resume={}))) > 1
+
+
+@RULES.decision(Defend, defend_choices)
+def resolve_defend(ctx: Ctx, d: Defend, type_: str, args: dict[str, Any]) -> None:
+    seat = int(d.seat)
+    if type_ == "pass":
+        ctx.then([dict(d.resume)])
+    elif type_ == "equip":
+        start_equipment(ctx, seat, args["item"], "defend", dict(d.resume))
+    else:
+        ctx.ask(Pay(seat=seat, card=args["card"], rcs=[], context="defend", resume=dict(d.resume)))
+
+
+# -- the monster phase (AtD L270, L209-221) ---------------------------------------------------------
+
+
+@step("monster_phase")
+def monster_phase(ctx: Ctx, st: Step) -> None:
+    """The line resolves left to right; each card's monsters take their turns in placement
+    order (AtD L270; facts file §11)."""
+    s = ctx.s
+    steps = []
+    for entry in s.line:
+        for mid in sorted(
+            (m for m, v in s.monsters.items() if v["entry"] == entry), key=lambda m: int(m[1:])
+        ):
+            steps.append({"op": "monster_turn", "monster": mid})
+    ctx.then(steps)
+
+
+def enemies_of(s: State, mid: str) -> list[str]:
+    return [w for w in q.combatants(s) if w != mid and q.is_enemy(s, mid, w) and q.alive(s, w)]
+
+
+def in_range(s: State, mid: str, who: str) -> bool:
+    m = s.monsters[mid]
+    kind = C.monsters[m["card"]].attacks["distance"]
+    a, b = q.pos(s, mid), q.pos(s, who)
+    if a is None or b is None:
+        return False
+    return in_distance(kind, chebyshev(a, b)) and q.can_see(s, a, b)
+
+
+def best_target(s: State, mid: str) -> str | None:
+    """Lowest HP, then nearest, then marching order (facts file §8)."""
+    here = q.pos(s, mid)
+    options = [w for w in enemies_of(s, mid) if in_range(s, mid, w)]
+    if not options or here is None:
+        return None
+
+    def hp(w: str) -> int:
+        return s.chars[int(w[1:])]["hp"] if w.startswith("c") else s.monsters[w]["hp"]
+
+    return min(options, key=lambda w: (hp(w), chebyshev(here, q.pos(s, w)), w))  # type: ignore[arg-type]
+
+
+@step("monster_turn", "monster")
+def monster_turn(ctx: Ctx, st: Step) -> None:
+    """A monster's turn by its behaviour list (AtD L211); the game master's in Tabletop
+    (AtD L275). A stunned monster does nothing (AtD L74); an immobilized one does not move
+    (AtD L73)."""
+    s = ctx.s
+    mid = st["monster"]
+    m = s.monsters.get(mid)
+    if m is None or m.get("stunned", 0) > s.round:
+        return
+    card = C.monsters[m["card"]]
+    if s.tabletop and not q.dominated(s, mid):
+        ctx.ask(
+            GmMonster(
+                seat=GM_SEAT,
+                monster=mid,
+                moved=m.get("immobilized", 0) > s.round,
+                attacks=card.attacks["count"],
+            )
+        )
+        return
+    for behaviour in card.behaviour:
+        if behaviour == "summon" and card.summon and not m.get("summoned"):
+            ctx.emit("MonsterSummoned", id=mid)
+            enter_monsters(ctx, card.summon, [], near=mid)
+        elif behaviour in ("keep_range", "close", "advance"):
+            monster_move(ctx, mid, behaviour)
+    ctx.then([{"op": "monster_attack", "monster": mid} for _ in range(int(card.attacks["count"]))])
+
+
+@RULES.applies("MonsterSummoned")
+def _summoned(s: State, d: dict[str, Any]) -> None:
+    if d["id"] in s.monsters:
+        s.monsters[d["id"]]["summoned"] = True
+
+
+def monster_move(ctx: Ctx, mid: str, behaviour: str) -> None:
+    s = ctx.s
+    m = s.monsters[mid]
+    if m.get("immobilized", 0) > s.round:
+        return
+    card = C.monsters[m["card"]]
+    foes = enemies_of(s, mid)
+    if not foes:
+        return
+    here = q.pos(s, mid)
+    assert here is not None
+    adjacent = any(chebyshev(here, q.pos(s, f)) == 1 for f in foes)  # type: ignore[arg-type]
+    if behaviour == "keep_range" and not adjacent:
+        return
+    if behaviour in ("close", "advance") and any(in_range(s, mid, f) for f in foes):
+        return
+    steps = int(card.maneuver["count"]) * int(card.maneuver["move"])
+    options = q.move_squares(s, mid, steps, card.flying)
+    if not options:
+        return
+    foe_squares = [q.pos(s, f) for f in foes]
+    dist = path_distances(s.open_squares(), [f for f in foe_squares if f is not None])
+    kind = card.attacks["distance"]
+
+    def can_hit_from(sq: Square) -> bool:
+        return any(
+            in_distance(kind, chebyshev(sq, f)) and q.can_see(s, sq, f) for f in foe_squares if f is not None
+        )
+
+    def score(sq: Square) -> tuple[int, int, int, Square]:
+        near = min(chebyshev(sq, f) for f in foe_squares if f is not None)
+        if behaviour == "keep_range":
+            return (0 if near >= 2 else 1, 0 if can_hit_from(sq) else 1, options[sq], sq)
+        return (0 if can_hit_from(sq) else 1, dist.get(sq, 999), options[sq], sq)
+
+    best = min(options, key=score)
+    if score(best) < score(here) if here in options else True:
+        ctx.emit("Moved", who=mid, to=lst(best), why="behaviour")
+
+
+@step("monster_attack", "monster")
+def monster_attack(ctx: Ctx, st: Step) -> None:
+    """One attack at the best target in range; a character gets a defence window first
+    (AtD L151; facts file §20: skipped in Adventure when nothing is playable)."""
+    s = ctx.s
+    mid = st["monster"]
+    if mid not in s.monsters or s.monsters[mid].get("stunned", 0) > s.round:
+        return
+    target = best_target(s, mid)
+    if target is None:
+        return
+    hit = {"op": "hit", "source": mid, "target": target}
+    if target.startswith("c"):
+        seat = int(target[1:])
+        if s.tabletop or can_defend(s, seat):
+            ctx.ask(Defend(seat=seat, attacker=mid, target=target, resume=hit))
+            return
+    ctx.then([hit])
+
+
+@step("hit", "source", "target")
+def hit(ctx: Ctx, st: Step) -> None:
+    """A monster's attack lands if the target is still in range and sight (facts file §20)."""
+    s = ctx.s
+    mid, target = st["source"], st["target"]
+    if mid not in s.monsters or not q.alive(s, target):
+        s.guard.pop(target, None)
+        return
+    if not in_range(s, mid, target):
+        ctx.emit("Missed", attacker=mid, target=target)
+        s.guard.pop(target, None)
+        return
+    card = C.monsters[s.monsters[mid]["card"]]
+    amount = int(card.attacks["damage"])
+    if target.startswith("c"):
+        seat = int(target[1:])
+        damage(ctx, target, amount, s.guard.get(target, 0) + adv_bonus(s, seat, "save"), source=mid)
+    else:
+        save, defended = monster_save(s, target, card.attacks["distance"])
+        damage(ctx, target, amount, save, defended=defended, source=mid)
+
+
+# -- Tabletop: the game master's monster turn (AtD L275) -------------------------------------------
+
+
+def gm_monster_choices(s: State, d: GmMonster) -> list[Any]:
+    from app.kernel.types import Choice
+
+    out = []
+    mid = d.monster
+    if mid not in s.monsters:
+        return [Choice("done", {}, "End the monster's turn")]
+    card = C.monsters[s.monsters[mid]["card"]]
+    if d.attacks > 0:
+        for who in enemies_of(s, mid):
+            if in_range(s, mid, who):
+                out.append(Choice("attack", {"who": who}, f"{card.name} attacks {who_name(s, who)}"))
+    if not d.moved:
+        steps = int(card.maneuver["count"]) * int(card.maneuver["move"])
+        for sq, n in sorted(q.move_squares(s, mid, steps, card.flying).items()):
+            out.append(Choice("move", {"to": lst(sq)}, f"{card.name} moves to {sq[0]},{sq[1]} ({n})"))
+    return [*out, Choice("done", {}, "End the monster's turn")]
+
+
+@RULES.decision(GmMonster, gm_monster_choices)
+def resolve_gm_monster(ctx: Ctx, d: GmMonster, type_: str, args: dict[str, Any]) -> None:
+    if type_ == "done":
+        return
+    if type_ == "move":
+        ctx.emit("Moved", who=d.monster, to=list(args["to"]), why="game master")
+        ctx.ask(d.replace(moved=True))
+        return
+    target = args["who"]
+    hit_step = {"op": "hit", "source": d.monster, "target": target}
+    ctx.then([{"op": "gm_again", "monster": d.monster, "moved": d.moved, "attacks": d.attacks - 1}])
+    if target.startswith("c"):
+        ctx.ask(Defend(seat=int(target[1:]), attacker=d.monster, target=target, resume=hit_step))
+    else:
+        ctx.then([hit_step])
+
+
+@step("gm_again", "monster", "moved", "attacks")
+def gm_again(ctx: Ctx, st: Step) -> None:
+    if st["monster"] in ctx.s.monsters:
+        ctx.ask(GmMonster(seat=GM_SEAT, monster=st["monster"], moved=st["moved"], attacks=st["attacks"]))
+
+
+def who_name(s: State, who: str) -> str:
+    if who.startswith("c"):
+        return s.names[int(who[1:])]
+    m = s.monsters.get(who)
+    return f"{C.monsters[m['card']].name} {who}" if m else who

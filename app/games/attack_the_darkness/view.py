@@ -1,0 +1,192 @@
+"""What each viewer may see (facts file §20): the map, tokens, HP, the monster line, cards
+in play and discards are public; a hand only for its player; deck orders, the dungeon deck
+and face-down tiles for nobody (the game master sees the dungeon deck in Tabletop,
+AtD L274); advancement draws only for the drawing player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.attack_the_darkness import query as q
+from app.games.attack_the_darkness.grid import tile_squares
+from app.games.attack_the_darkness.state import State
+from app.kernel.types import Secret, Viewer
+
+C = q.C
+TITLES = {
+    "place_tile": "Place a map tile",
+    "act": "Your turn: play a card, move or end the turn",
+    "pay": "Choose the resource cards that pay for the card",
+    "discard": "Discard a card for the condition",
+    "move_to": "Where to?",
+    "target": "Choose a target",
+    "area": "Place the area",
+    "defend": "You are attacked: defend?",
+    "clear_room": "Clearing the room: revive, rest or explore",
+    "explore": "Explore the room",
+    "keep_equipment": "Keep the equipment?",
+    "advance": "Choose an advancement",
+    "cut": "Cut your action deck for initiative",
+    "ready": "Ready for the next dungeon?",
+    "gm_pick": "Pick the encounter's monsters",
+    "gm_monster": "Decide the monster's turn",
+}
+
+
+def card_view(s: State, inst: str) -> dict[str, Any]:
+    cid = s.cards[inst]
+    out: dict[str, Any] = {"id": inst, "card": cid, "name": C.card_name(cid)}
+    if cid in C.actions:
+        ac = C.actions[cid]
+        out |= {"cost": ac.cost.label(), "types": list(ac.types)}
+    return out
+
+
+def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
+    if not s.started:
+        return {}
+    chars = []
+    for seat, ch in enumerate(s.chars):
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "name": s.names[seat],
+            "class": ch["cls"],
+            "team": s.teams[seat],
+            "hp": ch["hp"],
+            "max_hp": ch["max_hp"],
+            "speed": ch["speed"],
+            "pos": ch["pos"],
+            "unconscious": ch["hp"] <= 0,
+            "fatigued": ch["fatigued"],
+            "speed_used": ch["speed_used"],
+            "hand_actions": len(ch["hand_a"]),
+            "hand_resources": len(ch["hand_r"]),
+            "action_deck": len(ch["actions"]),
+            "resource_deck": len(ch["resources"]),
+            "action_discard": [[c, C.card_name(s.cards[c])] for c in ch["disc_a"]],
+            "resource_discard": [[c, C.card_name(s.cards[c])] for c in ch["disc_r"]],
+            "in_play": [
+                card_view(s, e["card"]) | {"until": e["until"], "on": e["on"]} for e in ch["in_play"]
+            ],
+            "equipment": [{"id": e, "name": C.dungeon_name(s.cards[e])} for e in ch["equipment"]],
+            "advancements": [{"id": a, "name": C.advancements[s.cards[a]].name} for a in ch["advancements"]],
+            "statuses": {k: v for k, v in ch["statuses"].items() if v > s.round},
+            "guard": s.guard.get(q.ckey(seat), 0),
+        }
+        if seat in viewer.seats:
+            entry["hand"] = [card_view(s, c) for c in ch["hand_a"] + ch["hand_r"]]
+            drawn = s.adv_draw.get(str(seat))
+            if drawn:
+                entry["advancement_draw"] = [
+                    {"id": a, "name": C.advancements[s.cards[a]].name} for a in drawn
+                ]
+        chars.append(entry)
+    tiles = []
+    for k, t in enumerate(s.tiles):
+        tile: dict[str, Any] = {
+            "index": k,
+            "x": t["x"],
+            "y": t["y"],
+            "o": t["o"],
+            "stairs": t["stairs"],
+            "flipped": t["flipped"],
+        }
+        if t["flipped"] and t["card"] is not None:
+            tile["card"] = {"id": t["card"], "name": C.dungeon_name(s.cards[t["card"]])}
+        tiles.append(tile)
+    monsters = [
+        {
+            "id": mid,
+            "card": m["card"],
+            "name": C.monsters[m["card"]].name,
+            "hp": m["hp"],
+            "max_hp": C.monsters[m["card"]].hp,
+            "pos": m["pos"],
+            "entry": m["entry"],
+            "statuses": {
+                k: m[k] for k in ("stunned", "immobilized", "dominated", "pressure") if m.get(k, 0) > s.round
+            },
+        }
+        for mid, m in sorted(s.monsters.items(), key=lambda kv: int(kv[0][1:]))
+    ]
+    line = [
+        {
+            "entry": e,
+            "name": C.monsters[C.monsters[s.cards[s.line_cards[e][0]]].id].name
+            if s.line_cards[e]
+            else _summon(s, e),
+            "danger": C.monsters[s.cards[s.line_cards[e][0]]].danger if s.line_cards[e] else 0,
+        }
+        for e in s.line
+    ]
+    d = s.decision
+    out: dict[str, Any] = {
+        "mode": s.mode,
+        "dungeon": s.dungeon_names[s.dungeon_index] if s.dungeon_names else "",
+        "encounter": s.encounter + 1,
+        "encounters": s.encounters,
+        "round": s.round,
+        "turn": s.turn,
+        "danger": s.danger,
+        "order": list(s.order),
+        "characters": chars,
+        "map": {
+            "tiles": tiles,
+            "arena": s.arena,
+            "walls": [list(w) for w in s.arena_walls],
+        },
+        "monsters": monsters,
+        "line": line,
+        "dungeon_deck": len(s.dungeon_deck),
+        "dungeon_discard": [{"id": x, "name": C.dungeon_name(s.cards[x])} for x in s.dungeon_discard],
+        "set_aside": [{"id": x, "name": C.dungeon_name(s.cards[x])} for x in s.set_aside],
+        "reserved": [{"id": x, "name": C.dungeon_name(s.cards[x])} for x in s.reserved],
+        "seed": [{"id": x, "name": C.dungeon_name(s.cards[x])} for x in s.seed],
+        "advancement_deck": len(s.adv_deck),
+        "successes": s.successes,
+        "waiting": None
+        if d is None
+        else {"kind": d.kind, "title": TITLES.get(d.kind, d.kind), "seats": d.asked},
+        "result": s.result,
+    }
+    if viewer.is_gm and s.tabletop:
+        out["dungeon_deck_cards"] = sorted(C.dungeon_name(s.cards[x]) for x in s.dungeon_deck)
+    return out
+
+
+def _summon(s: State, entry: str) -> str:
+    m = next((m for m in s.monsters.values() if m["entry"] == entry), None)
+    return C.monsters[m["card"]].name if m else entry
+
+
+def secrets_of(s: State, *, per_card: bool = False) -> list[Secret]:
+    """Hands (their player), advancement draws (the drawer), face-down tiles (nobody) card by
+    card; each deck's order (nobody) as the whole ordered list — or, with ``per_card``,
+    every card in a deck (slower to check; the game's own conformance test uses it). A
+    card a player arranged on top of a deck is known to that player (AtD L313)."""
+    out: list[Secret] = []
+    decks: list[tuple[list[str], frozenset[Any]]] = []
+    for seat, ch in enumerate(s.chars):
+        out += [Secret(c, frozenset({seat})) for c in ch["hand_a"] + ch["hand_r"]]
+        out += [Secret(c, frozenset({seat})) for c in s.adv_draw.get(str(seat), [])]
+        known = set(s.peeked.get(f"{seat}:actions", [])) | set(s.peeked.get(f"{seat}:resources", []))
+        for pile in (ch["actions"], ch["resources"]):
+            hidden = [c for c in pile if c not in known]
+            decks.append((hidden, frozenset()))
+            out += [Secret(c, frozenset({seat})) for c in pile if c in known]
+    decks.append(([c for c in s.dungeon_deck if c not in s.known_bottom], frozenset()))
+    decks.append((list(s.adv_deck), frozenset()))
+    for pile, seats in decks:
+        if per_card:
+            out += [Secret(c, seats) for c in pile]
+        elif len(pile) > 1:
+            out.append(Secret(pile, seats))
+    out += [Secret(t["card"], frozenset()) for t in s.tiles if t["card"] is not None and not t["flipped"]]
+    return out
+
+
+def tile_of(s: State, sq: tuple[int, int]) -> int | None:
+    for k, t in enumerate(s.tiles):
+        if sq in tile_squares(t["x"], t["y"], t["o"]):
+            return k
+    return None
