@@ -82,10 +82,25 @@ class Ctx(FlowCtx[State, Content]):
     """One Darkest Night command's work (see ``app.kernel.flow.Ctx``)."""
 
     memo: dict[Any, Any] | None = None
-    """Answers shared by the readers of one published state (``reading``); None elsewhere."""
+    """Answers about the state (a hero's lasting modifiers, whether artifacts work): shared
+    by the readers of one published state (``reading``); for a command's private state,
+    its own (``working``), forgotten at every event; None elsewhere."""
 
     def __init__(self, state: State, rng: random.Random, content: Content) -> None:
         super().__init__(RULES, state, rng, content)
+
+    def working(self) -> Ctx:
+        """Give this command a memo of answers about its private state, valid until the
+        next event: only events change a state (the appliers; ``test_state_clone.py``
+        proves no rule changes one otherwise), so an answer worked out since the last
+        event still holds. The rules ask the same questions many times per step."""
+        self.memo = {}
+        return self
+
+    def emit(self, type_: str, **data: Any) -> None:
+        super().emit(type_, **data)
+        if self.memo:
+            self.memo.clear()
 
     @classmethod
     def reader(cls, state: State) -> Ctx:

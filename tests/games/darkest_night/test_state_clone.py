@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 from app.games.darkest_night import DARKEST_NIGHT
-from app.games.darkest_night.engine import RULES
+from app.games.darkest_night import game as dn_game
+from app.games.darkest_night.engine import RULES, Ctx
+from app.games.darkest_night.rules.round import check_victory
 from app.games.darkest_night.state import Deck, DecksOnRead, Hero, Item, Power, State, copy_data
 from app.kernel import table as kernel
 from app.kernel.conformance import random_playout
@@ -133,10 +135,15 @@ def test_no_command_and_no_event_changes_the_state_it_started_from(index: int) -
 
 
 def test_sharing_parts_plays_exactly_as_private_copies(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A rule that held a shared part across an event it emitted would read the old part:
-    every event of these games is the same when the successor shares nothing at all."""
+    """A rule that held a shared part across an event it emitted would read the old part,
+    and a rule that changed the state without an event would leave a stale answer in the
+    command's memo (``Ctx.working``): every event of these games is the same when the
+    successor shares nothing at all, nothing is remembered and the victory check runs
+    before every step (``victory_check`` skips it while nothing happened)."""
     shared = [played(index)[0] for index in range(4)]
     monkeypatch.setattr(State, "fork", State.clone)
+    monkeypatch.setattr(Ctx, "working", lambda self: self)
+    monkeypatch.setattr(dn_game, "victory_check", lambda: check_victory)  # before every step
     private = [play(seed, options, seats)[0] for seed, options, seats in GAMES[:4]]
     assert [[e.to_json() for e in log] for log in shared] == [[e.to_json() for e in log] for log in private]
 
