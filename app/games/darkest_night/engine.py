@@ -93,14 +93,10 @@ class Ctx(FlowCtx[State, Content]):
         """Give this command a memo of answers about its private state, valid until the
         next event: only events change a state (the appliers; ``test_state_clone.py``
         proves no rule changes one otherwise), so an answer worked out since the last
-        event still holds. The rules ask the same questions many times per step."""
+        event still holds (``emit`` forgets them). The rules ask the same questions many
+        times per step."""
         self.memo = {}
         return self
-
-    def emit(self, type_: str, **data: Any) -> None:
-        super().emit(type_, **data)
-        if self.memo:
-            self.memo.clear()
 
     @classmethod
     def reader(cls, state: State) -> Ctx:
