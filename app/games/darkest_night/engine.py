@@ -101,23 +101,25 @@ class Ctx(FlowCtx[State, Content]):
     @classmethod
     def reader(cls, state: State) -> Ctx:
         """A read-only context for questions asked outside a command (prompts, views)."""
+        global _reader
         memo = published_memo(state)
-        if memo is not None:
-            known = memo.get(_READER)
-            if known is not None:  # one reader per published state: it reads, never writes
-                known.rng = _ReaderRandom()  # type: ignore[assignment]  (as fresh as a new reader's)
-                return known  # type: ignore[no-any-return]
+        known = _reader
+        if memo is not None and known is not None and known.s is state and known.memo is memo:
+            known.rng = _ReaderRandom()  # type: ignore[assignment]  (as fresh as a new reader's)
+            return known  # one reader per published state: it reads, never writes
         from app.games.darkest_night.content import load
 
         ctx = cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
         ctx.memo = memo
         if memo is not None:
-            memo[_READER] = ctx
+            _reader = ctx
         return ctx
 
 
-_READER = object()
-"""The memo's key for the reader of its state."""
+_reader: Ctx | None = None
+"""The reader of the published state read last (kept apart from its memo: the memo holding
+its reader would make a reference cycle, and every state read would wait for the garbage
+collector)."""
 
 
 class _ReaderRandom:

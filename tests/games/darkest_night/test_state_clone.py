@@ -308,3 +308,29 @@ def test_a_forked_state_copies_each_deck_the_first_time_it_is_read() -> None:
     settled = fork.settle()
     assert type(settled.decks) is dict and settled.decks["map"] is held
     assert pickle.loads(pickle.dumps(settled)) == settled
+
+
+def test_reading_states_leaves_no_garbage_for_the_collector() -> None:
+    """States are freed as soon as no one holds them (the reader of a published state is
+    not kept in its memo: that cycle kept every state read until a collection)."""
+    import gc
+
+    log = played(0)[0]
+    gc.collect()
+    gc.disable()
+    try:
+        state = kernel.replay(DARKEST_NIGHT, log[:400])
+        for event in log[400:600]:
+            state = kernel.fold(DARKEST_NIGHT, state, event)
+            DARKEST_NIGHT.prompts(state)
+        for number in range(20):  # and deciding
+            if DARKEST_NIGHT.outcome(state) is not None:
+                break
+            prompt = next(p for p in DARKEST_NIGHT.prompts(state) if p.required)
+            command = Command(prompt.seat, prompt.choices[0].type, prompt.choices[0].args)
+            actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
+            events = kernel.decide(DARKEST_NIGHT, state, command, actor, rng_for("gc", number))
+            state = kernel.fold_all(DARKEST_NIGHT, state, events)
+        assert gc.collect() == 0, "reading or deciding left reference cycles behind"
+    finally:
+        gc.enable()
