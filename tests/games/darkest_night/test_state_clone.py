@@ -22,7 +22,7 @@ from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night import game as dn_game
 from app.games.darkest_night.engine import RULES, Ctx
 from app.games.darkest_night.rules.round import check_victory
-from app.games.darkest_night.state import Deck, DecksOnRead, Hero, Item, Power, State, copy_data
+from app.games.darkest_night.state import Deck, DecksOnRead, Hero, Item, Placed, Power, State, copy_data
 from app.kernel import table as kernel
 from app.kernel.conformance import random_playout
 from app.kernel.flow import Rules
@@ -334,3 +334,29 @@ def test_reading_states_leaves_no_garbage_for_the_collector() -> None:
         assert gc.collect() == 0, "reading or deciding left reference cycles behind"
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("kind", [Hero, Power, Item, Placed, Deck], ids=lambda k: k.__name__)
+def test_each_record_clone_copies_every_field(kind: type) -> None:
+    """The records' clones set their slots one by one: a field added to a record and
+    forgotten in its ``clone`` fails here."""
+    values: dict[str, Any] = {}
+    for number, f in enumerate(fields(kind)):
+        annotation = str(f.type)
+        if annotation == "list[Power]":
+            values[f.name] = [Power(f"p{number}", data={"n": [number]})]
+        elif annotation == "list[Item]":
+            values[f.name] = [Item(f"i{number}", "token", data={"n": [number]})]
+        elif annotation.startswith("list"):
+            values[f.name] = [f"v{number}"]
+        elif annotation.startswith("dict"):
+            values[f.name] = {"k": [number]}
+        else:
+            values[f.name] = number
+    record = kind(**values)
+    copy = record.clone()
+    assert copy == record and repr(copy) == repr(record)
+    for f in fields(kind):
+        value = getattr(record, f.name)
+        if isinstance(value, list | dict):
+            assert getattr(copy, f.name) is not value, f.name
