@@ -49,6 +49,8 @@ EVENT_BOUNDS = JsonBounds(max_depth=12, max_string=4000, max_items=5000, max_nod
 def check_json(value: Any, where: str, bounds: JsonBounds = COMMAND_BOUNDS) -> None:
     """Walk a parsed JSON value iteratively (no recursion to exhaust) and refuse, with a
     422 ``bad_text`` or ``too_complex``, anything unstorable or out of ``bounds``."""
+    if type(value) is dict and _flat_and_fine(value, bounds):
+        return  # the usual command's arguments: a few short texts and numbers
     stack: list[tuple[Any, int, str]] = [(value, 1, where)]
     nodes = 0
     while stack:
@@ -85,3 +87,24 @@ def check_json(value: Any, where: str, bounds: JsonBounds = COMMAND_BOUNDS) -> N
                 stack.extend((sub, depth + 1, f"{path}[{i}]") for i, sub in enumerate(item))
         else:
             raise RuleError("too_complex", f"{path}: {type(item).__name__} is not a JSON value")
+
+
+def _flat_and_fine(value: dict[Any, Any], bounds: JsonBounds) -> bool:
+    """Whether ``value`` is one object of text keys and text, integer, boolean or null
+    values that ``check_json`` would accept (False: let the full walk judge it)."""
+    if len(value) > bounds.max_items or len(value) + 1 > bounds.max_nodes or bounds.max_depth <= 1:
+        return False
+    search = UNSTORABLE.search
+    for key, item in value.items():
+        if type(key) is not str or len(key) > 200 or search(key) is not None:
+            return False
+        kind = type(item)
+        if kind is str:
+            if len(item) > bounds.max_string or search(item) is not None:
+                return False
+        elif kind is int:
+            if abs(item) > bounds.max_int:
+                return False
+        elif kind is not bool and item is not None:
+            return False
+    return True

@@ -1,6 +1,6 @@
-"""``umbra bench engine darkest_night``: random legal playouts (commands per second,
-complete games per second, median commands per game) and the heuristic bot's win rate at
-default difficulty.
+"""``umbra bench engine darkest_night``: random legal playouts for 20 s (3 s with
+``--quick``: commands per second, complete games per second, median commands per game, and
+where a command's time goes) and the heuristic bot's win rate at default difficulty.
 
 A command counts once its prompts were listed, the random player's choice decided by the
 kernel (seat check, the game's rules, a fresh rng) and its events folded into a new state:
@@ -77,11 +77,25 @@ class Playout:
     result: str
 
 
+PHASES = ("prompts", "pick", "rng", "decide", "fold")
+"""Where a command's time goes (``random_game(..., phases=...)``): listing the prompts, the
+random player's pick, the command's rng, deciding (the rules, on the state's fork) and
+folding the events into the next state (the state ``decide`` reached)."""
+
+
 def random_game(
-    seed: int, *, seats: int = 1, max_commands: int = 10_000, optional_share: float = 0.1
+    seed: int,
+    *,
+    seats: int = 1,
+    max_commands: int = 10_000,
+    optional_share: float = 0.1,
+    phases: dict[str, float] | None = None,
 ) -> Playout:
     """One seeded game of random legal commands (as the conformance run picks them: a
-    required prompt, sometimes an optional one), every command decided and folded."""
+    required prompt, sometimes an optional one), every command decided and folded.
+    ``phases`` (if given) adds up the seconds spent in each of ``PHASES``."""
+    if phases is not None:
+        return _timed_game(seed, seats, max_commands, optional_share, phases)
     game = DARKEST_NIGHT
     picker = random.Random(seed)
     table_seed = f"bench-{seed}"
@@ -111,22 +125,82 @@ def random_game(
     raise RuntimeError(f"seed {seed}: no end after {max_commands} commands")
 
 
+def _timed_game(
+    seed: int, seats: int, max_commands: int, optional_share: float, phases: dict[str, float]
+) -> Playout:
+    """``random_game`` with a clock around each phase (the same picks, the same game)."""
+    game = DARKEST_NIGHT
+    clock = time.perf_counter
+    picker = random.Random(seed)
+    table_seed = f"bench-{seed}"
+    events = game.setup(
+        validate_options(game, {}),
+        [SeatInfo(i, f"Player {i + 1}") for i in range(seats)],
+        rng_for(table_seed, 1),
+    )
+    state = kernel.replay(game, events)
+    count = len(events)
+    for commands in range(max_commands):
+        outcome = game.outcome(state)
+        if outcome is not None:
+            return Playout(commands, outcome.result)
+        t0 = clock()
+        prompts = [p for p in game.prompts(state) if p.choices]
+        t1 = clock()
+        optional = [p for p in prompts if not p.required]
+        pool = (
+            optional if optional and picker.random() < optional_share else [p for p in prompts if p.required]
+        )
+        prompt = picker.choice(pool)
+        choice = picker.choice(prompt.choices)
+        actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
+        command = Command(prompt.seat, choice.type, choice.args)
+        t2 = clock()
+        rng = rng_for(table_seed, count + 1)
+        t3 = clock()
+        new = kernel.decide(game, state, command, actor, rng)
+        t4 = clock()
+        state = kernel.fold_all(game, state, new)
+        t5 = clock()
+        count += len(new)
+        for name, seconds in zip(PHASES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
+            phases[name] = phases.get(name, 0.0) + seconds
+    raise RuntimeError(f"seed {seed}: no end after {max_commands} commands")
+
+
+QUICK_SECONDS = 3.0
+FULL_SECONDS = 20.0
+
+
+def breakdown(games: int) -> str:
+    """The share of each phase of a command over ``games`` games (timed apart: the clocks
+    cost a little themselves)."""
+    phases: dict[str, float] = {}
+    for seed in range(games):
+        random_game(seed, phases=phases)
+    total = sum(phases.values()) or 1.0
+    return ", ".join(f"{name} {phases.get(name, 0.0) / total:.0%}" for name in PHASES)
+
+
 def run(args: Any) -> int:
     quick = bool(getattr(args, "quick", False))
-    playouts = 20 if quick else 200
+    budget = QUICK_SECONDS if quick else FULL_SECONDS
     bots = 50 if quick else 1000
     random_game(0)  # content loaded, code warm
     gc.freeze()  # the content and the code: the collector need not walk them on every pass
     wall, cpu = time.perf_counter(), time.process_time()
-    commands = [random_game(seed).commands for seed in range(playouts)]
+    commands: list[int] = []
+    while not commands or time.perf_counter() - wall < budget:  # whole games, seeds in turn
+        commands.append(random_game(len(commands)).commands)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    total = sum(commands)
+    playouts, total = len(commands), sum(commands)
     print(
         f"darkest_night random playouts: {playouts} games, {total} commands in {wall:.1f} s ({cpu:.1f} s CPU)"
     )
     print(f"  commands/s            {total / wall:10.0f}   ({total / cpu:.0f} per CPU second)")
     print(f"  games/s               {playouts / wall:10.2f}")
     print(f"  median commands/game  {statistics.median(commands):10.0f}")
+    print(f"  µs per command        {1e6 * wall / total:10.0f}   ({breakdown(min(playouts, 5))})")
     wall, cpu = time.perf_counter(), time.process_time()
     results: dict[str, int] = {}
     for seed in range(bots):

@@ -21,6 +21,7 @@ def hero(d: D, key: str = "hero") -> str:
 
 
 @cache
+@cache
 def hero_label(hero_id: str) -> str:
     """A hero's name (``prince~2`` is "… (2)"); the content never changes, so once per id."""
     kind, _, again = hero_id.partition("~")

@@ -82,31 +82,44 @@ class Ctx(FlowCtx[State, Content]):
     """One Darkest Night command's work (see ``app.kernel.flow.Ctx``)."""
 
     memo: dict[Any, Any] | None = None
-    """Answers shared by the readers of one published state (``reading``); None elsewhere."""
+    """Answers about the state (a hero's lasting modifiers, whether artifacts work): shared
+    by the readers of one published state (``reading``); for a command's private state,
+    its own (``working``), forgotten at every event; None elsewhere."""
 
     def __init__(self, state: State, rng: random.Random, content: Content) -> None:
         super().__init__(RULES, state, rng, content)
 
+    def working(self) -> Ctx:
+        """Give this command a memo of answers about its private state, valid until the
+        next event: only events change a state (the appliers; ``test_state_clone.py``
+        proves no rule changes one otherwise), so an answer worked out since the last
+        event still holds (``emit`` forgets them). The rules ask the same questions many
+        times per step."""
+        self.memo = {}
+        return self
+
     @classmethod
     def reader(cls, state: State) -> Ctx:
         """A read-only context for questions asked outside a command (prompts, views)."""
+        global _reader
         memo = published_memo(state)
-        if memo is not None:
-            known = memo.get(_READER)
-            if known is not None:  # one reader per published state: it reads, never writes
-                known.rng = _ReaderRandom()  # type: ignore[assignment]  (as fresh as a new reader's)
-                return known  # type: ignore[no-any-return]
+        known = _reader
+        if memo is not None and known is not None and known.s is state and known.memo is memo:
+            known.rng = _ReaderRandom()  # type: ignore[assignment]  (as fresh as a new reader's)
+            return known  # one reader per published state: it reads, never writes
         from app.games.darkest_night.content import load
 
         ctx = cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
         ctx.memo = memo
         if memo is not None:
-            memo[_READER] = ctx
+            _reader = ctx
         return ctx
 
 
-_READER = object()
-"""The memo's key for the reader of its state."""
+_reader: Ctx | None = None
+"""The reader of the published state read last (kept apart from its memo: the memo holding
+its reader would make a reference cycle, and every state read would wait for the garbage
+collector)."""
 
 
 class _ReaderRandom:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
@@ -148,7 +148,7 @@ class DarkestNight(GameBase):
     def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
         if not state.started:
             raise RuleError("not_started", "the game has not been set up")
-        ctx = Ctx(state.fork(), rng, load())
+        ctx = Ctx(state.fork(), rng, load()).working()
         if command.type in ANY_TIME.commands:
             if not isinstance(command.seat, int):
                 raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
@@ -159,7 +159,7 @@ class DarkestNight(GameBase):
                 raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
             self._check_choice(state, d, command)
             ctx.resolve(command.type, command.args)
-        ctx.run(schedule, check_victory)
+        ctx.run(schedule, victory_check())
         events = ctx.finish()
         kernel.remember_fold(state, events, ctx.s.settle())  # ctx.s is the fold of events: no second copy
         return events
@@ -318,6 +318,27 @@ def hero_changed_v2(event: Event) -> Event:
         for k, v in event.data.items()
     }
     return Event("HeroChanged", data, HERO_CHANGED_VERSION)
+
+
+def victory_check() -> Callable[[Ctx], None]:
+    """``check_victory`` before every step (DN 18.2, 20.4), skipped while nothing happened
+    since a check that found nothing to do: it reads only the state, which only events
+    change, so with no event since, it would find nothing again. (A check that acted, by
+    an event or a step, is always made again.) It ran about six times per command."""
+    quiet_at = -1
+    """The number of events after the last check that did nothing, or -1."""
+
+    def check(ctx: Ctx) -> None:
+        nonlocal quiet_at
+        events = len(ctx.events)
+        if events == quiet_at:
+            return
+        agenda = len(ctx.s.agenda)
+        check_victory(ctx)
+        did_nothing = len(ctx.events) == events and len(ctx.s.agenda) == agenda and ctx.s.result is None
+        quiet_at = events if did_nothing else -1
+
+    return check
 
 
 def prompt_title(state: State, d: Decision) -> str:

@@ -28,6 +28,7 @@ from typing import Any
 from app.kernel.flow import Decision
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
+_new = object.__new__
 
 
 def copy_data(value: Any) -> Any:
@@ -69,7 +70,15 @@ class Power:
     data: dict[str, Any] = field(default_factory=dict)
 
     def clone(self) -> Power:
-        return Power(self.id, self.exhausted, self.active, self.target, copy_dict(self.data))
+        # Slots set one by one on a bare object: half the cost of the dataclass __init__,
+        # and heroes' powers are copied with every hero a command forks.
+        power = _new(Power)
+        power.id = self.id
+        power.exhausted = self.exhausted
+        power.active = self.active
+        power.target = self.target
+        power.data = copy_dict(self.data) if self.data else {}
+        return power
 
     @property
     def suppressed(self) -> bool:
@@ -87,7 +96,12 @@ class Item:
     data: dict[str, Any] = field(default_factory=dict)
 
     def clone(self) -> Item:
-        return Item(self.id, self.kind, self.locked, copy_dict(self.data))
+        item = _new(Item)  # as ``Power.clone``
+        item.id = self.id
+        item.kind = self.kind
+        item.locked = self.locked
+        item.data = copy_dict(self.data) if self.data else {}
+        return item
 
 
 def kind_of(hero_id: str) -> str:
@@ -129,32 +143,29 @@ class Hero:
         return kind_of(self.id)
 
     def clone(self) -> Hero:
-        return Hero(
-            self.id,
-            self.seat,
-            self.grace,
-            self.secrecy,
-            self.default_grace,
-            self.default_secrecy,
-            self.location,
-            self.sparks,
-            [
-                Power(p.id, p.exhausted, p.active, p.target, copy_dict(p.data) if p.data else {})
-                for p in self.powers
-            ],
-            self.deck.copy(),
-            [Item(i.id, i.kind, i.locked, copy_dict(i.data) if i.data else {}) for i in self.items],
-            self.turns_left,
-            self.turns_per_round,
-            self.lost_turn,
-            self.dead,
-            self.joins_next_round,
-            self.left_monastery,
-            self.free_actions.copy(),
-            self.last_tactic,
-            self.last_action_power,
-            copy_dict(self.flags) if self.flags else {},
-        )
+        hero = _new(Hero)  # as ``Power.clone``
+        hero.id = self.id
+        hero.seat = self.seat
+        hero.grace = self.grace
+        hero.secrecy = self.secrecy
+        hero.default_grace = self.default_grace
+        hero.default_secrecy = self.default_secrecy
+        hero.location = self.location
+        hero.sparks = self.sparks
+        hero.powers = [p.clone() for p in self.powers]
+        hero.deck = self.deck.copy()
+        hero.items = [i.clone() for i in self.items]
+        hero.turns_left = self.turns_left
+        hero.turns_per_round = self.turns_per_round
+        hero.lost_turn = self.lost_turn
+        hero.dead = self.dead
+        hero.joins_next_round = self.joins_next_round
+        hero.left_monastery = self.left_monastery
+        hero.free_actions = self.free_actions.copy()
+        hero.last_tactic = self.last_tactic
+        hero.last_action_power = self.last_action_power
+        hero.flags = copy_dict(self.flags) if self.flags else {}
+        return hero
 
     def power(self, power_id: str) -> Power | None:
         return next((p for p in self.powers if p.id == power_id), None)
@@ -186,7 +197,14 @@ class Placed:
     keys: list[int] = field(default_factory=list)
 
     def clone(self) -> Placed:
-        return Placed(self.id, self.card, self.location, self.progress, self.time, self.keys.copy())
+        placed = _new(Placed)  # as ``Power.clone``
+        placed.id = self.id
+        placed.card = self.card
+        placed.location = self.location
+        placed.progress = self.progress
+        placed.time = self.time
+        placed.keys = self.keys.copy()
+        return placed
 
 
 @dataclass(slots=True)
@@ -196,7 +214,10 @@ class Deck:
     discard: list[str] = field(default_factory=list)
 
     def clone(self) -> Deck:
-        return Deck(self.cards.copy(), self.discard.copy())
+        deck = _new(Deck)  # as ``Power.clone``
+        deck.cards = self.cards.copy()
+        deck.discard = self.discard.copy()
+        return deck
 
 
 class DecksOnRead(dict[str, Deck]):

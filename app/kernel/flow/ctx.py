@@ -37,6 +37,10 @@ class Ctx(Generic[S, C]):
     """One command's work: the game's ``rules``, its private ``state`` (``s``), the ``rng``
     for this command, its ``content`` (``c``) and the events emitted so far."""
 
+    memo: dict[Any, Any] | None = None
+    """Answers the rules worked out about the state, if the game keeps any (None: it keeps
+    none). Only events change the state, so ``emit`` forgets them all."""
+
     def __init__(self, rules: Rules, state: S, rng: random.Random, content: C) -> None:
         self.rules = rules
         self.s = state
@@ -50,6 +54,8 @@ class Ctx(Generic[S, C]):
         event = Event(type_, data, rules.versions.get(type_, 1))
         rules.apply(self.s, event)
         self.events.append(event)
+        if self.memo:  # the state changed: an answer about it may not hold any more
+            self.memo.clear()
 
     # -- the agenda ------------------------------------------------------------------------
 

@@ -221,13 +221,20 @@ class Rules:
         Refuses a kind not registered or a field it does not declare (``FlowSchemaError``)."""
         if decision is None:
             return None
+        last = self._decoded
+        if last is not None and last[1] is decision:  # recorded (or read) just now: the same record
+            return last[0]
         rule = self.decisions.get(decision.kind)
         if rule is None or self.decision_types[decision.kind] is not type(decision):
             raise FlowSchemaError(f"{self.game}: no decision kind {decision.kind!r}")
         record = decision.to_record()
-        extra = sorted(set(record) - {"kind", "v", *ASKED_FIELDS, *rule.schema.fields})
-        if extra:
-            raise FlowSchemaError(f"{self.game}: decision {decision.kind} has undeclared fields {extra}")
+        kind = type(decision)
+        if kind.to_record is not Decision.to_record or kind.fields_record is not Decision.fields_record:
+            # A kind writing its own record (a step decision: its step's parameters) may hold
+            # more than it declares; the plain record is exactly the declared fields.
+            extra = sorted(set(record) - {"kind", "v", *ASKED_FIELDS, *rule.schema.fields})
+            if extra:
+                raise FlowSchemaError(f"{self.game}: decision {decision.kind} has undeclared fields {extra}")
         self._decoded = (record, decision)
         return record
 

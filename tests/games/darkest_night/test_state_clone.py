@@ -19,8 +19,10 @@ from typing import Any
 import pytest
 
 from app.games.darkest_night import DARKEST_NIGHT
-from app.games.darkest_night.engine import RULES
-from app.games.darkest_night.state import Deck, DecksOnRead, Hero, Item, Power, State, copy_data
+from app.games.darkest_night import game as dn_game
+from app.games.darkest_night.engine import RULES, Ctx
+from app.games.darkest_night.rules.round import check_victory
+from app.games.darkest_night.state import Deck, DecksOnRead, Hero, Item, Placed, Power, State, copy_data
 from app.kernel import table as kernel
 from app.kernel.conformance import random_playout
 from app.kernel.flow import Rules
@@ -133,10 +135,15 @@ def test_no_command_and_no_event_changes_the_state_it_started_from(index: int) -
 
 
 def test_sharing_parts_plays_exactly_as_private_copies(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A rule that held a shared part across an event it emitted would read the old part:
-    every event of these games is the same when the successor shares nothing at all."""
+    """A rule that held a shared part across an event it emitted would read the old part,
+    and a rule that changed the state without an event would leave a stale answer in the
+    command's memo (``Ctx.working``): every event of these games is the same when the
+    successor shares nothing at all, nothing is remembered and the victory check runs
+    before every step (``victory_check`` skips it while nothing happened)."""
     shared = [played(index)[0] for index in range(4)]
     monkeypatch.setattr(State, "fork", State.clone)
+    monkeypatch.setattr(Ctx, "working", lambda self: self)
+    monkeypatch.setattr(dn_game, "victory_check", lambda: check_victory)  # before every step
     private = [play(seed, options, seats)[0] for seed, options, seats in GAMES[:4]]
     assert [[e.to_json() for e in log] for log in shared] == [[e.to_json() for e in log] for log in private]
 
@@ -301,3 +308,55 @@ def test_a_forked_state_copies_each_deck_the_first_time_it_is_read() -> None:
     settled = fork.settle()
     assert type(settled.decks) is dict and settled.decks["map"] is held
     assert pickle.loads(pickle.dumps(settled)) == settled
+
+
+def test_reading_states_leaves_no_garbage_for_the_collector() -> None:
+    """States are freed as soon as no one holds them (the reader of a published state is
+    not kept in its memo: that cycle kept every state read until a collection)."""
+    import gc
+
+    log = played(0)[0]
+    gc.collect()
+    gc.disable()
+    try:
+        state = kernel.replay(DARKEST_NIGHT, log[:400])
+        for event in log[400:600]:
+            state = kernel.fold(DARKEST_NIGHT, state, event)
+            DARKEST_NIGHT.prompts(state)
+        for number in range(20):  # and deciding
+            if DARKEST_NIGHT.outcome(state) is not None:
+                break
+            prompt = next(p for p in DARKEST_NIGHT.prompts(state) if p.required)
+            command = Command(prompt.seat, prompt.choices[0].type, prompt.choices[0].args)
+            actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
+            events = kernel.decide(DARKEST_NIGHT, state, command, actor, rng_for("gc", number))
+            state = kernel.fold_all(DARKEST_NIGHT, state, events)
+        assert gc.collect() == 0, "reading or deciding left reference cycles behind"
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("kind", [Hero, Power, Item, Placed, Deck], ids=lambda k: k.__name__)
+def test_each_record_clone_copies_every_field(kind: type) -> None:
+    """The records' clones set their slots one by one: a field added to a record and
+    forgotten in its ``clone`` fails here."""
+    values: dict[str, Any] = {}
+    for number, f in enumerate(fields(kind)):
+        annotation = str(f.type)
+        if annotation == "list[Power]":
+            values[f.name] = [Power(f"p{number}", data={"n": [number]})]
+        elif annotation == "list[Item]":
+            values[f.name] = [Item(f"i{number}", "token", data={"n": [number]})]
+        elif annotation.startswith("list"):
+            values[f.name] = [f"v{number}"]
+        elif annotation.startswith("dict"):
+            values[f.name] = {"k": [number]}
+        else:
+            values[f.name] = number
+    record = kind(**values)
+    copy = record.clone()
+    assert copy == record and repr(copy) == repr(record)
+    for f in fields(kind):
+        value = getattr(record, f.name)
+        if isinstance(value, list | dict):
+            assert getattr(copy, f.name) is not value, f.name
