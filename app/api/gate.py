@@ -1,6 +1,7 @@
 """The one middleware in front of the app (issue 10): the browser protections (CSRF guard,
 security headers: ``app.api.security``), the body limits (``app.api.limits``) and the
-overload valve, in a single ASGI layer, so a request pays for one wrapper, not one each.
+overload valve, in a single ASGI layer, so a request pays for one wrapper, not one each;
+then the two requests of every move take the short way (``app.api.fastpath``).
 
 Overload: beyond ``max_in_flight`` HTTP requests in progress at once, a new request is
 answered at once with 503 ``overloaded`` and ``Retry-After`` (before its body is even read),
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.api import fastpath
 from app.api.errors import error_body
 from app.api.limits import BodyLimit, replaying, send_error
 from app.api.security import BrowserProtections, security_headers
@@ -104,7 +106,7 @@ class Gate:
             load.in_flight += 1
         try:
             body = await self.limits.read(scope, receive, send_with_headers)
-            if body is not None:
+            if body is not None and not await fastpath.answer(scope, body, send_with_headers):
                 await self.app(scope, replaying(body, receive), send_with_headers)
         finally:
             if counted:

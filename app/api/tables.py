@@ -145,6 +145,11 @@ def summary_payload(hub: Hub, session: TableSession) -> dict[str, Any]:
 async def table_view(table_id: str, request: Request, hub: HubDep) -> Response:
     """What this viewer may see now, and what it may do: each legal command ready to send.
     No token: the spectator's view."""
+    return await view_response(hub, request, table_id)
+
+
+async def view_response(hub: Hub, request: Request, table_id: str) -> Response:
+    """``GET /view``'s answer (also served by ``app.api.fastpath``)."""
     session = await hub.session(table_id)
     viewer = await hub.viewer(table_id, request_tokens(request, table_id))
     return json_response(hub.view_payload(session, viewer))
@@ -165,6 +170,11 @@ def json_response(payload: dict[str, Any]) -> Response:
 async def post_command(table_id: str, body: CommandIn, request: Request, hub: HubDep) -> Response:
     """Send one command as a seat the bearer token holds. A retried ``command_id`` returns
     the first result and appends nothing."""
+    return await command_response(hub, request, table_id, body)
+
+
+async def command_response(hub: Hub, request: Request, table_id: str, body: CommandIn) -> Response:
+    """``POST /commands``'s answer (also served by ``app.api.fastpath``)."""
     session = await hub.session(table_id)
     viewer = await hub.viewer(table_id, request_tokens(request, table_id), required=True)
     if not viewer.holds(body.seat):

@@ -82,6 +82,7 @@ __all__ = ["run_live"]
 DEFAULT_GAME = "pulse"
 SPECTATORS = 2
 OVERLOAD_RETRIES = 5
+VIEW_TRIES = 6
 
 
 @dataclass(frozen=True)
@@ -510,7 +511,8 @@ async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -
         waiting = [p.seat for p in game.prompts(table.state) if p.required]
         if waiting and table.seat not in waiting:
             table.seat = waiting[0]
-    for _ in range(2):
+    view: dict[str, Any] | None = None
+    for _ in range(VIEW_TRIES):
         phase.views += 1
         headers = {"Authorization": f"Bearer {table.token_for(table.seat)}"}
         response = await send(client, phase, "GET", f"/api/tables/{table.id}/view", headers=headers)
@@ -518,6 +520,12 @@ async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -
             phase.failures[f"GET /view: HTTP {response.status_code}: {response.text[:160]}"] += 1
             return None
         view = response.json()
+        if view["seq"] < table.seq:
+            # Served by a worker that has not heard of the last commit yet (--workers):
+            # a careful client asks again rather than choose on an old view.
+            phase.retries["GET /view: behind the last commit (another worker catching up)"] += 1
+            await asyncio.sleep(0.005)
+            continue
         waiting = view["waiting_for"]
         if view["outcome"] is not None or not waiting or table.seat in waiting:
             return view

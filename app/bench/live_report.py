@@ -239,7 +239,7 @@ class Figures:
             if not phase.drained:
                 lines.append(f"  {phase.name}: viewers had not caught up when the drain budget ran out")
             for reason, count in phase.retries.most_common(5):
-                lines.append(f"  {phase.name}: sent again after a broken connection x{count}: {reason}")
+                lines.append(f"  {phase.name}: sent again x{count}: {reason}")
             for reason, count in phase.failures.most_common(5):
                 lines.append(f"  {phase.name}: failed x{count}: {reason}")
         if not self.drained:

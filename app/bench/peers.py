@@ -126,7 +126,7 @@ def run_boardgameio(where: Path, args: argparse.Namespace, out: Path) -> dict[st
 
 
 def run_umbra(where: Path, url: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
-    from app.bench.server import child_pids, postgres_cpu
+    from app.bench.server import child_pids, postmaster_pid
 
     port = free_port()
     with open(out.with_suffix(".log"), "ab") as log:
@@ -134,9 +134,7 @@ def run_umbra(where: Path, url: str, args: argparse.Namespace, out: Path) -> dic
     try:
         wait_port(port, server)
         pids = [server.pid, *child_pids(server.pid)] if args.workers > 1 else [server.pid]
-        postmaster = 0
-        if postgres_cpu(url)() is not None:
-            postmaster = _postmaster(url)
+        postmaster = postmaster_pid(url) or 0
         load = [str(port), str(args.tables), str(args.spectators), str(args.moves), str(args.interval)]
         load += [args.format, "1", "2", ",".join(map(str, pids)), str(postmaster), str(out)]
         env = {"NODE_PATH": str(where / "boardgameio" / "node_modules"), "PATH": _path()}
@@ -148,17 +146,6 @@ def run_umbra(where: Path, url: str, args: argparse.Namespace, out: Path) -> dic
     return dict(json.loads(out.read_text()))
 
 
-def _postmaster(url: str) -> int:
-    import psycopg
-
-    from app.store.urls import libpq_dsn
-
-    with psycopg.connect(libpq_dsn(url), autocommit=True) as conn:
-        row = conn.execute("SELECT pg_backend_pid()").fetchone()
-    text = Path(f"/proc/{row[0] if row else 0}/stat").read_text()
-    return int(text[text.rindex(")") + 2 :].split()[1])
-
-
 def _path() -> str:
     import os
 
@@ -168,6 +155,9 @@ def _path() -> str:
 def report(rows: list[tuple[str, dict[str, Any]]]) -> str:
     from app.bench.stats import table
 
+    for _, r in rows:
+        if r.get("cmds_per_s") is None and r.get("window_s"):
+            r["cmds_per_s"] = round(r.get("commands", 0) / r["window_s"], 1)
     body = [
         [name, *("-" if r.get(key) is None else str(r.get(key)) for key, _ in COLUMNS)] for name, r in rows
     ]

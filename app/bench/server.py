@@ -178,26 +178,34 @@ def child_pids(pid: int) -> list[int]:
     return found
 
 
-def postgres_cpu(url: str) -> Callable[[], float | None]:
-    """A probe of the CPU seconds of the PostgreSQL behind ``url`` (its postmaster, the
-    children it reaped, every live backend), when it runs on this machine; else a probe
-    that answers None."""
+def postmaster_pid(url: str) -> int | None:
+    """The pid of the PostgreSQL postmaster behind ``url`` when it runs on this machine."""
     from app.store.urls import is_postgres, libpq_dsn
 
     if not is_postgres(url):
-        return lambda: None
+        return None
     try:
         import psycopg
 
         with psycopg.connect(libpq_dsn(url), autocommit=True, connect_timeout=10) as conn:
             row = conn.execute("SELECT pg_backend_pid()").fetchone()
-        backend = int(row[0]) if row else 0
-        text = Path(f"/proc/{backend}/stat").read_text()
-        postmaster = int(text[text.rindex(")") + 2 :].split()[1])
+            # Read while the backend lives: its parent is the postmaster.
+            text = Path(f"/proc/{int(row[0]) if row else 0}/stat").read_text()
+        return int(text[text.rindex(")") + 2 :].split()[1])
     except Exception:  # not local, or not readable: no figure rather than a wrong one
+        return None
+
+
+def postgres_cpu(url: str) -> Callable[[], float | None]:
+    """A probe of the CPU seconds of the PostgreSQL behind ``url`` (its postmaster, the
+    children it reaped, every live backend), when it runs on this machine; else a probe
+    that answers None."""
+    postmaster = postmaster_pid(url)
+    if postmaster is None:
         return lambda: None
 
     def probe() -> float | None:
+        """CPU seconds of the postmaster, its reaped children and its live ones."""
         try:
             text = Path(f"/proc/{postmaster}/stat").read_text()
             fields = text[text.rindex(")") + 2 :].split()

@@ -173,56 +173,57 @@ class TableSession:
         append spends the id in its own transaction (``CommandSpent`` if it was spent), and
         a command the rules refuse is checked against the store only then (a retry of a
         command that committed may no longer fit the state it moved on)."""
-        async with self.lock:
-            try:
-                return await self._submit_locked(command, actor, command_id, client_seq)
-            except RuleError:
+        try:
+            return await self._submit(command, actor, command_id=command_id, client_seq=client_seq)
+        except RuleError:
+            async with self.lock:
                 done = await self.store.command_result(self.id, command_id)
                 if done:
                     return await self._spent(done, actor, command)
-                raise
+            raise
 
-    async def _submit_locked(
-        self, command: Command, actor: Viewer, command_id: str, client_seq: int | None
+    async def _submit(
+        self, command: Command, actor: Viewer, *, command_id: str, client_seq: int | None
     ) -> CommandResult:
-        if client_seq is not None and client_seq > self.seq:
-            # Chosen from a view this process has not caught up with (another process
-            # served it): read what it missed before deciding, never decide on stale state.
-            await self._catch_up_locked()
-        for attempt in range(MAX_ATTEMPTS):
-            try:
-                events = self._decide(command, actor)
-            except RuleError as err:
-                if err.status == 422 and await self._catch_up_locked():
-                    continue  # refused on a state another process had moved past: again
-                if client_seq is not None and client_seq < self.seq and err.status == 422:
-                    raise RuleError(
-                        "stale",
-                        f"the table has moved on (you saw seq {client_seq}, it is now at "
-                        f"{self.seq}) and this command no longer fits: {err.message}",
-                        status=409,
-                    ) from err
-                raise
-            if not events:
-                raise RuleError("no_effect", "that command changes nothing")
-            try:
-                stored = await self.store.append(
-                    self.id,
-                    self.seq,
-                    events,
-                    actor=actor_label(actor, command),
-                    command_id=command_id,
-                )
-            except CommandSpent as spent:
-                return await self._spent(spent.events, actor, command)
-            except SeqConflict:
-                # Another process committed first: catch up and decide again, after a
-                # short random pause so that two processes stop colliding in step.
-                await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+        async with self.lock:
+            if client_seq is not None and client_seq > self.seq:
+                # Chosen from a view this process has not caught up with (another process
+                # served it): read what it missed before deciding, never decide on stale state.
                 await self._catch_up_locked()
-                continue
-            await self._apply(stored)
-            return CommandResult(stored[-1].seq, stored)
+            for attempt in range(MAX_ATTEMPTS):
+                try:
+                    events = self._decide(command, actor)
+                except RuleError as err:
+                    if err.status == 422 and await self._catch_up_locked():
+                        continue  # refused on a state another process had moved past: again
+                    if client_seq is not None and client_seq < self.seq and err.status == 422:
+                        raise RuleError(
+                            "stale",
+                            f"the table has moved on (you saw seq {client_seq}, it is now at "
+                            f"{self.seq}) and this command no longer fits: {err.message}",
+                            status=409,
+                        ) from err
+                    raise
+                if not events:
+                    raise RuleError("no_effect", "that command changes nothing")
+                try:
+                    stored = await self.store.append(
+                        self.id,
+                        self.seq,
+                        events,
+                        actor=actor_label(actor, command),
+                        command_id=command_id,
+                    )
+                except CommandSpent as spent:
+                    return await self._spent(spent.events, actor, command)
+                except SeqConflict:
+                    # Another process committed first: catch up and decide again, after a
+                    # short random pause so that two processes stop colliding in step.
+                    await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+                    await self._catch_up_locked()
+                    continue
+                await self._apply(stored)
+                return CommandResult(stored[-1].seq, stored)
         raise RuleError("busy", "the table is busy; try again", status=409)
 
     async def _spent(self, done: list[StoredEvent], actor: Viewer, command: Command) -> CommandResult:

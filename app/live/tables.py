@@ -106,7 +106,9 @@ class TableMaker:
         session = await self.cache.session(table_id)
         events = await self.store.events_after(table_id, 0)
         key = await self.signing_key()
-        return exports.export_doc(session.game, session.record, session.seats, session.outcome, events, key)
+        # Signing and shaping a long log (up to 50,000 events) off the event loop.
+        game, record, seats, outcome = session.game, session.record, list(session.seats), session.outcome
+        return await asyncio.to_thread(exports.export_doc, game, record, seats, outcome, events, key)
 
     async def import_log(self, data: Any) -> CreatedTable:
         """A new table from a signed export, checked whole (see ``app.live.exports``); the
