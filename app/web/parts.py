@@ -134,9 +134,18 @@ class PartCache:
     def find(self, part_id: str, key: Any) -> Node | None:
         for kept in self.kept.get(part_id, ()):
             if kept.key == key:
-                kept.used = self.seq
+                self._touch(kept.node)
                 return kept.node
         return None
+
+    def _touch(self, node: Node) -> None:
+        """Mark a reused render used at this seq, and the parts inside it (their bodies are
+        not run, so they are not asked for): the next change inside reuses them too."""
+        for each in node.walk():
+            for kept in self.kept.get(each.id, ()):
+                if kept.node is each:
+                    kept.used = self.seq
+                    break
 
     def keep(self, part_id: str, key: Any, node: Node) -> None:
         entries = self.kept.setdefault(part_id, [])
