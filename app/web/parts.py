@@ -84,10 +84,14 @@ class Node:
             return self.frame
         return MARK.sub(lambda found: self.children[found.group(1)].html(), self.frame)
 
-    def walk(self) -> Any:
-        yield self
-        for child in self.children.values():
-            yield from child.walk()
+    def walk(self) -> list[Node]:
+        """This node and every node inside it, outermost first."""
+        out, stack = [], [self]
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            stack.extend(reversed(node.children.values()))
+        return out
 
 
 def legacy_node(part_id: str, html: str) -> Node:
@@ -134,7 +138,8 @@ class PartCache:
     def find(self, part_id: str, key: Any) -> Node | None:
         for kept in self.kept.get(part_id, ()):
             if kept.key == key:
-                self._touch(kept.node)
+                if kept.used != self.seq:  # the first reuse at this seq marks what is inside
+                    self._touch(kept.node)
                 return kept.node
         return None
 
