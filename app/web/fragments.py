@@ -4,12 +4,14 @@ The shell supplies status, prompts, seats and the seq marker; the game supplies 
 fragments as blocks named ``fragment_<id>`` in ``templates/games/<game>/board.html`` (a block
 name cannot hold ``-``, so ``_`` in it stands for ``-`` in the id: ``fragment_dn_map`` renders
 ``id="dn-map"``). A game without templates gets one generic fragment per top-level key of
-its view. After each commit only fragments whose HTML changed are sent (see ``stream``).
+its view.
 
-A fragment may hold *parts*: smaller pieces marked ``<!--part:ID-->…<!--/part:ID-->``, each
-one root element with ``id="ID"``. When only parts changed, only those parts are sent, so
-a hero's secrecy moving re-sends that hero's panel, not every hero (``split_parts``).
-Parts may hold parts of their own; the marks are stripped from everything sent."""
+Fragments are made of *parts* (``app.web.parts``): a part is re-rendered only when the slice
+of the view it depends on changed, the table's viewers share every render (``TableRenders``:
+one board per distinct view per seq, one part cache), and a page's websocket sends the
+outermost parts whose own HTML changed (``app.web.stream``), deciding on the renders'
+versions, never by splitting and comparing HTML. ``split_parts`` and ``unmarked`` read the
+earlier convention of parts marked in the HTML."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from app.kernel.types import GM_SEAT, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
-from app.web.parts import Node, PartCache, PartRender
+from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
 from app.web.templating import render_block, render_blocks
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 SHELL_FRAGMENTS = ("status", "prompts", "seats", "seq")
 GAME_BLOCK_PREFIX = "fragment_"
 LOG_PAGE = 200
-PART = re.compile(r"<!--part:([\w-]+)-->(.*?)<!--/part:\1-->", re.S)
+PART = LEGACY_PART
 PART_MARK = re.compile(r"<!--/?part:[\w-]+-->")
 
 
@@ -153,7 +155,8 @@ class TableRenders:
 
 
 _RENDERS: WeakKeyDictionary[TableSession, TableRenders] = WeakKeyDictionary()
-LOG_LINES_KEPT = 256
+LOG_LINES_KEPT = 48
+"""Recent log lines kept per table: a commit's lines, for every viewer who sees them alike."""
 
 
 def renders_of(session: TableSession) -> TableRenders:

@@ -84,10 +84,14 @@ class Node:
             return self.frame
         return MARK.sub(lambda found: self.children[found.group(1)].html(), self.frame)
 
-    def walk(self) -> Any:
-        yield self
-        for child in self.children.values():
-            yield from child.walk()
+    def walk(self) -> list[Node]:
+        """This node and every node inside it, outermost first."""
+        out, stack = [], [self]
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            stack.extend(reversed(node.children.values()))
+        return out
 
 
 def legacy_node(part_id: str, html: str) -> Node:
@@ -134,9 +138,19 @@ class PartCache:
     def find(self, part_id: str, key: Any) -> Node | None:
         for kept in self.kept.get(part_id, ()):
             if kept.key == key:
-                kept.used = self.seq
+                if kept.used != self.seq:  # the first reuse at this seq marks what is inside
+                    self._touch(kept.node)
                 return kept.node
         return None
+
+    def _touch(self, node: Node) -> None:
+        """Mark a reused render used at this seq, and the parts inside it (their bodies are
+        not run, so they are not asked for): the next change inside reuses them too."""
+        for each in node.walk():
+            for kept in self.kept.get(each.id, ()):
+                if kept.node is each:
+                    kept.used = self.seq
+                    break
 
     def keep(self, part_id: str, key: Any, node: Node) -> None:
         entries = self.kept.setdefault(part_id, [])

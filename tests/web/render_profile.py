@@ -2,11 +2,11 @@
 one spectator page (each an ``HtmlStream``, as the websocket holds them), a seeded random
 legal command per step, and per command the CPU spent turning it into every page's frame.
 
-    ./.venv/bin/python -m tests.web.render_profile [--commands 300] [--tables 100] [--game darkest_night]
+    ./.venv/bin/python -m tests.web.render_profile [--commands 300]
 
 Prints CPU ms per command for the fan-out (all five pages), the bytes per command a
-spectator receives against its full page, and the memory of what the streams keep per
-100 tables. It measures, it never fails on a time (the tests prove correctness)."""
+spectator receives against its full page, and the memory the pages keep per 100 tables.
+It measures, it never fails on a time (the tests prove correctness)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ import statistics
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from fastapi.testclient import TestClient
 from app.kernel.types import GAME_MASTER, SPECTATOR, Command, Viewer
 from app.main import create_app
 from app.store.migrate import upgrade
+from app.web import fragments
 from app.web.stream import HtmlStream
 from tests.conftest import make_settings
 
@@ -48,7 +48,6 @@ def play_one(client: TestClient, session: Any, rng: random.Random) -> list[Any] 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commands", type=int, default=300)
-    parser.add_argument("--tables", type=int, default=100, help="for the memory figure")
     parser.add_argument("--seed", default="render-profile")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -115,15 +114,14 @@ def run(client: TestClient, args: argparse.Namespace) -> None:
 
 
 def memory(client: TestClient, args: argparse.Namespace) -> None:
-    """What the five streams of a table keep between commands (their ``sent`` caches and
-    the table's shared renders), per 100 tables, measured on a few tables played a while."""
+    """What a table's five pages keep between commands, per 100 tables: each stream's
+    ``sent`` cache, and the renders the table's pages share (everything reachable from them
+    that nothing else holds, view slices included), after 60 commands on a few tables."""
     app = client.app
     hub = app.state.hub  # type: ignore[attr-defined]
-    sample = 5
     rng = random.Random(f"{args.seed}-memory")
-    tracemalloc.start()
-    before = tracemalloc.take_snapshot()
-    kept = []
+    sample = 3
+    sent = shared = 0
     for index in range(sample):
         session = new_table(client, f"{args.seed}-mem-{index}")
         streams = [HtmlStream(app, hub, session, v) for v in viewers()]
@@ -135,20 +133,32 @@ def memory(client: TestClient, args: argparse.Namespace) -> None:
                 break
             for s in streams:
                 s.update(events)
-        kept.append(streams)
-    after = tracemalloc.take_snapshot()
-    tracemalloc.stop()
-    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
-    web = sum(
-        stat.size_diff
-        for stat in after.compare_to(before, "filename")
-        if "/app/web/" in str(stat.traceback) or "jinja2" in str(stat.traceback)
-    )
+        seen: set[int] = {id(session.state), id(session)}
+        sent += sum(deep_size(s.sent, seen) for s in streams)
+        kept = getattr(fragments, "_RENDERS", None) or getattr(fragments, "_SHARED_BOARDS", {})
+        shared += deep_size(kept.get(session), seen)
+    per_100 = 100 / sample / 2**20
     print(
-        "memory per 100 tables (5 pages each, after 60 commands): "
-        f"all {grown * 100 / sample / 2**20:.1f} MB, "
-        f"allocated in app/web and jinja2 {web * 100 / sample / 2**20:.1f} MB"
+        f"kept per 100 tables (5 pages each): sent caches {sent * per_100:.2f} MB, "
+        f"shared renders {shared * per_100:.2f} MB"
     )
+
+
+def deep_size(obj: Any, seen: set[int]) -> int:
+    """Bytes reachable from ``obj`` (each object once, across calls sharing ``seen``)."""
+    if obj is None or id(obj) in seen or isinstance(obj, type):
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(deep_size(k, seen) + deep_size(v, seen) for k, v in obj.items())
+    elif isinstance(obj, list | tuple | set | frozenset):
+        size += sum(deep_size(item, seen) for item in obj)
+    elif hasattr(obj, "__dict__") or hasattr(obj, "__slots__"):
+        for name in getattr(obj, "__slots__", ()):
+            size += deep_size(getattr(obj, name, None), seen)
+        size += deep_size(getattr(obj, "__dict__", None), seen)
+    return size
 
 
 if __name__ == "__main__":

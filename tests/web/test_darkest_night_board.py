@@ -432,7 +432,7 @@ def test_a_travel_pushes_the_two_locations_not_the_map(live_server: LiveServer) 
     assert f"{panel}-meta" in sent and f"{panel}-stats" in sent  # where it is, its secrecy
     # The two locations' figures (a layer of each), not the locations nor the map.
     start = f"dn-loc-{hero['location'].lower()}"
-    assert f"{start}-figures" in sent and f"dn-place-{hero['location'].lower()}" in sent
+    assert f"{start}-figures" in sent and f"dn-place-{hero['location'].lower()}-sum" in sent
     moved_to = {i for i in sent if i.startswith("dn-loc-")} - {f"{start}-figures"}
     assert len(moved_to) == 1 and moved_to.pop().endswith("-figures"), sent  # where the hero went
     assert not sent & {"dn-map", "dn-heroes", "dn-cards", "dn-dice"}, sent
