@@ -308,3 +308,19 @@ def test_42_item_tokens_plus_4_holy_relics() -> None:
     items = load().items
     assert items["holy_relic"].tokens == 4
     assert sum(i.tokens for kind, i in items.items() if kind != "holy_relic") == 42
+
+
+def test_refusing_the_relic_is_asked_only_when_it_could_be_handed_on() -> None:
+    """DN 15.2: refusing the +1 serves to give or store the relic this turn; alone away from
+    the Monastery there is no one to give it to, so the fight is rolled with it at once."""
+    t = Table.start()
+    t.edit(quiet).edit(at("prince", "Village"))
+    t.edit(lambda s: s.heroes["prince"].items.append(Item("i90", "holy_relic")))
+    t.begin_turn("prince")
+    run_steps(
+        t,
+        [{"op": "fight", "hero": "prince", "foe": "Ghoul", "strength": 4, "awareness": 3, "fail": []}],
+    )
+    events = t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[3])
+    assert "DiceRolled" in t.types(events) and t.state.last_roll["relic"]
+    assert t.hero("prince").item("i90").locked

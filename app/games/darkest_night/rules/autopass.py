@@ -93,5 +93,5 @@ def auto_answer(ctx: Ctx) -> None:
     hero = decision_hero(d)
     who = hero_name(ctx, hero) if hero else "Auto-pass"
     ctx.s.decision = None
-    automatic(ctx, hero, f"{who} auto-passes: {choice.label.lower()}")
+    automatic(ctx, hero, f"{who} auto-passes: {choice.label.lower()}", why="this seat auto-passes")
     rule_of(d).resolve(ctx, d, choice.type, dict(choice.args))

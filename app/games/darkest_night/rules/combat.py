@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import (
     COMBAT,
     ROLL,
@@ -303,6 +304,18 @@ def relic_acts(hero: Hero) -> bool:
     return True
 
 
+def relic_could_be_handed_on(s: State, hero: Hero) -> bool:
+    """Refusing the relic's +1 keeps it free to give or store this turn (DN 15.2): worth
+    asking only with a hero here who may take a relic, or at the Monastery to store it."""
+    from app.games.darkest_night.rules.items import relic_limit
+
+    if hero.location == MONASTERY:
+        return True
+    return any(
+        other.id != hero.id and other.relics() < relic_limit(other) for other in s.heroes_at(hero.location)
+    )
+
+
 def has_boosts(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
     return (
         hero.sparks > 0
@@ -340,7 +353,7 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
                 "then it is no longer active" if mod.get("deactivate") else "",
             )
         )
-    if d["relic"]:
+    if d["relic"] and relic_could_be_handed_on(s, hero):
         out.append(
             Choice(
                 "refuse_relic",
