@@ -556,6 +556,9 @@ def settle_pending(ctx: Ctx) -> None:
     Maiden spares the hero, so the wound prompt is not asked again; a hero already dead
     suffers nothing more."""
     d = ctx.s.decision
+    if isinstance(d, Roll | AfterRoll):
+        settle_roll(ctx, d)
+        return
     if not isinstance(d, Wound):
         return
     hero = ctx.s.heroes[d.hero]
@@ -564,6 +567,19 @@ def settle_pending(ctx: Ctx) -> None:
     elif hero.flags.get("turn:safe_from_wounds"):
         ctx.s.decision = None
         ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
+
+
+def settle_roll(ctx: Ctx, d: Roll | AfterRoll) -> None:
+    """A roll asked about again after something done "any time" (DN 14.3.2) that left one
+    answer: the last spark spent or the Charm given away meanwhile. It goes on at once."""
+    hero = ctx.s.heroes[d.step["hero"]]
+    if isinstance(d, Roll):
+        if len(roll_choices(ctx.s, d)) == 1:
+            ctx.s.decision = None
+            ctx.then([{"op": "roll_now", **d.step}])
+    elif not after_roll_items(ctx, hero, d.step):
+        ctx.s.decision = None
+        conclude_roll(ctx, hero, dict(d.step))
 
 
 def wound_choices(s: State, d: Wound) -> list[Choice]:
