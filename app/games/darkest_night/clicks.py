@@ -16,6 +16,7 @@ from typing import Any
 
 from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night.bot import choose
+from app.games.darkest_night.rules.autopass import AUTO_PASS
 from app.kernel import table as kernel
 from app.kernel.game import validate_options
 from app.kernel.rng import rng_for
@@ -52,9 +53,15 @@ class ClickFigures:
 
 
 def play(
-    seed: int, figures: ClickFigures, options: dict[str, Any] | None = None, max_commands: int = 20_000
+    seed: int,
+    figures: ClickFigures,
+    options: dict[str, Any] | None = None,
+    max_commands: int = 20_000,
+    auto_pass: bool = False,
 ) -> None:
-    """One bot game (as ``bench.bot_game`` plays it), its clicks added to ``figures``."""
+    """One bot game (as ``bench.bot_game`` plays it), its clicks added to ``figures``;
+    with ``auto_pass`` the players' seat turns "auto-pass" on once the heroes are chosen
+    (one click, counted)."""
     game = DARKEST_NIGHT
     rng = random.Random(seed)
     table_seed = f"bot-{seed}"
@@ -67,6 +74,9 @@ def play(
         prompt = next(p for p in game.prompts(state) if p.required)
         kind = state.decision.kind if state.decision is not None else ""
         choice = choose(state, prompt, rng)
+        if auto_pass and kind not in SETUP_KINDS and not state.options.get(AUTO_PASS):
+            choice = next(c for p in game.prompts(state) for c in p.choices if c.type == "set_auto_pass")
+            kind = "set_auto_pass"
         if kind not in SETUP_KINDS and kind not in NECROMANCER_KINDS:
             figures.clicks += 1
             figures.single_choice += len(prompt.choices) == 1
@@ -87,16 +97,19 @@ def play(
     figures.wins += bool(outcome and outcome.result == "win")
 
 
-def measure(games: int = 20, first_seed: int = 0, options: dict[str, Any] | None = None) -> ClickFigures:
+def measure(
+    games: int = 20, first_seed: int = 0, options: dict[str, Any] | None = None, auto_pass: bool = False
+) -> ClickFigures:
     """Clicks per hero turn and the share of one-choice prompts over ``games`` bot games."""
     figures = ClickFigures()
     for seed in range(first_seed, first_seed + games):
-        play(seed, figures, options)
+        play(seed, figures, options, auto_pass=auto_pass)
     return figures
 
 
 def print_figures(games: int = 20) -> ClickFigures:
-    """The bench's lines: clicks per hero turn, one-choice prompts, the prompts clicked most."""
+    """The bench's lines: clicks per hero turn, one-choice prompts, the prompts clicked most;
+    then the clicks of players who turn "auto-pass when I have nothing to do" on."""
     figures = measure(games)
     print(
         f"clicks, heuristic bot, default difficulty: {figures.games} games, {figures.hero_turns} hero turns"
@@ -108,6 +121,8 @@ def print_figures(games: int = 20) -> ClickFigures:
     print(f"  bot win rate          {figures.wins / max(1, figures.games):10.1%}")
     top = sorted(figures.by_kind.items(), key=lambda kv: -kv[1])[:6]
     print("  most clicked          " + ", ".join(f"{k} {n / max(1, figures.hero_turns):.2f}" for k, n in top))
+    passing = measure(games, auto_pass=True)
+    print(f"  with auto-pass on     {passing.per_turn:10.2f}   clicks per hero turn")
     return figures
 
 

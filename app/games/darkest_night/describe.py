@@ -247,7 +247,12 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "CombatEnded": lambda d: f"{hero(d)} {'wins' if d['won'] else 'loses'} against {d['foe']}.",
     "CombatYielded": lambda d: f"{hero(d)} yields to {d['foe']} without rolling.",
     "WoundPrevented": lambda d: f"{hero(d)} is spared a wound{reason(d)}.",
-    "Automatic": lambda d: f"{d['what']} (done for you: there was nothing else to choose).",
+    "Automatic": lambda d: (
+        f"{d['what']} (done for you: {d.get('why') or 'there was nothing else to choose'})."
+    ),
+    "AutoPassSet": lambda d: (
+        f"Seat {d['seat'] + 1} {'now auto-passes' if d['on'] else 'stops auto-passing'} with nothing to do."
+    ),
     "EventRevealed": lambda d: f"{hero(d)} meets an event: {d['name']} (fate {d['fate']}) — {d['text']}",
     "EventSetAside": lambda d: f"Omen: {name_of('event', d['card'])} is set aside for the higher fate.",
     "RenewalDrawn": lambda d: "Renewal: the event deck is reshuffled (DN 7.1).",

@@ -59,10 +59,11 @@ def test_the_crusaders_turn() -> None:
     assert "NecromancerAttacked" in t.types(events)
     wrath = next(c for c in t.choices() if c.args.get("tactic") == "crusader.wrath")
     assert wrath.detail.startswith("4 dice vs 7, spend 1 grace")
-    t.act("resolve_combat", **wrath.args)
+    # Alone with the relic, there is no one to hand it to: it adds its +1 and the dice are
+    # rolled at once (DN 15.2; issue 11: no question with one meaningful answer).
+    events = t.act("resolve_combat", **wrath.args, dice=[2, 3, 5, 6])
     assert t.hero("crusader").grace == 2
-    assert t.decision.kind == "roll" and t.decision.step["relic"] is True
-    events = t.act("roll_dice", dice=[2, 3, 5, 6])
+    assert t.state.last_roll["relic"] is True
     # The relic turns the 6 into a 7: he wins; the Shroud protects the Skeletons, so the
     # Necromancer sacrifices the Shroud (DN 12.2).
     assert [b.type for b in t.state.blights["Castle"]] == ["Skeletons"]
@@ -79,8 +80,7 @@ def test_the_crusaders_turn() -> None:
     t.act("end_action")
     assert t.decision.kind == "combat" and t.decision.step["foe"]["name"] == "Skeletons"
     plain = next(c for c in t.choices() if c.args.get("approach") == "fight" and c.args.get("tactic") is None)
-    t.act("resolve_combat", **plain.args)
-    events = t.act("roll_dice", dice=[3])
+    events = t.act("resolve_combat", **plain.args, dice=[3])  # alone with the relic: rolled at once
     assert any("wins against Skeletons" in line for line in t.log(events))
     assert not t.hero("crusader").dead and [b.type for b in t.state.blights["Castle"]] == ["Skeletons"]
 

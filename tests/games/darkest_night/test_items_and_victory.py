@@ -96,8 +96,7 @@ def test_slaying_the_necromancer_needs_a_relic_and_no_blights() -> None:
     t.begin_turn("crusader")
     t.act("attack_necromancer")
     plain = next(c for c in t.choices() if c.type == "resolve_combat" and c.args["tactic"] is None)
-    t.act("resolve_combat", **plain.args)
-    t.act("roll_dice", dice=[6])
+    t.act("resolve_combat", **plain.args, dice=[6])  # alone with the relic: rolled at once
     assert t.state.result == {
         "result": "win",
         "reason": "Crusader slew the Necromancer with a Holy Relic (DN 18.1).",
@@ -137,8 +136,7 @@ def test_the_pall_protects_him() -> None:
     t.begin_turn("crusader")
     t.act("attack_necromancer")
     plain = next(c for c in t.choices() if c.type == "resolve_combat" and c.args["tactic"] is None)
-    t.act("resolve_combat", **plain.args)
-    t.act("roll_dice", dice=[6])
+    t.act("resolve_combat", **plain.args, dice=[6])  # alone with the relic: rolled at once
     assert t.state.result is None and t.state.pall == []
 
 

@@ -221,8 +221,7 @@ def test_a_holy_relic_adds_to_the_best_die() -> None:
     )
     t.begin_turn("crusader")
     t.act("mystery_action", mystery="mdefiled_shrine")
-    t.act("resolve_combat", approach="fight", tactic=None, option=0)
-    t.act("roll_dice", dice=[5])
+    t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[5])  # alone: rolled at once
     assert t.state.clues == 4
     assert any(e.type == "MysteryKeyed" and e.data["key"] == 2 for e in t.events)
 

@@ -308,3 +308,45 @@ def test_42_item_tokens_plus_4_holy_relics() -> None:
     items = load().items
     assert items["holy_relic"].tokens == 4
     assert sum(i.tokens for kind, i in items.items() if kind != "holy_relic") == 42
+
+
+def test_refusing_the_relic_is_asked_only_when_it_could_be_handed_on() -> None:
+    """DN 15.2: refusing the +1 serves to give or store the relic this turn; alone away from
+    the Monastery there is no one to give it to, so the fight is rolled with it at once."""
+    t = Table.start()
+    t.edit(quiet).edit(at("prince", "Village"))
+    t.edit(lambda s: s.heroes["prince"].items.append(Item("i90", "holy_relic")))
+    t.begin_turn("prince")
+    run_steps(
+        t,
+        [{"op": "fight", "hero": "prince", "foe": "Ghoul", "strength": 4, "awareness": 3, "fail": []}],
+    )
+    events = t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[3])
+    assert "DiceRolled" in t.types(events) and t.state.last_roll["relic"]
+    assert t.hero("prince").item("i90").locked
+
+
+def test_a_charm_given_away_after_the_roll_lets_the_roll_resolve() -> None:
+    """DN 14.3.2, 15.1: after the roll, before its effects, the Charm is given to another
+    hero: nothing is left to use on the roll, so it resolves without another question."""
+    t = Table.start()
+    t.edit(quiet).edit(lambda s: s.heroes["prince"].items.append(Item("i90", "charm")))
+    t.begin_turn("prince")
+    run_steps(
+        t,
+        [
+            {
+                "op": "fight",
+                "hero": "prince",
+                "foe": "Ghoul",
+                "strength": 4,
+                "awareness": 3,
+                "fail": [{"op": "lose_grace", "n": 1}],
+            }
+        ],
+    )
+    t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[1])
+    assert t.decision.kind == "after_roll"
+    grace = t.hero("prince").grace
+    t.act("give_item", hero="prince", item="i90", to="seer")
+    assert t.decision.kind != "after_roll" and t.hero("prince").grace == grace - 1

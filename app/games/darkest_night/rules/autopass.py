@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.engine import Ctx, applies
+from app.games.darkest_night.decisions import decision_hero
+from app.games.darkest_night.engine import RULES, Ctx, applies
 from app.games.darkest_night.rules.common import automatic, hero_name
 from app.games.darkest_night.state import State
 from app.kernel.types import Choice
@@ -71,15 +72,8 @@ def pass_for(s: State, d: Any) -> Choice | None:
         return None
     if kind == "action" and not d.taken:
         return None  # the action itself is a real decision
-    rule = rule_of(d)
     wanted = PASSES[kind]
-    return next((c for c in rule.choices(s, d) if c.type == wanted), None)
-
-
-def rule_of(d: Any) -> Any:
-    from app.games.darkest_night.engine import RULES
-
-    return RULES.decisions[d.kind]
+    return next((c for c in RULES.decisions[kind].choices(s, d) if c.type == wanted), None)
 
 
 def auto_answer(ctx: Ctx) -> None:
@@ -88,10 +82,8 @@ def auto_answer(ctx: Ctx) -> None:
     choice = pass_for(ctx.s, d)
     if choice is None:
         return
-    from app.games.darkest_night.decisions import decision_hero
-
     hero = decision_hero(d)
     who = hero_name(ctx, hero) if hero else "Auto-pass"
     ctx.s.decision = None
-    automatic(ctx, hero, f"{who} auto-passes: {choice.label.lower()}")
-    rule_of(d).resolve(ctx, d, choice.type, dict(choice.args))
+    automatic(ctx, hero, f"{who} auto-passes: {choice.label.lower()}", why="this seat auto-passes")
+    RULES.decisions[d.kind].resolve(ctx, d, choice.type, dict(choice.args))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import (
     COMBAT,
     ROLL,
@@ -303,6 +304,18 @@ def relic_acts(hero: Hero) -> bool:
     return True
 
 
+def relic_could_be_handed_on(s: State, hero: Hero) -> bool:
+    """Refusing the relic's +1 keeps it free to give or store this turn (DN 15.2): worth
+    asking only with a hero here who may take a relic, or at the Monastery to store it."""
+    from app.games.darkest_night.rules.items import relic_limit
+
+    if hero.location == MONASTERY:
+        return True
+    return any(
+        other.id != hero.id and other.relics() < relic_limit(other) for other in s.heroes_at(hero.location)
+    )
+
+
 def has_boosts(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
     return (
         hero.sparks > 0
@@ -340,7 +353,7 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
                 "then it is no longer active" if mod.get("deactivate") else "",
             )
         )
-    if d["relic"]:
+    if d["relic"] and relic_could_be_handed_on(s, hero):
         out.append(
             Choice(
                 "refuse_relic",
@@ -543,6 +556,9 @@ def settle_pending(ctx: Ctx) -> None:
     Maiden spares the hero, so the wound prompt is not asked again; a hero already dead
     suffers nothing more."""
     d = ctx.s.decision
+    if isinstance(d, Roll | AfterRoll):
+        settle_roll(ctx, d)
+        return
     if not isinstance(d, Wound):
         return
     hero = ctx.s.heroes[d.hero]
@@ -551,6 +567,19 @@ def settle_pending(ctx: Ctx) -> None:
     elif hero.flags.get("turn:safe_from_wounds"):
         ctx.s.decision = None
         ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
+
+
+def settle_roll(ctx: Ctx, d: Roll | AfterRoll) -> None:
+    """A roll asked about again after something done "any time" (DN 14.3.2) that left one
+    answer: the last spark spent or the Charm given away meanwhile. It goes on at once."""
+    hero = ctx.s.heroes[d.step["hero"]]
+    if isinstance(d, Roll):
+        if len(roll_choices(ctx.s, d)) == 1:
+            ctx.s.decision = None
+            ctx.then([{"op": "roll_now", **d.step}])
+    elif not after_roll_items(ctx, hero, d.step):
+        ctx.s.decision = None
+        conclude_roll(ctx, hero, dict(d.step))
 
 
 def wound_choices(s: State, d: Wound) -> list[Choice]:

@@ -77,10 +77,11 @@ def default_secrecy(ctx: Ctx, hero: Hero) -> int:
     return max(0, hero.default_secrecy + bonus_total(ctx, hero, "default_secrecy"))
 
 
-def automatic(ctx: Ctx, hero_id: str | None, what: str) -> None:
+def automatic(ctx: Ctx, hero_id: str | None, what: str, why: str = "") -> None:
     """Say in the log what the rules did without asking: a question with one meaningful
-    answer is not asked (issue 11, "never ask what has one meaningful answer")."""
-    ctx.emit("Automatic", hero=hero_id, what=what)
+    answer is not asked (issue 11, "never ask what has one meaningful answer"), or a seat
+    auto-passes (``why``)."""
+    ctx.emit("Automatic", hero=hero_id, what=what, why=why)
 
 
 # -- resources (DN 4.1, 4.2) ------------------------------------------------------------

@@ -19,7 +19,7 @@ from app.games.darkest_night.rules.common import (
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
-SETTLED_KINDS = frozenset({"wound"})
+SETTLED_KINDS = frozenset({"wound", "roll", "after_roll"})
 """Questions an "any time" use may answer before they are answered (``settle_pending``)."""
 
 TURN_STEPS = ("turn_start", "turn_event", "turn_action", "turn_end", "turn_close")
@@ -209,7 +209,7 @@ def check_victory(ctx: Ctx) -> None:
             from app.games.darkest_night.rules.combat import settle_pending
 
             settle_pending(ctx)
-        elif s.options.get(AUTO_PASS):
+        if s.decision is not None and s.options.get(AUTO_PASS):
             auto_answer(ctx)  # a seat that auto-passes is not asked what adds nothing
     if s.options.get("hidden_relics") and s.phase != "setup":
         reveal_hidden_relics(ctx)
