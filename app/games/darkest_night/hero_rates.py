@@ -4,7 +4,9 @@ Two measures, both seeded and at default difficulty, one seat playing every hero
 
 - **with the bot's party**: the hero plays beside the three heroes the bot itself picks
   first (Seer, Mesmer, Crusader; one of those is replaced by the Valkyrie, the bot's fourth
-  pick, when it is the hero measured), so the rate compares heroes against a fixed company;
+  pick, when it is the hero measured), so the rate compares heroes against a fixed company
+  (the rows of those four heroes all play the bot's own party, in another seating order:
+  their spread shows the noise of the sample);
 - **in random parties**: every game seats 4 heroes drawn at random from all 29; a hero's rate
   is over the games it took part in.
 
