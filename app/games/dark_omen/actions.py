@@ -65,11 +65,11 @@ def ch(type_: str, seat: int, label: str, **args: Any) -> Choice:
 
 
 def face(c: Content, token: str) -> str:
-    return c.loot[token]
+    return c.face(token)
 
 
 def faces(c: Content, tokens: list[str]) -> Counter[str]:
-    return Counter(c.loot[t] for t in tokens)
+    return Counter(c.face(t) for t in tokens)
 
 
 def ap_left(h: Hero) -> int:

@@ -38,6 +38,12 @@ class Content:
     """Loot token id → its face."""
     tokens: dict[str, Any]
 
+    def face(self, token: str) -> str:
+        """A loot token's face; a token dealt onto the map is an instance ``l05.17`` of the
+        physical token ``l05`` (each deal a new name, so a face-down token's name never
+        appeared in anything a player saw before)."""
+        return self.loot[base_token(token)]
+
     def creatures_of(self, level: int) -> list[str]:
         return [cid for cid, c in self.creatures.items() if c["level"] == level]
 
@@ -57,6 +63,10 @@ class Content:
 
     def artifacts(self, level: int) -> list[str]:
         return [gid for gid, g in self.gear.items() if g["type"] == "artifact" and g["level"] <= level]
+
+
+def base_token(token: str) -> str:
+    return token.split(".", 1)[0]
 
 
 def _by_id(name: str, table: str) -> dict[str, Card]:

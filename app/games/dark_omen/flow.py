@@ -189,7 +189,8 @@ def refill_loot(ctx: DoCtx) -> None:
     count = min(len(empty), len(s.pile))
     if count:
         tokens = ctx.rng.sample(sorted(s.pile), count)
-        ctx.emit("LootDealt", spaces=empty[:count], tokens=tokens)
+        named = [f"{token}.{s.deals + i + 1}" for i, token in enumerate(tokens)]
+        ctx.emit("LootDealt", spaces=empty[:count], tokens=named)
 
 
 def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:

@@ -69,8 +69,8 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                 "blood": h.blood,
                 "ap_left": max(0, h.ap_limit - h.ap),
                 "done": h.done,
-                "inventory": [{"token": t, "face": c.loot[t]} for t in h.inventory],
-                "potions": [{"token": t, "face": c.loot[t]} for t in h.potions],
+                "inventory": [{"token": t, "face": c.face(t)} for t in h.inventory],
+                "potions": [{"token": t, "face": c.face(t)} for t in h.potions],
                 "gear": [{"id": g, "name": (c.gear.get(g) or c.holographic[g])["name"]} for g in h.gear],
                 "equipped": dict(h.equipped),
                 "charges": dict(h.charges),
@@ -102,7 +102,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
         "blocked": blocked,
         "towns": dict(side.towns),
         "loot_face_down": sorted(s.loot),
-        "loot_face_up": {str(k): [{"token": t, "face": c.loot[t]} for t in v] for k, v in s.dropped.items()},
+        "loot_face_up": {str(k): [{"token": t, "face": c.face(t)} for t in v] for k, v in s.dropped.items()},
         "pile": len(s.pile),
         "locations": {str(k): dict(v) for k, v in s.locations.items()},
         "creatures": [
@@ -135,7 +135,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
             "blood": [s.omen["blood"], omen.get("blood")],
         }
     if viewer.is_gm:
-        out["face_down"] = {str(k): {"token": v, "face": c.loot[v]} for k, v in s.loot.items()}
+        out["face_down"] = {str(k): {"token": v, "face": c.face(v)} for k, v in s.loot.items()}
     if isinstance(d, Act):
         out["acting"] = list(d.asked)
     return out
