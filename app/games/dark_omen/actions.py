@@ -133,6 +133,9 @@ def seat_choices(s: State, c: Content, seat: int) -> list[Choice]:
 
 
 def name_of(creature: dict[str, Any]) -> str:
+    """How choices name an enemy: a face-down token by nothing but that (DO L476)."""
+    if creature.get("token") and not creature.get("flipped"):
+        return "face-down creature"
     return str(creature.get("name") or f"level {creature['level']} creature")
 
 

@@ -37,6 +37,8 @@ class Content:
     loot: dict[str, str]
     """Loot token id → its face."""
     tokens: dict[str, Any]
+    creature_tokens: dict[str, int]
+    """The 40 creature tokens (``ct01``…) and the level on each one's face (DO L476)."""
 
     def face(self, token: str) -> str:
         """A loot token's face; a token dealt onto the map is an instance ``l05.17`` of the
@@ -90,4 +92,13 @@ def load() -> Content:
         story=_by_id("story.toml", "story"),
         loot={entry["id"]: entry["face"] for entry in read_toml(CONTENT, "loot.toml")["loot"]},
         tokens=read_toml(CONTENT, "tokens.toml"),
+        creature_tokens=_creature_tokens(read_toml(CONTENT, "tokens.toml")["creature_tokens"]),
     )
+
+
+def _creature_tokens(counts: dict[str, int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for level in range(1, 5):
+        for _ in range(counts[f"L{level}"]):
+            out[f"ct{len(out) + 1:02d}"] = level
+    return out

@@ -240,6 +240,13 @@ def _creature(s: State, d: dict[str, Any]) -> None:
     s.next_creature += 1
 
 
+@RULES.applies("CreatureTokenFlipped")
+def _flipped(s: State, d: dict[str, Any]) -> None:
+    c = s.creature(d["creature"])
+    assert c is not None
+    c["flipped"] = True
+
+
 @RULES.applies("CreatureRevealed")
 def _revealed(s: State, d: dict[str, Any]) -> None:
     c = s.creature(d["creature"])

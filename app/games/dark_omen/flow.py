@@ -210,18 +210,7 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
     omen = c.omens[oid]
     ctx.emit("OmenDrawn", omen=oid, name=omen["name"], mission=omen["mission"])
     if omen["mission"] == "hunt":
-        for space in omen["spaces"]:
-            cid = f"c{s.next_creature}"
-            ctx.emit(
-                "CreaturePlaced",
-                id=cid,
-                space=space,
-                level=lvl,
-                kind="creature",
-                omen=True,
-                dice=lvl,
-                hp=None,
-            )
+        place_creature_tokens(ctx, omen["spaces"], lvl)
     elif omen["mission"] == "boss":
         boss = c.bosses[omen["boss"]]
         cid = f"c{s.next_creature}"
@@ -242,6 +231,31 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
         )
     tabs = omen.get("tabs")
     return dict(tabs) if tabs else None
+
+
+def place_creature_tokens(ctx: DoCtx, spaces: list[int], lvl: int) -> None:
+    """ "Shuffle and place L2 and L3 creatures": face-down creature tokens, their level
+    seen only when a hero engages (DO L475-476). Decision: an omen's creatures are of the
+    chapter's level or, from chapter 2, one lower, drawn from the 40 tokens."""
+    s, c = ctx.s, ctx.c
+    on_map = {x["token"].split(".")[0] for x in s.creatures if x.get("token")}
+    levels = {lvl, max(1, lvl - 1)}
+    pool = sorted(t for t, level in c.creature_tokens.items() if level in levels and t not in on_map)
+    drawn = ctx.rng.sample(pool, min(len(spaces), len(pool)))
+    for space, token in zip(spaces, drawn, strict=False):
+        cid = f"c{s.next_creature}"
+        level = c.creature_tokens[token]
+        ctx.emit(
+            "CreaturePlaced",
+            id=cid,
+            space=space,
+            level=level,
+            kind="creature",
+            omen=True,
+            dice=level,
+            hp=None,
+            token=f"{token}.{cid}",
+        )
 
 
 def reward(ctx: DoCtx, effects: list[dict[str, Any]], why: str) -> None:

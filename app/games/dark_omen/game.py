@@ -297,9 +297,13 @@ class DarkOmen(GameBase):
     def secrets(self, state: State) -> list[Secret]:
         """Which token lies face down where (DO L82): only the game master. (The pile is a
         set drawn at random when needed; it holds no order to hide.)"""
-        return [Secret(token) for token in state.loot.values()]
+        out = [Secret(token) for token in state.loot.values()]
+        return out + [Secret(x["token"]) for x in state.creatures if x.get("token") and not x.get("flipped")]
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None:
+        if event.type == "CreaturePlaced" and event.data.get("token") and not viewer.is_gm:
+            data = {k: v for k, v in event.data.items() if k not in ("token", "level", "dice")}
+            return Event(event.type, data, event.v)
         hidden = REDACTED.get(event.type)
         if hidden is not None and not viewer.is_gm:
             data = {k: v for k, v in event.data.items() if k != hidden}

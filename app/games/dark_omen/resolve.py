@@ -888,6 +888,8 @@ def reveal(ctx: DoCtx, target: dict[str, Any]) -> None:
     """The first attack draws a random creature card of its level (DO L367-369, L476)."""
     if target.get("card") is not None:
         return
+    if target.get("token") and not target.get("flipped"):  # flip the token first (DO L476)
+        ctx.emit("CreatureTokenFlipped", creature=target["id"], token=target["token"], level=target["level"])
     cid = ctx.rng.choice(ctx.c.creatures_of(target["level"]))
     card = ctx.c.creatures[cid]
     ctx.emit(

@@ -46,6 +46,21 @@ def blocked_edges(side_name: str, white: int, clear: int) -> tuple[str, ...]:
     return tuple(sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, layers)))
 
 
+PUBLIC_CREATURE = ("id", "space", "level", "kind", "name", "hp", "armor", "dr", "dice", "omen")
+
+
+def creature_view(x: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """A face-down creature token shows no level until a hero engages it (DO L476)."""
+    out = {k: v for k, v in x.items() if k in PUBLIC_CREATURE}
+    if x.get("token") and not x.get("flipped"):
+        out["face_down"] = True
+        if not viewer.is_gm:
+            out["level"] = out["dice"] = None
+        else:
+            out["token"] = x["token"]
+    return out
+
+
 def view(s: State, viewer: Viewer) -> dict[str, Any]:
     if not s.started:
         return {}
@@ -105,14 +120,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
         "loot_face_up": {str(k): [{"token": t, "face": c.face(t)} for t in v] for k, v in s.dropped.items()},
         "pile": len(s.pile),
         "locations": {str(k): dict(v) for k, v in s.locations.items()},
-        "creatures": [
-            {
-                k: v
-                for k, v in x.items()
-                if k in ("id", "space", "level", "kind", "name", "hp", "armor", "dr", "dice")
-            }
-            for x in s.creatures
-        ],
+        "creatures": [creature_view(x, viewer) for x in s.creatures],
         "omen": None,
         "omen_days": list(s.omen_days),
         "barrows": list(s.barrows),
