@@ -30,6 +30,7 @@ def test_the_decks_have_the_rulebooks_counts() -> None:
     assert len(C.story) == 12
     assert len(C.loot) == 64
     assert sum(C.tokens["creature_tokens"].values()) == 40
+    assert Counter(C.creature_tokens.values()) == dict.fromkeys(range(1, 5), 10)
 
 
 def test_every_entry_says_where_it_comes_from() -> None:
