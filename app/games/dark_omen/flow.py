@@ -214,6 +214,7 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
     elif omen["mission"] == "boss":
         boss = c.bosses[omen["boss"]]
         cid = f"c{s.next_creature}"
+        hp = -(-boss["hp"] * (1 + len(s.heroes)) // 5)  # decision: the card's HP is for 4 heroes
         ctx.emit(
             "CreaturePlaced",
             id=cid,
@@ -224,7 +225,7 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
             dice=boss["ar_dice"],
             card=boss["id"],
             name=boss["name"],
-            hp=boss["hp"],
+            hp=hp,
             armor=boss["armor"],
             dr=boss["dr"],
             stage=boss["stage"],
