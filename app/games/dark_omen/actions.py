@@ -53,6 +53,7 @@ RECIPES: dict[str, tuple[tuple[str, ...], dict[str, int]]] = {
 """Advanced crafting (DO L265-284). A magic mushroom as third ingredient adds 2 to every
 number, negatives included (DO L269); Speed and Adrenaline: "spend 1 AP to move 2
 spaces" is one free step after a paid one."""
+RECIPE_NEEDS = {name: Counter(needs) for name, (needs, _) in RECIPES.items()}
 TOWNS = ("Hoglichten", "Ravensden")
 
 
@@ -411,6 +412,8 @@ def label(f: str) -> str:
 def craft_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """Fast crafting: 2 ingredients = 4 MP, 3 = 4 HP; advanced recipes (DO L262-284)."""
     seat = h.seat
+    if not h.inventory and h.blood < 2:
+        return []
     held = faces(c, h.inventory)
     n = sum(held[i] for i in INGREDIENTS) + h.blood
     out = []
@@ -418,10 +421,9 @@ def craft_choices(s: State, c: Content, h: Hero) -> list[Choice]:
         out.append(ch("craft", seat, "Fast crafting: 2 ingredients for 4 MP", recipe="fast_mp"))
     if n >= 3:
         out.append(ch("craft", seat, "Fast crafting: 3 ingredients for 4 HP", recipe="fast_hp"))
-    for name, (needs, _) in RECIPES.items():
+    for name, want in RECIPE_NEEDS.items():
         if name == "courage":
             continue  # brewed in a boost window, where it sets a die (facts §10)
-        want = Counter(needs)
         if all(held[k] >= v for k, v in want.items()):
             out.append(ch("craft", seat, f"Brew {name.title()}", recipe=name))
             if held["red_mushroom"]:
