@@ -690,7 +690,7 @@ def location_choices(s: State, c: Content, h: Hero, loc: dict[str, Any]) -> list
             if not loc.get("lit") and torch_charges(s, c, h) > 0:
                 out.append(ch("make_camp", seat, "Make a permanent campfire with a torch"))
         case "gear_hoard":
-            if h.mp >= 5 and not loc.get("shut"):
+            if h.mp >= 5 and not any(x.get("hoard") for x in s.creatures):  # shut while its dead walk
                 out.append(ch("hoard", seat, "Search the cabins (5 MP)"))
         case "eternal_maze":
             for there, cost in maze_exits(s, c, h.at):

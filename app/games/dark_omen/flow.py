@@ -204,6 +204,8 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
         oid = c.boss_omen(lvl)
     elif s.options.get("difficulty") == "first_game" and lvl == 1 and day in FIRST_GAME_OMENS:
         oid = FIRST_GAME_OMENS[day]
+    elif story_omen(ctx, day) is not None:
+        oid = str(story_omen(ctx, day))
     else:
         pool = [o for o in c.omens_of(lvl) if o not in s.omens_seen] or c.omens_of(lvl)
         oid = ctx.rng.choice(sorted(pool))
@@ -232,6 +234,16 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
         )
     tabs = omen.get("tabs")
     return dict(tabs) if tabs else None
+
+
+def story_omen(ctx: DoCtx, day: int) -> str | None:
+    """The omen a story card of this day names (DO L135: "determined by the Story card")."""
+    if quick(ctx.s):
+        return None
+    for card in ctx.c.story.values():
+        if card["chapter"] == ctx.s.chapter and card["day"] == day and card.get("omen"):
+            return str(card["omen"])
+    return None
 
 
 def place_creature_tokens(ctx: DoCtx, spaces: list[int], lvl: int) -> None:

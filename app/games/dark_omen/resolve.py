@@ -786,7 +786,7 @@ def do_hoard(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
             else:
                 gain_gear(ctx, seat, gid, "the Gear Hoard")
     elif roll == 6:
-        cid = place_creature(ctx, h.at, 4, kind="creature")  # type: ignore[arg-type]
+        cid = place_creature(ctx, h.at, 4, kind="creature", hoard=True)  # type: ignore[arg-type]
         ctx.emit("SurpriseAttack", seat=seat, creature=cid)
 
 
@@ -856,9 +856,16 @@ def vortex_hit(ctx: DoCtx, seat: int) -> None:
 # -- creatures and battles (DO L359-473) -----------------------------------------------------------
 
 
-def place_creature(ctx: DoCtx, space: int, lvl: int, *, kind: str, omen: bool = False) -> str:
+def place_creature(
+    ctx: DoCtx, space: int, lvl: int, *, kind: str, omen: bool = False, hoard: bool = False
+) -> str:
+    """A creature of ``lvl`` on ``space``; one from the Gear Hoard shuts it until it falls
+    (DO L532)."""
     cid = f"c{ctx.s.next_creature}"
-    ctx.emit("CreaturePlaced", id=cid, space=space, level=lvl, kind=kind, omen=omen, dice=lvl, hp=None)
+    extra = {"hoard": True} if hoard else {}
+    ctx.emit(
+        "CreaturePlaced", id=cid, space=space, level=lvl, kind=kind, omen=omen, dice=lvl, hp=None, **extra
+    )
     return cid
 
 
