@@ -19,7 +19,6 @@ from app.games.dark_omen.resolve import (
     gain_gear,
     resolve_action,
     second_wind,
-    spend_tokens,
     vortex_hit,
 )
 from app.games.dark_omen.state import AP_PER_ROUND, DAYS_PER_CHAPTER, METER_MAX, ROUNDS_PER_DAY, State
@@ -546,6 +545,3 @@ def resolve_next_chapter(ctx: DoCtx, d: NextChapter, type_: str, args: dict[str,
         ctx.ask(d.replace(seats=left))
     else:
         ctx.then([{"op": "begin_chapter", "chapter": d.chapter}])
-
-
-__all__ = ["spend_tokens", "check", "schedule"]

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.dark_omen import bot, describe, flow, stats, view
+from app.games.dark_omen import bot, describe, flow, view
 from app.games.dark_omen.actions import ap_left, engaged_by, free_choices, seat_choices
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
@@ -419,6 +419,3 @@ def strip(choice: Choice) -> Choice:
     """A choice as sent by its seat: ``hero`` is the seat itself, not an argument."""
     args = {k: v for k, v in choice.args.items() if k != "hero"}
     return Choice(choice.type, args, choice.label, choice.detail)
-
-
-__all__ = ["DarkOmen", "stats"]

@@ -10,7 +10,6 @@ from typing import Any
 from app.games.dark_omen import combat, gambling, stats
 from app.games.dark_omen.actions import (
     DIRECT_DAMAGE,
-    HERBS,
     INGREDIENTS,
     RECIPES,
     SELLABLE,
@@ -26,7 +25,7 @@ from app.games.dark_omen.actions import (
 )
 from app.games.dark_omen.board import obstacle_throw
 from app.games.dark_omen.engine import DoCtx
-from app.games.dark_omen.state import INVENTORY, TRACK_MAX, Hero
+from app.games.dark_omen.state import TRACK_MAX, Hero
 
 # -- small helpers -------------------------------------------------------------------------------
 
@@ -1355,5 +1354,3 @@ HANDLERS = {
     "withdraw_team": do_withdraw_team,
     "launch_team": do_launch_team,
 }
-
-__all__ = ["HANDLERS", "resolve_action", "HERBS", "INVENTORY", "Counter"]

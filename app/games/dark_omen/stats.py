@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from app.games.dark_omen.board import Side, ring_sector
 from app.games.dark_omen.content import Content
-from app.games.dark_omen.state import METER_MAX, OBSTACLE_MP, State
+from app.games.dark_omen.state import OBSTACLE_MP, State
 
 VALOR = 2
 """The meter at 1–2 is the State of Valor: +1 damage (DO L40)."""
@@ -180,6 +180,3 @@ def clamp_mp(value: int) -> int:
 
 def ring_of(space: int) -> int:
     return ring_sector(space)[0]
-
-
-__all__ = ["METER_MAX"]
