@@ -62,7 +62,7 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         return pick
     lvl = s.chapter or 1
     attacks = [c for c in by.get("attack", []) if not c.args.get("heroic")]
-    if attacks and h.hp > 3 + 3 * lvl:
+    if attacks and h.hp > 3 + 2 * lvl:
         teams = by.get("propose_team", [])
         if teams and rng.random() < (0.9 if lvl >= 3 else 0.3):
             return teams[0]
