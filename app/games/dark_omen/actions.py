@@ -608,14 +608,20 @@ def move_choices(s: State, c: Content, h: Hero) -> list[Choice]:
         ap = stats.move_ap(s, c, seat, there)
         if not free and ap > ap_left(h):
             continue
+        bridge = stats.bridge_mp(s, here, there)
+        if bridge > h.mp:
+            continue
+        toll = f" (+{bridge} MP for the bridge)" if bridge else ""
         if side.blocked(side.edge(here, there), s.layers):
             if h.effects.get("levity", 0) > 0:
-                out.append(ch("move", seat, f"Move to {there}, floating over the obstacle", to=there))
-            elif h.mp >= stats.obstacle_cost(s, c, seat):
+                out.append(ch("move", seat, f"Move to {there}, floating over the obstacle{toll}", to=there))
+            elif h.mp >= stats.obstacle_cost(s, c, seat) + bridge:
                 cost = stats.obstacle_cost(s, c, seat)
-                out.append(ch("move", seat, f"Move to {there} across the obstacle ({cost} MP)", to=there))
+                out.append(
+                    ch("move", seat, f"Move to {there} across the obstacle ({cost} MP){toll}", to=there)
+                )
         else:
-            out.append(ch("move", seat, f"Move to {there}", to=there))
+            out.append(ch("move", seat, f"Move to {there}{toll}", to=there))
     return out
 
 

@@ -124,6 +124,8 @@ def do_move(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
             used["levity"] = 1
         else:
             mp = stats.obstacle_cost(s, c, seat)
+    if isinstance(to, int) and isinstance(h.at, int):
+        mp += stats.bridge_mp(s, h.at, to)
     if h.effects.get("free_steps", 0) > 0:
         used["free_steps"] = 1
         ap = 0

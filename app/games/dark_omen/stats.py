@@ -143,6 +143,14 @@ def move_ap(s: State, c: Content, seat: int, to: int | str) -> int:
     return 1
 
 
+def bridge_mp(s: State, here: int | str, there: int | str) -> int:
+    """The Mole Dwarf Ruin (39 in the Underworld): crossing its bridges, into or out of the
+    ruin, costs 1 MP more, for courage (DO L519-520)."""
+    if s.chapter == 4 and isinstance(here, int) and isinstance(there, int) and 39 in (here, there):
+        return 1
+    return 0
+
+
 def hardcore(s: State) -> bool:
     return bool(s.options.get("hardcore_regions"))
 
