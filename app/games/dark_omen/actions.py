@@ -53,6 +53,7 @@ RECIPES: dict[str, tuple[tuple[str, ...], dict[str, int]]] = {
 """Advanced crafting (DO L265-284). A magic mushroom as third ingredient adds 2 to every
 number, negatives included (DO L269); Speed and Adrenaline: "spend 1 AP to move 2
 spaces" is one free step after a paid one."""
+RECIPE_NEEDS = {name: Counter(needs) for name, (needs, _) in RECIPES.items()}
 TOWNS = ("Hoglichten", "Ravensden")
 
 
@@ -65,11 +66,11 @@ def ch(type_: str, seat: int, label: str, **args: Any) -> Choice:
 
 
 def face(c: Content, token: str) -> str:
-    return c.loot[token]
+    return c.face(token)
 
 
 def faces(c: Content, tokens: list[str]) -> Counter[str]:
-    return Counter(c.loot[t] for t in tokens)
+    return Counter(c.face(t) for t in tokens)
 
 
 def ap_left(h: Hero) -> int:
@@ -133,6 +134,9 @@ def seat_choices(s: State, c: Content, seat: int) -> list[Choice]:
 
 
 def name_of(creature: dict[str, Any]) -> str:
+    """How choices name an enemy: a face-down token by nothing but that (DO L476)."""
+    if creature.get("token") and not creature.get("flipped"):
+        return "face-down creature"
     return str(creature.get("name") or f"level {creature['level']} creature")
 
 
@@ -408,6 +412,8 @@ def label(f: str) -> str:
 def craft_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """Fast crafting: 2 ingredients = 4 MP, 3 = 4 HP; advanced recipes (DO L262-284)."""
     seat = h.seat
+    if not h.inventory and h.blood < 2:
+        return []
     held = faces(c, h.inventory)
     n = sum(held[i] for i in INGREDIENTS) + h.blood
     out = []
@@ -415,10 +421,9 @@ def craft_choices(s: State, c: Content, h: Hero) -> list[Choice]:
         out.append(ch("craft", seat, "Fast crafting: 2 ingredients for 4 MP", recipe="fast_mp"))
     if n >= 3:
         out.append(ch("craft", seat, "Fast crafting: 3 ingredients for 4 HP", recipe="fast_hp"))
-    for name, (needs, _) in RECIPES.items():
+    for name, want in RECIPE_NEEDS.items():
         if name == "courage":
             continue  # brewed in a boost window, where it sets a die (facts §10)
-        want = Counter(needs)
         if all(held[k] >= v for k, v in want.items()):
             out.append(ch("craft", seat, f"Brew {name.title()}", recipe=name))
             if held["red_mushroom"]:
@@ -603,14 +608,20 @@ def move_choices(s: State, c: Content, h: Hero) -> list[Choice]:
         ap = stats.move_ap(s, c, seat, there)
         if not free and ap > ap_left(h):
             continue
+        bridge = stats.bridge_mp(s, here, there)
+        if bridge > h.mp:
+            continue
+        toll = f" (+{bridge} MP for the bridge)" if bridge else ""
         if side.blocked(side.edge(here, there), s.layers):
             if h.effects.get("levity", 0) > 0:
-                out.append(ch("move", seat, f"Move to {there}, floating over the obstacle", to=there))
-            elif h.mp >= stats.obstacle_cost(s, c, seat):
+                out.append(ch("move", seat, f"Move to {there}, floating over the obstacle{toll}", to=there))
+            elif h.mp >= stats.obstacle_cost(s, c, seat) + bridge:
                 cost = stats.obstacle_cost(s, c, seat)
-                out.append(ch("move", seat, f"Move to {there} across the obstacle ({cost} MP)", to=there))
+                out.append(
+                    ch("move", seat, f"Move to {there} across the obstacle ({cost} MP){toll}", to=there)
+                )
         else:
-            out.append(ch("move", seat, f"Move to {there}", to=there))
+            out.append(ch("move", seat, f"Move to {there}{toll}", to=there))
     return out
 
 
@@ -685,7 +696,7 @@ def location_choices(s: State, c: Content, h: Hero, loc: dict[str, Any]) -> list
             if not loc.get("lit") and torch_charges(s, c, h) > 0:
                 out.append(ch("make_camp", seat, "Make a permanent campfire with a torch"))
         case "gear_hoard":
-            if h.mp >= 5 and not loc.get("shut"):
+            if h.mp >= 5 and not any(x.get("hoard") for x in s.creatures):  # shut while its dead walk
                 out.append(ch("hoard", seat, "Search the cabins (5 MP)"))
         case "eternal_maze":
             for there, cost in maze_exits(s, c, h.at):

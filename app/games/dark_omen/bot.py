@@ -62,7 +62,7 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         return pick
     lvl = s.chapter or 1
     attacks = [c for c in by.get("attack", []) if not c.args.get("heroic")]
-    if attacks and h.hp > 3 + 3 * lvl:
+    if attacks and h.hp > 3 + 2 * lvl:
         teams = by.get("propose_team", [])
         if teams and rng.random() < (0.9 if lvl >= 3 else 0.3):
             return teams[0]
@@ -99,17 +99,25 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
 
 
 def battle_pick(s: State, seat: int, by: dict[str, list[Choice]]) -> Choice:
-    """Boost a die that then beats or ties the enemy die it faces, while MP allow."""
+    """Boost the die whose pair is cheapest to win (or at least tie, against a 6) while the
+    morale lasts; then resolve."""
     h = s.heroes[seat]
     p = h.pending
     assert p is not None
     enemy = sorted(p["enemy"], reverse=True)
     dice = p["dice"][str(seat)]
+    best: tuple[int, Choice] | None = None
     for c in by.get("boost", []):
         i = c.args["index"]
-        rank = sorted(range(len(dice)), key=lambda k: -dice[k]).index(i)
-        if rank < len(enemy) and dice[i] < enemy[rank] and enemy[rank] - dice[i] <= 2 and h.mp >= 6:
-            return c
+        rank = sorted(range(len(dice)), key=lambda k: (-dice[k], k)).index(i)
+        if rank >= len(enemy):
+            continue
+        target = min(6, enemy[rank] + 1)
+        need = target - dice[i]
+        if need > 0 and 2 * need <= h.mp - 2 and (best is None or need < best[0]):
+            best = (need, c)
+    if best is not None:
+        return best[1]
     return by["finalize"][0]
 
 

@@ -37,6 +37,14 @@ class Content:
     loot: dict[str, str]
     """Loot token id → its face."""
     tokens: dict[str, Any]
+    creature_tokens: dict[str, int]
+    """The 40 creature tokens (``ct01``…) and the level on each one's face (DO L476)."""
+
+    def face(self, token: str) -> str:
+        """A loot token's face; a token dealt onto the map is an instance ``l05.17`` of the
+        physical token ``l05`` (each deal a new name, so a face-down token's name never
+        appeared in anything a player saw before)."""
+        return self.loot[base_token(token)]
 
     def creatures_of(self, level: int) -> list[str]:
         return [cid for cid, c in self.creatures.items() if c["level"] == level]
@@ -57,6 +65,10 @@ class Content:
 
     def artifacts(self, level: int) -> list[str]:
         return [gid for gid, g in self.gear.items() if g["type"] == "artifact" and g["level"] <= level]
+
+
+def base_token(token: str) -> str:
+    return token.split(".", 1)[0]
 
 
 def _by_id(name: str, table: str) -> dict[str, Card]:
@@ -80,4 +92,13 @@ def load() -> Content:
         story=_by_id("story.toml", "story"),
         loot={entry["id"]: entry["face"] for entry in read_toml(CONTENT, "loot.toml")["loot"]},
         tokens=read_toml(CONTENT, "tokens.toml"),
+        creature_tokens=_creature_tokens(read_toml(CONTENT, "tokens.toml")["creature_tokens"]),
     )
+
+
+def _creature_tokens(counts: dict[str, int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for level in range(1, 5):
+        for _ in range(counts[f"L{level}"]):
+            out[f"ct{len(out) + 1:02d}"] = level
+    return out

@@ -57,8 +57,10 @@ def describe(event: Event) -> str:
         case "StoryRead":
             return f"Story: {d['name']} — {d['text']}"
         case "CreaturePlaced":
-            name = d.get("name") or f"level {d['level']} creature"
+            name = d.get("name") or (f"level {d['level']} creature" if "level" in d else "creature token")
             return f"A {name} appears on space {d['space']}."
+        case "CreatureTokenFlipped":
+            return f"The creature token is flipped: level {d['level']}."
         case "CreatureRevealed":
             return f"The creature is a {d['name']} ({d['hp']} HP)."
         case "CreatureHurt":

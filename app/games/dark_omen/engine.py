@@ -10,7 +10,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from app.games.dark_omen.content import Content, load
+from app.games.dark_omen.content import Content, base_token, load
 from app.games.dark_omen.state import AP_PER_ROUND, Hero, State
 from app.kernel.flow import Ctx, Decision, Rules
 
@@ -170,14 +170,15 @@ def _loot_dealt(s: State, d: dict[str, Any]) -> None:
     """A face-down token from the pile onto a loot space (DO L82); the token is hidden."""
     for space, token in zip(d["spaces"], d["tokens"], strict=True):
         s.loot[space] = token
-        s.pile.remove(token)
+        s.pile.remove(base_token(token))
+    s.deals += len(d["tokens"])
 
 
 @RULES.applies("LootCleared")
 def _loot_cleared(s: State, d: dict[str, Any]) -> None:
     """Dropped loot still lying is removed at the next omen (DO L245)."""
     for space in d["spaces"]:
-        s.pile.extend(s.dropped.pop(space, []))
+        s.pile.extend(base_token(t) for t in s.dropped.pop(space, []))
     s.pile.sort()
 
 
@@ -237,6 +238,13 @@ def _creature(s: State, d: dict[str, Any]) -> None:
     c.setdefault("card", None)
     s.creatures.append(c)
     s.next_creature += 1
+
+
+@RULES.applies("CreatureTokenFlipped")
+def _flipped(s: State, d: dict[str, Any]) -> None:
+    c = s.creature(d["creature"])
+    assert c is not None
+    c["flipped"] = True
 
 
 @RULES.applies("CreatureRevealed")
@@ -354,7 +362,7 @@ def _loot_revealed(s: State, d: dict[str, Any]) -> None:
         case "ground":
             s.dropped.setdefault(d["space"], []).append(d["token"])
         case "discard":
-            s.pile.append(d["token"])
+            s.pile.append(base_token(d["token"]))
             s.pile.sort()
 
 
@@ -389,7 +397,7 @@ def _loot_spent(s: State, d: dict[str, Any]) -> None:
     h = hero(s, d["seat"])
     for token in d["tokens"]:
         (h.potions if token in h.potions else h.inventory).remove(token)
-        s.pile.append(token)
+        s.pile.append(base_token(token))
     s.pile.sort()
 
 
@@ -678,4 +686,4 @@ def _told(s: State, d: dict[str, Any]) -> None:
 def _loot_returned(s: State, d: dict[str, Any]) -> None:
     """A new chapter gathers every token on the map back into the pile."""
     s.loot, s.dropped = {}, {}
-    s.pile = sorted(s.pile + list(d["tokens"]))
+    s.pile = sorted(s.pile + [base_token(t) for t in d["tokens"]])

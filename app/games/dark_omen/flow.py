@@ -19,7 +19,6 @@ from app.games.dark_omen.resolve import (
     gain_gear,
     resolve_action,
     second_wind,
-    spend_tokens,
     vortex_hit,
 )
 from app.games.dark_omen.state import AP_PER_ROUND, DAYS_PER_CHAPTER, METER_MAX, ROUNDS_PER_DAY, State
@@ -189,7 +188,8 @@ def refill_loot(ctx: DoCtx) -> None:
     count = min(len(empty), len(s.pile))
     if count:
         tokens = ctx.rng.sample(sorted(s.pile), count)
-        ctx.emit("LootDealt", spaces=empty[:count], tokens=tokens)
+        named = [f"{token}.{s.deals + i + 1}" for i, token in enumerate(tokens)]
+        ctx.emit("LootDealt", spaces=empty[:count], tokens=named)
 
 
 def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
@@ -203,27 +203,19 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
         oid = c.boss_omen(lvl)
     elif s.options.get("difficulty") == "first_game" and lvl == 1 and day in FIRST_GAME_OMENS:
         oid = FIRST_GAME_OMENS[day]
+    elif story_omen(ctx, day) is not None:
+        oid = str(story_omen(ctx, day))
     else:
         pool = [o for o in c.omens_of(lvl) if o not in s.omens_seen] or c.omens_of(lvl)
         oid = ctx.rng.choice(sorted(pool))
     omen = c.omens[oid]
     ctx.emit("OmenDrawn", omen=oid, name=omen["name"], mission=omen["mission"])
     if omen["mission"] == "hunt":
-        for space in omen["spaces"]:
-            cid = f"c{s.next_creature}"
-            ctx.emit(
-                "CreaturePlaced",
-                id=cid,
-                space=space,
-                level=lvl,
-                kind="creature",
-                omen=True,
-                dice=lvl,
-                hp=None,
-            )
+        place_creature_tokens(ctx, omen["spaces"], lvl)
     elif omen["mission"] == "boss":
         boss = c.bosses[omen["boss"]]
         cid = f"c{s.next_creature}"
+        hp = -(-boss["hp"] * (1 + len(s.heroes)) // 5)  # decision: the card's HP is for 4 heroes
         ctx.emit(
             "CreaturePlaced",
             id=cid,
@@ -234,13 +226,48 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
             dice=boss["ar_dice"],
             card=boss["id"],
             name=boss["name"],
-            hp=boss["hp"],
+            hp=hp,
             armor=boss["armor"],
             dr=boss["dr"],
             stage=boss["stage"],
         )
     tabs = omen.get("tabs")
     return dict(tabs) if tabs else None
+
+
+def story_omen(ctx: DoCtx, day: int) -> str | None:
+    """The omen a story card of this day names (DO L135: "determined by the Story card")."""
+    if quick(ctx.s):
+        return None
+    for card in ctx.c.story.values():
+        if card["chapter"] == ctx.s.chapter and card["day"] == day and card.get("omen"):
+            return str(card["omen"])
+    return None
+
+
+def place_creature_tokens(ctx: DoCtx, spaces: list[int], lvl: int) -> None:
+    """ "Shuffle and place L2 and L3 creatures": face-down creature tokens, their level
+    seen only when a hero engages (DO L475-476). Decision: an omen's creatures are of the
+    chapter's level or, from chapter 2, one lower, drawn from the 40 tokens."""
+    s, c = ctx.s, ctx.c
+    on_map = {x["token"].split(".")[0] for x in s.creatures if x.get("token")}
+    levels = {lvl, max(1, lvl - 1)}
+    pool = sorted(t for t, level in c.creature_tokens.items() if level in levels and t not in on_map)
+    drawn = ctx.rng.sample(pool, min(len(spaces), len(pool)))
+    for space, token in zip(spaces, drawn, strict=False):
+        cid = f"c{s.next_creature}"
+        level = c.creature_tokens[token]
+        ctx.emit(
+            "CreaturePlaced",
+            id=cid,
+            space=space,
+            level=level,
+            kind="creature",
+            omen=True,
+            dice=level,
+            hp=None,
+            token=f"{token}.{cid}",
+        )
 
 
 def reward(ctx: DoCtx, effects: list[dict[str, Any]], why: str) -> None:
@@ -518,6 +545,3 @@ def resolve_next_chapter(ctx: DoCtx, d: NextChapter, type_: str, args: dict[str,
         ctx.ask(d.replace(seats=left))
     else:
         ctx.then([{"op": "begin_chapter", "chapter": d.chapter}])
-
-
-__all__ = ["spend_tokens", "check", "schedule"]

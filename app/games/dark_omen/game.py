@@ -13,10 +13,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.dark_omen import bot, describe, flow, stats, view
-from app.games.dark_omen.actions import ap_left, engaged_by, seat_choices
+from app.games.dark_omen import bot, describe, flow, view
+from app.games.dark_omen.actions import ap_left, engaged_by, free_choices, seat_choices
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
+from app.games.dark_omen.resolve import resolve_action
 from app.games.dark_omen.state import CHAPTERS, State
 from app.kernel import table as kernel
 from app.kernel.game import GameBase
@@ -180,6 +181,8 @@ class DarkOmen(GameBase):
         d = state.decision
         if d is None:
             raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
+        if isinstance(command.seat, int) and command.seat not in d.asked and free_seat(state, command.seat):
+            return self._free_action(state, command, rng)
         if not isinstance(command.seat, int) or command.seat not in d.asked:
             raise self._not_asked(state, command)
         choices = self._choices_for(state, d, command.seat)
@@ -205,6 +208,23 @@ class DarkOmen(GameBase):
         ctx.s.decision, ctx.s.agenda = None, [{"op": "begin_chapter", "chapter": state.chapter}]
         ctx.run(flow.schedule, flow.check)
         return ctx.finish()
+
+    def _free_action(self, state: State, command: Command, rng: random.Random) -> list[Event]:
+        """A 0-AP action of a seat done with the round: open until the round ends (facts
+        §21: trade, craft, potions, exchanges, unengaged equipping, dropping)."""
+        seat = int(command.seat)
+        args = {"hero": seat, **command.args}
+        choices = free_window(state, seat)
+        if not any(c.type == command.type and c.args == args for c in choices):
+            if command.type not in FREE_ACTIONS:
+                raise self._not_asked(state, command)
+            raise self._refusal(state, command, choices)
+        ctx = new_ctx(state.clone(), rng)
+        resolve_action(ctx, seat, command.type, args)
+        ctx.run(flow.schedule, flow.check)
+        events = ctx.finish()
+        kernel.remember_fold(state, events, ctx.s)
+        return events
 
     def _not_asked(self, state: State, command: Command) -> RuleError:
         if isinstance(command.seat, int) and 0 <= command.seat < len(state.heroes):
@@ -274,6 +294,13 @@ class DarkOmen(GameBase):
                 out.append(
                     Prompt(seat, view.prompt_title(state, d, int(seat)), tuple(strip(c) for c in choices))
                 )
+        if isinstance(d, Act):
+            for h in state.heroes:
+                if h.seat not in d.asked and free_seat(state, h.seat):
+                    free = free_window(state, h.seat)
+                    if free:
+                        title = "Free actions (0 AP) until the round ends"
+                        out.append(Prompt(h.seat, title, tuple(strip(c) for c in free), required=False))
         if restartable(state):
             restart = Choice("restart_chapter", {}, f"Restart chapter {state.chapter} from its start")
             out.append(Prompt(GM_SEAT, "Game master", (restart,), required=False))
@@ -297,9 +324,13 @@ class DarkOmen(GameBase):
     def secrets(self, state: State) -> list[Secret]:
         """Which token lies face down where (DO L82): only the game master. (The pile is a
         set drawn at random when needed; it holds no order to hide.)"""
-        return [Secret(token) for token in state.loot.values()]
+        out = [Secret(token) for token in state.loot.values()]
+        return out + [Secret(x["token"]) for x in state.creatures if x.get("token") and not x.get("flipped")]
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None:
+        if event.type == "CreaturePlaced" and event.data.get("token") and not viewer.is_gm:
+            data = {k: v for k, v in event.data.items() if k not in ("token", "level", "dice")}
+            return Event(event.type, data, event.v)
         hidden = REDACTED.get(event.type)
         if hidden is not None and not viewer.is_gm:
             data = {k: v for k, v in event.data.items() if k != hidden}
@@ -345,6 +376,39 @@ class DarkOmen(GameBase):
         return [f"{what}; omens on days {', '.join(map(str, days))} and the boss on day 6"]
 
 
+def free_seat(state: State, seat: int) -> bool:
+    """A living hero done with the round and answering nothing."""
+    if not 0 <= seat < len(state.heroes) or not isinstance(state.decision, Act):
+        return False
+    h = state.heroes[seat]
+    return h.alive and h.done and h.pending is None and h.must_attack is None
+
+
+FREE_ACTIONS = frozenset(
+    {
+        "take",
+        "drop",
+        "drink",
+        "craft",
+        "equip",
+        "give",
+        "give_gold",
+        "buy",
+        "redeem",
+        "sell",
+        "sell_token",
+        "haggle",
+        "offer_blood",
+        "take_belongings",
+    }
+)
+"""The 0-AP actions open to a seat done with the round (bread would bring it back: not)."""
+
+
+def free_window(state: State, seat: int) -> list[Choice]:
+    return [c for c in free_choices(state, load(), state.heroes[seat]) if c.type in FREE_ACTIONS]
+
+
 def restartable(state: State) -> bool:
     """A chapter is being played and a hero has fallen since it began."""
     saved = state.save_point
@@ -355,6 +419,3 @@ def strip(choice: Choice) -> Choice:
     """A choice as sent by its seat: ``hero`` is the seat itself, not an argument."""
     args = {k: v for k, v in choice.args.items() if k != "hero"}
     return Choice(choice.type, args, choice.label, choice.detail)
-
-
-__all__ = ["DarkOmen", "stats"]

@@ -10,7 +10,6 @@ from typing import Any
 from app.games.dark_omen import combat, gambling, stats
 from app.games.dark_omen.actions import (
     DIRECT_DAMAGE,
-    HERBS,
     INGREDIENTS,
     RECIPES,
     SELLABLE,
@@ -26,7 +25,7 @@ from app.games.dark_omen.actions import (
 )
 from app.games.dark_omen.board import obstacle_throw
 from app.games.dark_omen.engine import DoCtx
-from app.games.dark_omen.state import INVENTORY, TRACK_MAX, Hero
+from app.games.dark_omen.state import TRACK_MAX, Hero
 
 # -- small helpers -------------------------------------------------------------------------------
 
@@ -125,6 +124,8 @@ def do_move(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
             used["levity"] = 1
         else:
             mp = stats.obstacle_cost(s, c, seat)
+    if isinstance(to, int) and isinstance(h.at, int):
+        mp += stats.bridge_mp(s, h.at, to)
     if h.effects.get("free_steps", 0) > 0:
         used["free_steps"] = 1
         ap = 0
@@ -786,7 +787,7 @@ def do_hoard(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
             else:
                 gain_gear(ctx, seat, gid, "the Gear Hoard")
     elif roll == 6:
-        cid = place_creature(ctx, h.at, 4, kind="creature")  # type: ignore[arg-type]
+        cid = place_creature(ctx, h.at, 4, kind="creature", hoard=True)  # type: ignore[arg-type]
         ctx.emit("SurpriseAttack", seat=seat, creature=cid)
 
 
@@ -856,9 +857,16 @@ def vortex_hit(ctx: DoCtx, seat: int) -> None:
 # -- creatures and battles (DO L359-473) -----------------------------------------------------------
 
 
-def place_creature(ctx: DoCtx, space: int, lvl: int, *, kind: str, omen: bool = False) -> str:
+def place_creature(
+    ctx: DoCtx, space: int, lvl: int, *, kind: str, omen: bool = False, hoard: bool = False
+) -> str:
+    """A creature of ``lvl`` on ``space``; one from the Gear Hoard shuts it until it falls
+    (DO L532)."""
     cid = f"c{ctx.s.next_creature}"
-    ctx.emit("CreaturePlaced", id=cid, space=space, level=lvl, kind=kind, omen=omen, dice=lvl, hp=None)
+    extra = {"hoard": True} if hoard else {}
+    ctx.emit(
+        "CreaturePlaced", id=cid, space=space, level=lvl, kind=kind, omen=omen, dice=lvl, hp=None, **extra
+    )
     return cid
 
 
@@ -888,6 +896,8 @@ def reveal(ctx: DoCtx, target: dict[str, Any]) -> None:
     """The first attack draws a random creature card of its level (DO L367-369, L476)."""
     if target.get("card") is not None:
         return
+    if target.get("token") and not target.get("flipped"):  # flip the token first (DO L476)
+        ctx.emit("CreatureTokenFlipped", creature=target["id"], token=target["token"], level=target["level"])
     cid = ctx.rng.choice(ctx.c.creatures_of(target["level"]))
     card = ctx.c.creatures[cid]
     ctx.emit(
@@ -1346,5 +1356,3 @@ HANDLERS = {
     "withdraw_team": do_withdraw_team,
     "launch_team": do_launch_team,
 }
-
-__all__ = ["HANDLERS", "resolve_action", "HERBS", "INVENTORY", "Counter"]

@@ -96,6 +96,8 @@ class State:
     """Face-down loot token per space (hidden, DO L82)."""
     dropped: dict[int, list[str]] = field(default_factory=dict)
     """Face-up loot lying on a space (dropped, or revealed with no room)."""
+    deals: int = 0
+    """Loot tokens dealt so far: each deal names its token instance anew (content.face)."""
     pile: list[str] = field(default_factory=list)
     """The loot tokens not on the map or in hands (drawn at random; kept sorted)."""
     locations: dict[int, dict[str, Any]] = field(default_factory=dict)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from app.games.dark_omen.board import Side, ring_sector
 from app.games.dark_omen.content import Content
-from app.games.dark_omen.state import METER_MAX, OBSTACLE_MP, State
+from app.games.dark_omen.state import OBSTACLE_MP, State
 
 VALOR = 2
 """The meter at 1–2 is the State of Valor: +1 damage (DO L40)."""
@@ -143,6 +143,14 @@ def move_ap(s: State, c: Content, seat: int, to: int | str) -> int:
     return 1
 
 
+def bridge_mp(s: State, here: int | str, there: int | str) -> int:
+    """The Mole Dwarf Ruin (39 in the Underworld): crossing its bridges, into or out of the
+    ruin, costs 1 MP more, for courage (DO L519-520)."""
+    if s.chapter == 4 and isinstance(here, int) and isinstance(there, int) and 39 in (here, there):
+        return 1
+    return 0
+
+
 def hardcore(s: State) -> bool:
     return bool(s.options.get("hardcore_regions"))
 
@@ -180,6 +188,3 @@ def clamp_mp(value: int) -> int:
 
 def ring_of(space: int) -> int:
     return ring_sector(space)[0]
-
-
-__all__ = ["METER_MAX"]

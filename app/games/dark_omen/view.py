@@ -46,6 +46,21 @@ def blocked_edges(side_name: str, white: int, clear: int) -> tuple[str, ...]:
     return tuple(sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, layers)))
 
 
+PUBLIC_CREATURE = ("id", "space", "level", "kind", "name", "hp", "armor", "dr", "dice", "omen")
+
+
+def creature_view(x: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """A face-down creature token shows no level until a hero engages it (DO L476)."""
+    out = {k: v for k, v in x.items() if k in PUBLIC_CREATURE}
+    if x.get("token") and not x.get("flipped"):
+        out["face_down"] = True
+        if not viewer.is_gm:
+            out["level"] = out["dice"] = None
+        else:
+            out["token"] = x["token"]
+    return out
+
+
 def view(s: State, viewer: Viewer) -> dict[str, Any]:
     if not s.started:
         return {}
@@ -69,8 +84,8 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                 "blood": h.blood,
                 "ap_left": max(0, h.ap_limit - h.ap),
                 "done": h.done,
-                "inventory": [{"token": t, "face": c.loot[t]} for t in h.inventory],
-                "potions": [{"token": t, "face": c.loot[t]} for t in h.potions],
+                "inventory": [{"token": t, "face": c.face(t)} for t in h.inventory],
+                "potions": [{"token": t, "face": c.face(t)} for t in h.potions],
                 "gear": [{"id": g, "name": (c.gear.get(g) or c.holographic[g])["name"]} for g in h.gear],
                 "equipped": dict(h.equipped),
                 "charges": dict(h.charges),
@@ -102,17 +117,10 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
         "blocked": blocked,
         "towns": dict(side.towns),
         "loot_face_down": sorted(s.loot),
-        "loot_face_up": {str(k): [{"token": t, "face": c.loot[t]} for t in v] for k, v in s.dropped.items()},
+        "loot_face_up": {str(k): [{"token": t, "face": c.face(t)} for t in v] for k, v in s.dropped.items()},
         "pile": len(s.pile),
         "locations": {str(k): dict(v) for k, v in s.locations.items()},
-        "creatures": [
-            {
-                k: v
-                for k, v in x.items()
-                if k in ("id", "space", "level", "kind", "name", "hp", "armor", "dr", "dice")
-            }
-            for x in s.creatures
-        ],
+        "creatures": [creature_view(x, viewer) for x in s.creatures],
         "omen": None,
         "omen_days": list(s.omen_days),
         "barrows": list(s.barrows),
@@ -135,7 +143,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
             "blood": [s.omen["blood"], omen.get("blood")],
         }
     if viewer.is_gm:
-        out["face_down"] = {str(k): {"token": v, "face": c.loot[v]} for k, v in s.loot.items()}
+        out["face_down"] = {str(k): {"token": v, "face": c.face(v)} for k, v in s.loot.items()}
     if isinstance(d, Act):
         out["acting"] = list(d.asked)
     return out

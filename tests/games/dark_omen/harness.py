@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from app.games.dark_omen import DARK_OMEN
+from app.games.dark_omen.content import base_token
 from app.games.dark_omen.engine import Act
 from app.games.dark_omen.state import State
 from app.kernel import table as kernel
@@ -48,7 +49,8 @@ def arranged(state: State, *, at: int = 10, hp: int = 15, mp: int = 15, gold: in
         h.at, h.hp, h.mp, h.gold = at, hp, mp, gold
         h.gear, h.equipped, h.charges, h.runes, h.inventory, h.potions = [], {}, {}, [], [], []
         h.ap, h.ap_limit, h.done, h.pending, h.must_attack, h.effects = 0, 6, False, None, None, {}
-    s.pile = sorted({*s.pile, *s.loot.values(), *(t for ts in s.dropped.values() for t in ts)})
+    lying = [*s.loot.values(), *(t for ts in s.dropped.values() for t in ts)]
+    s.pile = sorted({*s.pile, *(base_token(t) for t in lying)})
     s.creatures, s.loot, s.dropped = [], {}, {}
     s.omen = {"id": "demonic_weather", "status": "active", "blood": 0}  # reach a far space: stays active
     s.layers = {"white": 0, "clear": 0}

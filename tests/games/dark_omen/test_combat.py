@@ -249,3 +249,26 @@ def test_team_members_vote_on_a_tie_in_the_boost_window() -> None:
     s, events = play(s, 1, "finalize", [2])
     # seat 0 first: its 6 ties the enemy 6; seat 1's 6 beats the 4 and strikes
     assert [(x["by"], x["seat"]) for x in of(events, "BattleEnded")[0]["strikes"]] == [("hero", 1)]
+
+
+def test_a_ranged_attack_takes_no_blow_and_the_enemy_rushes_the_attacker() -> None:
+    """DO L363-365: within range, in a straight clear line; the attacker takes no enemy
+    damage; the creature then rushes to the ranged attacker's space."""
+    from app.games.dark_omen.board import line_of_sight, load_board
+
+    side = load_board().overworld
+    layers = {"white": 0, "clear": 0}
+    here, there = next(
+        (a, b)
+        for a in range(1, 112)
+        for b in range(1, 112)
+        if a != b and line_of_sight(side, a, b, layers) == 2
+    )
+    s = arranged(table(), at=here)
+    s.heroes[0].gear, s.heroes[0].equipped = ["g1_w5"], {"primary": "g1_w5"}  # a bow: range 2
+    enemy(s, space=there, dr="5")
+    assert ("attack", {"creature": "e1"}) in choices(s, 0)
+    s, _ = play(s, 0, "attack", [1, 6], creature="e1")
+    s, events = play(s, 0, "finalize")
+    assert of(events, "BattleEnded")[0]["strikes"] == []  # the enemy's win hits nobody at range
+    assert s.heroes[0].hp == 15 and s.creatures[0]["space"] == here

@@ -30,6 +30,7 @@ def test_the_decks_have_the_rulebooks_counts() -> None:
     assert len(C.story) == 12
     assert len(C.loot) == 64
     assert sum(C.tokens["creature_tokens"].values()) == 40
+    assert Counter(C.creature_tokens.values()) == dict.fromkeys(range(1, 5), 10)
 
 
 def test_every_entry_says_where_it_comes_from() -> None:
@@ -92,3 +93,12 @@ def test_omen_effects_use_known_ops() -> None:
     ops = {e["op"] for o in C.omens.values() for e in o["success"] + o["failure"]}
     assert ops <= {"gain_gold", "lose_gold", "gain_mp", "lose_mp", "gain_hp", "lose_hp"}
     assert {"begin_chapter", "begin_day", "begin_round", "act"} <= set(RULES.steps)
+
+
+def test_story_cards_name_omens_of_their_chapter() -> None:
+    """DO L135: the omen of a day may be set by the story card."""
+    named = [s for s in C.story.values() if s.get("omen")]
+    assert named
+    for card in named:
+        assert C.omens[card["omen"]]["level"] == card["chapter"]
+        assert card["day"] in range(1, 6)

@@ -390,3 +390,37 @@ def test_a_quick_start_gives_a_weapon_of_the_chapter_and_places_heroes_by_a_rune
     rings = ({10, 46, 48, 84}, {28, 64, 66, 102})
     assert any({h.at for h in s.heroes} <= ring for ring in rings)
     assert all(len(h.runes) <= 4 for h in s.heroes)
+
+
+def test_a_face_down_creature_token_hides_its_level_until_engaged() -> None:
+    """DO L475-476: flip the token to reveal the level, then draw a card of that level."""
+    from app.kernel.types import GAME_MASTER, SPECTATOR
+
+    s = arranged(table(chapter=2))
+    foe = enemy(s, level=1, cid="c9")
+    foe.update(card=None, name=None, hp=None, token="ct03.c9")
+    seen = DARK_OMEN.view(s, SPECTATOR)["creatures"][0]
+    assert seen["face_down"] and seen["level"] is None and "token" not in seen
+    assert DARK_OMEN.view(s, GAME_MASTER)["creatures"][0]["level"] == 1
+    assert "ct03.c9" in {x.value for x in DARK_OMEN.secrets(s)}
+    assert all("level" not in label for label in (c.label for p in DARK_OMEN.prompts(s) for c in p.choices))
+    s, events = play(s, 0, "attack", [5, 1, 3], creature="c9")
+    assert of(events, "CreatureTokenFlipped") == [{"creature": "c9", "token": "ct03.c9", "level": 1}]
+    assert C.creatures[s.creatures[0]["card"]]["level"] == 1 and not DARK_OMEN.secrets(s)
+
+
+def test_free_actions_stay_open_after_a_seat_is_done_with_the_round() -> None:
+    """Facts §21: 0-AP actions (potions, crafting, trading, exchanges…) stay open to every
+    living seat until the round ends; they are optional, the table does not wait on them."""
+    s = arranged(table(seats=2), hp=10)
+    (egg,) = holding(s, 0, "quail_eggs")
+    s.heroes[0].inventory, s.heroes[0].potions = [], [egg]
+    s, _ = play(s, 0, "end_round")
+    offered = [p for p in DARK_OMEN.prompts(s) if p.seat == 0]
+    assert offered and not offered[0].required
+    assert ("drink", {"token": egg}) in [(c.type, c.args) for c in offered[0].choices]
+    s, _ = play(s, 0, "drink", token=egg)
+    assert s.heroes[0].hp == 11 and s.heroes[0].done
+    with pytest.raises(RuleError) as refused:
+        play(s, 0, "meditate")
+    assert refused.value.code == "round_done"

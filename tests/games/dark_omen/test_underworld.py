@@ -46,3 +46,15 @@ def test_the_gear_hoard_costs_5_mp_and_a_6_wakes_the_dead() -> None:
     s, events = play(s, 0, "hoard", [6])
     assert s.heroes[0].mp == 10 and s.heroes[0].must_attack is not None
     assert of(events, "CreaturePlaced")[0]["level"] == 4
+
+
+def test_crossing_the_mole_dwarf_ruins_bridges_costs_1_mp() -> None:
+    """DO L519-520: "crossing abbys costs 1MP"."""
+    s = arranged(table(seats=2, chapter=4), at=39)
+    s.vortices = [1, 2]
+    out = next(n for n in neighbours(39) if not UNDER.blocked(UNDER.edge(39, n), {"white": 0, "clear": 0}))
+    s, _ = play(s, 0, "move", to=out)
+    assert (s.heroes[0].mp, s.heroes[0].ap) == (14, 1)
+    s.heroes[1].mp = 0
+    s.heroes[1].at = 39
+    assert not any(a.get("to") == out for t, a in choices(s, 1) if t == "move")
