@@ -31,7 +31,7 @@ MODES = (
 
 
 def play(
-    options: dict[str, Any], seats: int, seed: int, *, bot: bool, max_commands: int = 20_000
+    options: dict[str, Any], seats: int, seed: int, *, bot: bool, max_commands: int = 5_000
 ) -> tuple[str, int]:
     """One seeded game, every required prompt answered by the bot or at random: (result,
     commands)."""
@@ -72,7 +72,8 @@ def run(args: Any) -> int:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         total = sum(lengths)
         print(
-            f"attack_the_darkness {mode} random playouts: {playouts} games, {total} commands in {wall:.1f} s ({cpu:.1f} s CPU)"
+            f"attack_the_darkness {mode} random playouts: {playouts} games, {total} commands "
+            f"in {wall:.1f} s ({cpu:.1f} s CPU)"
         )
         print(f"  commands/s            {total / wall:10.0f}   ({total / max(cpu, 1e-9):.0f} per CPU second)")
         print(f"  games/s               {playouts / wall:10.2f}")
