@@ -220,7 +220,10 @@ def _act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Cho
         best = min(speeds, key=lambda c: _approach(s, me, tuple(c.args["to"])))  # type: ignore[arg-type]
         if _approach(s, me, tuple(best.args["to"])) < _approach(s, me, here):  # type: ignore[arg-type]
             return best
-    return _by(ch, "end_turn")[0]
+    # A hand with nothing worth playing is cycled: discard it all and draw anew (AtD L269).
+    stuck = not scored and (char["hand_a"] or char["hand_r"])
+    ends = _by(ch, "end_turn")
+    return next((c for c in ends if c.args["discard"] == bool(stuck)), ends[0])
 
 
 def _clear(s: State, ch: tuple[Choice, ...]) -> Choice:
