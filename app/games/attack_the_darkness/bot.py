@@ -35,9 +35,12 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
         done = _by(ch, "done")
         if done:
             return done[0]
-        adds = _by(ch, "add")
-        useful = [c for c in adds if C.resources[s.cards[c.args["rc"]]].resources]
-        return (useful or adds or list(ch))[0]
+        plan = payment_plan(s, int(seat), d.card, list(d.rcs))  # type: ignore[union-attr]
+        wanted = {s.cards[r] for r in plan or []}
+        for c in _by(ch, "add"):
+            if s.cards[c.args["rc"]] in wanted:
+                return c
+        return _by(ch, "cancel")[0]
     if kind == "target":
         targets = _by(ch, "target")
         if not targets:
@@ -102,6 +105,32 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
     return rng.choice(list(ch))
 
 
+def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None) -> list[str] | None:
+    """The fewest resource cards (adding the most useful first) that pay for ``card`` and
+    leave its condition payable; None when none do (the bot then does not play it)."""
+    from app.games.attack_the_darkness.decisions import Pay
+    from app.games.attack_the_darkness.rules import payment_ok
+
+    ac = q.action(s, card)
+    chosen = list(chosen or [])
+    usable = [r for r in s.chars[seat]["hand_r"] if q.rc_usable(s, r, ac) and r not in chosen]
+    ranked = sorted(
+        usable,
+        key=lambda r: (
+            -sum(a for a, _ in C.resources[s.cards[r]].resources),
+            bool(C.resources[s.cards[r]].condition),
+            r,
+        ),
+    )
+    extra: list[str] = []
+    for r in [None, *ranked]:
+        if r is not None:
+            extra.append(r)
+        if payment_ok(s, seat, Pay(seat=seat, card=card, rcs=chosen + extra)):
+            return extra
+    return None
+
+
 def _part(s: State, d: Any) -> Any:
     from app.games.attack_the_darkness.rules import play_parts
 
@@ -122,10 +151,27 @@ def _hp_frac(s: State, who: str) -> float:
     return 1.0
 
 
-def _approach(s: State, me: str, sq: tuple[int, int]) -> tuple[int, int]:
+_PATHS: dict[tuple[int, str], dict[tuple[int, int], int]] = {}
+
+
+def _approach(s: State, me: str, sq: tuple[int, int]) -> tuple[int, int, int]:
+    """Lower is better: a square from which an enemy is in sight at a good distance, then
+    the walking distance to the nearest enemy (so a blocked straight line is walked round)."""
+    from app.games.attack_the_darkness.grid import path_distances
+
+    key = (id(s), me)
+    dist = _PATHS.get(key)
+    if dist is None:
+        foes = [q.pos(s, w) for w in q.combatants(s) if q.is_enemy(s, me, w) and q.alive(s, w)]
+        dist = path_distances(s.open_squares(), [f for f in foes if f is not None])
+        _PATHS.clear()
+        _PATHS[key] = dist
     d = _nearest_enemy(s, me, sq)
     ranged = me.startswith("c") and s.chars[int(me[1:])]["cls"] in ("magician", "inquisitor")
-    return (abs(d - 3), 0) if ranged else (d, 0)
+    foes = [q.pos(s, w) for w in q.combatants(s) if q.is_enemy(s, me, w) and q.alive(s, w)]
+    good = 2 <= d <= 4 if ranged else d == 1
+    seen = any(q.can_see(s, sq, f) for f in foes if f is not None)
+    return (0 if good and seen else 1, dist.get(sq, 99), d)
 
 
 def _act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Choice:
@@ -136,6 +182,8 @@ def _act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Cho
     scored: list[tuple[int, Choice]] = []
     for c in plays:
         card = q.action(s, c.args["card"])
+        if payment_plan(s, seat, c.args["card"]) is None:
+            continue
         value = 0
         for part in card.parts:
             if part.type not in ("attack", "maneuver", "recovery", "command"):
@@ -172,7 +220,10 @@ def _act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Cho
         best = min(speeds, key=lambda c: _approach(s, me, tuple(c.args["to"])))  # type: ignore[arg-type]
         if _approach(s, me, tuple(best.args["to"])) < _approach(s, me, here):  # type: ignore[arg-type]
             return best
-    return _by(ch, "end_turn")[0]
+    # A hand with nothing worth playing is cycled: discard it all and draw anew (AtD L269).
+    stuck = not scored and (char["hand_a"] or char["hand_r"])
+    ends = _by(ch, "end_turn")
+    return next((c for c in ends if c.args["discard"] == bool(stuck)), ends[0])
 
 
 def _clear(s: State, ch: tuple[Choice, ...]) -> Choice:

@@ -1,0 +1,88 @@
+"""``umbra bench engine attack_the_darkness``: random legal playouts (commands per second,
+games per second, median commands per game) in each mode, and the heuristic bot's win
+rate on each sample dungeon for 1, 2 and 4 players.
+
+A command counts once its prompts were listed, the choice decided by the kernel (seat
+check, the rules, a fresh rng) and its events folded into a new state: what a live table
+does per command, minus storage. Conformance checks are the tests' job and not timed here.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from app.games.attack_the_darkness import ATTACK_THE_DARKNESS
+from app.games.attack_the_darkness.bot import bot_pick
+from app.games.attack_the_darkness.game import DUNGEONS
+from app.kernel import table as kernel
+from app.kernel.game import validate_options
+from app.kernel.rng import rng_for
+from app.kernel.types import GAME_MASTER, GM_SEAT, Command, SeatInfo, Viewer
+
+GAME = ATTACK_THE_DARKNESS
+MODES = (
+    ("adventure", {"dungeon": "tavern_cellar"}),
+    ("tabletop", {"mode": "tabletop", "dungeon": "random", "encounters": 1}),
+    ("arena", {"mode": "arena", "teams": 2}),
+)
+
+
+def play(
+    options: dict[str, Any], seats: int, seed: int, *, bot: bool, max_commands: int = 5_000
+) -> tuple[str, int]:
+    """One seeded game, every required prompt answered by the bot or at random: (result,
+    commands)."""
+    picker = random.Random(seed)
+    table_seed = f"bench-{seed}"
+    events = GAME.setup(
+        validate_options(GAME, options),
+        [SeatInfo(i, f"P{i + 1}") for i in range(seats)],
+        rng_for(table_seed, 1),
+    )
+    state = kernel.replay(GAME, events)
+    count = len(events)
+    for commands in range(max_commands):
+        outcome = GAME.outcome(state)
+        if outcome is not None:
+            return outcome.result, commands
+        prompt = picker.choice([p for p in GAME.prompts(state) if p.required and p.choices])
+        choice = bot_pick(state, prompt, picker) if bot else picker.choice(prompt.choices)
+        actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
+        new = kernel.decide(
+            GAME, state, Command(prompt.seat, choice.type, choice.args), actor, rng_for(table_seed, count + 1)
+        )
+        state = kernel.fold_all(GAME, state, new)
+        count += len(new)
+    return "unfinished", max_commands
+
+
+def run(args: Any) -> int:
+    quick = bool(getattr(args, "quick", False))
+    playouts = 4 if quick else 30
+    bot_games = 3 if quick else 20
+    for mode, options in MODES:
+        wall, cpu = time.perf_counter(), time.process_time()
+        lengths = [
+            play(options, 1 + seed % 4 if mode != "arena" else 2 + seed % 3, seed, bot=False)[1]
+            for seed in range(playouts)
+        ]
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        total = sum(lengths)
+        print(
+            f"attack_the_darkness {mode} random playouts: {playouts} games, {total} commands "
+            f"in {wall:.1f} s ({cpu:.1f} s CPU)"
+        )
+        print(f"  commands/s            {total / wall:10.0f}   ({total / max(cpu, 1e-9):.0f} per CPU second)")
+        print(f"  games/s               {playouts / wall:10.2f}")
+        print(f"  median commands/game  {statistics.median(lengths):10.0f}", flush=True)
+    print(f"heuristic bot win rate, {bot_games} games per sample dungeon and party size:")
+    for dungeon in DUNGEONS[1:]:
+        line = []
+        for seats in (1, 2, 4):
+            results = [play({"dungeon": dungeon}, seats, seed, bot=True)[0] for seed in range(bot_games)]
+            line.append(f"{seats}p {results.count('win') / bot_games:6.1%}")
+        print(f"  {dungeon:14s} " + "   ".join(line), flush=True)
+    return 0
