@@ -88,6 +88,11 @@ def test_two_workers_serve_one_table(two_workers: str) -> None:
                     break
                 seat = summary["waiting_for"][0]
                 view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[seat])).json()
+                if seat not in view["waiting_for"]:
+                    # The summary came from the worker that had not yet heard the last commit
+                    # (NOTIFY is asynchronous): the newer view says whose move it is.
+                    seat = view["waiting_for"][0]
+                    view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[seat])).json()
                 command = first_choice(view, seat)
                 answer = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(tokens[seat]))
                 assert answer.status_code == 200, answer.text
