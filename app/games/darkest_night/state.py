@@ -386,45 +386,45 @@ class State:
                 shared.append(k)
             else:
                 heroes[k] = h.clone()
-        return State(
-            self.started,
-            self.options,
-            self.seat_names.copy(),
-            heroes,
-            self.fallen.copy(),
-            self.roster.copy(),
-            self.necromancer,
-            self.necromancer_seat,
-            self.hand.copy(),
-            {loc: bs.copy() for loc, bs in self.blights.items()},
-            self.next_blight,
-            self.relics.copy(),
-            [i.clone() for i in self.stored],
-            {k: [i.clone() for i in items] for k, items in self.orphaned.items()},
-            [q.clone() for q in self.quests],
-            [m.clone() for m in self.mysteries],
-            self.pall.copy(),
-            DecksOnRead(self.decks),
-            self.darkness_cards.copy(),
-            self.darkness_active.copy(),
-            self.darkness,
-            self.darkness_thresholds_reached,
-            self.clues,
-            self.keys,
-            self.relics_retrieved,
-            self.item_stock.copy(),
-            self.next_item,
-            self.round,
-            self.phase,
-            self.current,
-            self.step,
-            self.agenda.copy(),
-            self.decision,
-            self.result,
-            self.last_roll,
-            self.quest_symbol_checked,
-            frozenset(shared),
-        )
+        new = _new(State)  # slots set one by one, as ``Power.clone``
+        new.started = self.started
+        new.options = self.options
+        new.seat_names = self.seat_names.copy()
+        new.heroes = heroes
+        new.fallen = self.fallen.copy()
+        new.roster = self.roster.copy()
+        new.necromancer = self.necromancer
+        new.necromancer_seat = self.necromancer_seat
+        new.hand = self.hand.copy()
+        new.blights = {loc: bs.copy() for loc, bs in self.blights.items()}
+        new.next_blight = self.next_blight
+        new.relics = self.relics.copy()
+        new.stored = [i.clone() for i in self.stored]
+        new.orphaned = {k: [i.clone() for i in items] for k, items in self.orphaned.items()}
+        new.quests = [q.clone() for q in self.quests]
+        new.mysteries = [m.clone() for m in self.mysteries]
+        new.pall = self.pall.copy()
+        new.decks = DecksOnRead(self.decks)
+        new.darkness_cards = self.darkness_cards.copy()
+        new.darkness_active = self.darkness_active.copy()
+        new.darkness = self.darkness
+        new.darkness_thresholds_reached = self.darkness_thresholds_reached
+        new.clues = self.clues
+        new.keys = self.keys
+        new.relics_retrieved = self.relics_retrieved
+        new.item_stock = self.item_stock.copy()
+        new.next_item = self.next_item
+        new.round = self.round
+        new.phase = self.phase
+        new.current = self.current
+        new.step = self.step
+        new.agenda = self.agenda.copy()
+        new.decision = self.decision
+        new.result = self.result
+        new.last_roll = self.last_roll
+        new.quest_symbol_checked = self.quest_symbol_checked
+        new.shared_heroes = frozenset(shared)
+        return new
 
     def settle(self) -> State:
         """The state as published once the engine is done changing it: its decks a plain
