@@ -9,6 +9,7 @@ from typing import Any
 
 from app.games.attack_the_darkness import query as q
 from app.games.attack_the_darkness.grid import chebyshev
+from app.games.attack_the_darkness.rules import payment_plan
 from app.games.attack_the_darkness.state import State
 from app.kernel.types import Choice, Prompt
 
@@ -103,32 +104,6 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
             return min(moves, key=lambda c: _approach(s, mid, tuple(c.args["to"])))  # type: ignore[arg-type]
         return ch[-1]
     return rng.choice(list(ch))
-
-
-def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None) -> list[str] | None:
-    """The fewest resource cards (adding the most useful first) that pay for ``card`` and
-    leave its condition payable; None when none do (the bot then does not play it)."""
-    from app.games.attack_the_darkness.decisions import Pay
-    from app.games.attack_the_darkness.rules import payment_ok
-
-    ac = q.action(s, card)
-    chosen = list(chosen or [])
-    usable = [r for r in s.chars[seat]["hand_r"] if q.rc_usable(s, r, ac) and r not in chosen]
-    ranked = sorted(
-        usable,
-        key=lambda r: (
-            -sum(a for a, _ in C.resources[s.cards[r]].resources),
-            bool(C.resources[s.cards[r]].condition),
-            r,
-        ),
-    )
-    extra: list[str] = []
-    for r in [None, *ranked]:
-        if r is not None:
-            extra.append(r)
-        if payment_ok(s, seat, Pay(seat=seat, card=card, rcs=chosen + extra)):
-            return extra
-    return None
 
 
 def _part(s: State, d: Any) -> Any:

@@ -585,7 +585,7 @@ def act_choices(s: State, d: Act) -> list[Any]:
             card = q.action(s, inst)
             if card.id in seen or not q.own_turn_parts(card):
                 continue
-            if q.can_afford(s, seat, inst):
+            if payment_plan(s, seat, inst) is not None:
                 seen.add(card.id)
                 out.append(Choice("play", {"card": inst}, f"Play {card.name} ({card.cost.label()})"))
         if ability_ready(s, seat):
@@ -741,6 +741,29 @@ def pay_choices(s: State, d: Pay) -> list[Any]:
         out.append(Choice("done", {}, f"Declare {card.name}"))
     out.append(Choice("cancel", {}, "Back"))
     return out
+
+
+def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None) -> list[str] | None:
+    """The fewest resource cards (adding the most useful first) that pay for ``card`` and
+    leave its condition payable; None when none do: the card is not offered (AtD L140, L143)."""
+    ac = q.action(s, card)
+    chosen = list(chosen or [])
+    usable = [r for r in s.chars[seat]["hand_r"] if q.rc_usable(s, r, ac) and r not in chosen]
+    ranked = sorted(
+        usable,
+        key=lambda r: (
+            -sum(a for a, _ in C.resources[s.cards[r]].resources),
+            bool(C.resources[s.cards[r]].condition),
+            r,
+        ),
+    )
+    extra: list[str] = []
+    for r in [None, *ranked]:
+        if r is not None:
+            extra.append(r)
+        if payment_ok(s, seat, Pay(seat=seat, card=card, rcs=chosen + extra)):
+            return extra
+    return None
 
 
 def payment(s: State, seat: int, d: Pay) -> tuple[bool, int, int, bool]:
@@ -1188,7 +1211,7 @@ def defend_choices(s: State, d: Defend) -> list[Any]:
             card = q.action(s, inst)
             if card.id in seen or not q.defense_parts(card):
                 continue
-            if q.can_afford(s, seat, inst, defending=True):
+            if payment_plan(s, seat, inst) is not None:
                 seen.add(card.id)
                 out.append(Choice("defend", {"card": inst}, f"Defend with {card.name} ({card.cost.label()})"))
     for item in usable_equipment(s, seat, defending=True):
