@@ -122,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="an existing PostgreSQL to use (default: start a throwaway cluster)",
     )
     bench.add_argument("--quick", action="store_true", help="a smaller run, for a smoke test")
+    bench.add_argument(
+        "--per-hero",
+        action="store_true",
+        help="engine darkest_night: also the bot's win rate per hero "
+        "(about 1,500 bot games; 5 per hero with --quick)",
+    )
     bench.add_argument("--no-postgres", action="store_true", help="SQLite only: skip PostgreSQL")
     bench.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only: skip SQLite")
     bench.add_argument(

@@ -21,6 +21,8 @@ from typing import Any
 
 from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night.bot import choose
+from app.games.darkest_night.clicks import print_figures
+from app.games.darkest_night.hero_rates import print_hero_rates
 from app.games.darkest_night.state import State
 from app.kernel import table as kernel
 from app.kernel.game import validate_options
@@ -210,4 +212,7 @@ def run(args: Any) -> int:
     wins = results.get("win", 0)
     print(f"heuristic bot, default difficulty: {bots} games in {wall:.1f} s ({cpu:.1f} s CPU)")
     print(f"  win rate              {wins / bots:10.1%}   ({results})")
+    print_figures(10 if quick else 100)  # clicks per hero turn (issue 11)
+    if getattr(args, "per_hero", False):
+        print_hero_rates(games=5 if quick else 40, random_games=20 if quick else 300)
     return 0
