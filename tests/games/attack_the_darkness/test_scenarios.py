@@ -325,3 +325,23 @@ def test_monster_defences() -> None:
     assert monster_save(t.state, kobold, "melee") == (0, False)  # its one defence is spent
     t.run({"op": "round"})
     assert t.state.monsters[kobold]["defended"] == 0  # a new round
+
+
+def test_forbidden_plays_are_listed_with_their_rule() -> None:
+    """The prompt lists what may not be done now and why; sending it is refused with that
+    rule (AtD L82, L151)."""
+    from app.games.attack_the_darkness import ATTACK_THE_DARKNESS
+
+    t = Table(1, classes=["champion"])
+    t.craft(ROW, {0: (0, 1)})
+    t.monster("ogre", (11, 1))
+    (block,) = t.hand(0, "block")
+    prompt = next(p for p in ATTACK_THE_DARKNESS.prompts(t.state) if p.seat == 0)
+    assert any(u.label == "Play Block" and u.rule == "AtD L151" for u in prompt.unavailable)
+    with pytest.raises(RuleError) as err:
+        t.send(0, "play", card=block)
+    assert "AtD L151" in err.value.message
+    t.send(0, "speed", to=[1, 1])
+    with pytest.raises(RuleError) as err:
+        t.send(0, "speed", to=[2, 1])
+    assert "AtD L82" in err.value.message
