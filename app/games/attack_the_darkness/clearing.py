@@ -57,7 +57,7 @@ def check_end(ctx: Ctx) -> None:
 @step("encounter_over", "result", "team")
 def encounter_over(ctx: Ctx, st: Step) -> None:
     s = ctx.s
-    if s.play is not None:
+    while s.play is not None:  # a play cut short by the end, and any it interrupted
         ctx.emit("PlayFinished", seat=s.play["seat"], until=0, on=None)
     result = st["result"]
     if result == "arena_time":

@@ -297,6 +297,8 @@ def _played(s: State, d: dict[str, Any]) -> None:
     for r in d["rcs"]:
         ch["hand_r"].remove(r)
     s.leftover = {str(d["seat"]): d["leftover"]} if d["leftover"] else {}
+    if s.play is not None:
+        s.suspended.append(s.play)
     s.play = {
         "seat": d["seat"],
         "card": d["card"],
@@ -313,6 +315,8 @@ def _played(s: State, d: dict[str, Any]) -> None:
 def _equip_used(s: State, d: dict[str, Any]) -> None:
     ch = s.chars[d["seat"]]
     ch["used"][d["key"]] = True
+    if s.play is not None:
+        s.suspended.append(s.play)
     s.play = {
         "seat": d["seat"],
         "card": None,
@@ -342,7 +346,7 @@ def _finished(s: State, d: dict[str, Any]) -> None:
             ch["in_play"].append({"card": card, "until": d["until"], "on": d.get("on")})
         else:
             ch["disc_a"].append(card)
-    s.play = None
+    s.play = s.suspended.pop() if s.suspended else None
 
 
 @applies("Damaged")

@@ -281,6 +281,14 @@ class AttackTheDarkness(GameBase):
 
     def _why(self, state: State, d: Decision, command: Command) -> str:
         """The rule a refused standard command breaks, for a precise error."""
+        rule = RULES.decisions[d.kind]
+        if rule.unavailable is not None:
+            for item in rule.unavailable(state, d):
+                card = command.args.get("card")
+                if item.type == command.type and (
+                    card is None or item.label.endswith(q.C.card_name(state.cards.get(card, "")))
+                ):
+                    return f"{item.reason} ({item.rule})"
         seat = command.seat
         if command.type == "speed" and isinstance(seat, int):
             if state.chars[seat]["speed_used"]:
@@ -313,11 +321,13 @@ class AttackTheDarkness(GameBase):
         if not state.started or state.result is not None or state.decision is None:
             return []
         d = state.decision
+        rule = RULES.decisions[d.kind]
         out = []
         for seat in d.asked:
             choices = self._choices_for(state, d, seat)
             if choices:
-                out.append(Prompt(seat, TITLES.get(d.kind, d.kind), tuple(choices)))
+                unavailable = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
+                out.append(Prompt(seat, TITLES.get(d.kind, d.kind), tuple(choices), unavailable))
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:

@@ -602,7 +602,51 @@ def act_choices(s: State, d: Act) -> list[Any]:
     return out
 
 
-@RULES.decision(Act, act_choices)
+def act_unavailable(s: State, d: Act) -> list[Any]:
+    """Cards and moves not allowed now, each with the rule that forbids it."""
+    from app.kernel.types import Unavailable
+
+    seat = int(d.seat)
+    ch = s.chars[seat]
+    out: list[Unavailable] = []
+    seen: set[str] = set()
+    for inst in ch["hand_a"]:
+        card = q.action(s, inst)
+        if card.id in seen:
+            continue
+        seen.add(card.id)
+        label = f"Play {card.name}"
+        if ch["fatigued"]:
+            out.append(
+                Unavailable(
+                    "play", label, "a fatigued character only moves at speed and uses equipment", "AtD L71"
+                )
+            )
+        elif not q.own_turn_parts(card):
+            out.append(
+                Unavailable("play", label, "a Defense card is played during an enemy's turn", "AtD L151")
+            )
+        elif payment_plan(s, seat, inst) is None:
+            out.append(
+                Unavailable(
+                    "play",
+                    label,
+                    "the resource cards in hand cannot pay its cost or meet its condition",
+                    "AtD L140, L143",
+                )
+            )
+    if ch["speed_used"]:
+        out.append(Unavailable("speed", "Move at speed", "the speed move is once per turn", "AtD L82"))
+    elif s.arena and ch["statuses"].get("immobilized", 0) > s.round:
+        out.append(
+            Unavailable(
+                "speed", "Move at speed", "an immobilized character has no speed move in Arena", "AtD L293"
+            )
+        )
+    return out
+
+
+@RULES.decision(Act, act_choices, unavailable=act_unavailable)
 def resolve_act(ctx: Ctx, d: Act, type_: str, args: dict[str, Any]) -> None:
     seat = int(d.seat)
     match type_:

@@ -72,6 +72,8 @@ class State:
     in_encounter: bool = False
     play: dict[str, Any] | None = None
     """The card being resolved: seat, card, rcs, paid, x, part index, guard."""
+    suspended: list[dict[str, Any]] = field(default_factory=list)
+    """Plays set aside while a defence card answers them (an Arena attack, AtD L151)."""
     guard: dict[str, int] = field(default_factory=dict)
     """Saves raised by Defense cards against the attack being resolved (seat → save)."""
     leftover: dict[str, int] = field(default_factory=dict)

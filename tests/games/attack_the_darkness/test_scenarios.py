@@ -196,8 +196,9 @@ def test_unconscious_and_the_loss() -> None:
     s = t.state
     axe = next(i for i in s.dungeon_deck if s.cards[i] == "battle_axe")
     s.chars[0]["equipment"] = [axe]
-    s.chars[0]["in_play"] = [{"card": t.card(0, "glamor", "deck"), "until": 5, "on": None}]
-    s.chars[0]["actions"].pop(0) if False else None
+    glamor = t.card(0, "glamor", "deck")
+    s.chars[0]["actions"].remove(glamor)
+    s.chars[0]["in_play"] = [{"card": glamor, "until": 5, "on": None}]
     knight = t.monster("aura_knight", (1, 1))
     s.chars[0]["hp"] = 3
     hand = t.hand(0, "block", "hearty")
@@ -205,7 +206,7 @@ def test_unconscious_and_the_loss() -> None:
     assert t.state.chars[0]["hp"] == 0 and "KnockedOut" in types(events)
     ch = t.state.chars[0]
     assert ch["hand_a"] == [] and ch["hand_r"] == [] and ch["in_play"] == [] and ch["equipment"] == [axe]
-    assert set(hand) <= set(ch["disc_a"] + ch["disc_r"])
+    assert {*hand, glamor} <= set(ch["disc_a"] + ch["disc_r"])
     assert best_target(t.state, knight) is None  # cannot be attacked (AtD L69)
     t.run({"op": "player_turn", "seat": 0})
     assert t.state.turn != 0  # no turn while unconscious
@@ -324,3 +325,23 @@ def test_monster_defences() -> None:
     assert monster_save(t.state, kobold, "melee") == (0, False)  # its one defence is spent
     t.run({"op": "round"})
     assert t.state.monsters[kobold]["defended"] == 0  # a new round
+
+
+def test_forbidden_plays_are_listed_with_their_rule() -> None:
+    """The prompt lists what may not be done now and why; sending it is refused with that
+    rule (AtD L82, L151)."""
+    from app.games.attack_the_darkness import ATTACK_THE_DARKNESS
+
+    t = Table(1, classes=["champion"])
+    t.craft(ROW, {0: (0, 1)})
+    t.monster("ogre", (11, 1))
+    (block,) = t.hand(0, "block")
+    prompt = next(p for p in ATTACK_THE_DARKNESS.prompts(t.state) if p.seat == 0)
+    assert any(u.label == "Play Block" and u.rule == "AtD L151" for u in prompt.unavailable)
+    with pytest.raises(RuleError) as err:
+        t.send(0, "play", card=block)
+    assert "AtD L151" in err.value.message
+    t.send(0, "speed", to=[1, 1])
+    with pytest.raises(RuleError) as err:
+        t.send(0, "speed", to=[2, 1])
+    assert "AtD L82" in err.value.message
