@@ -30,6 +30,7 @@ from app.kernel import (
     Viewer,
 )
 from app.kernel.flow import Decision
+from app.kernel.flow.folding import RulesFold
 from app.kernel.types import GM_SEAT, Chapter
 
 MODES = ("adventure", "tabletop", "arena")
@@ -54,8 +55,9 @@ CHANCE = frozenset(
 )
 
 
-class AttackTheDarkness(GameBase):
+class AttackTheDarkness(RulesFold, GameBase):
     name = "attack_the_darkness"
+    rules = RULES
     title = "Attack the Darkness"
     summary = (
         "Card-driven tactical fights on a grid of dungeon tiles: classes, action and resource decks, "
@@ -241,18 +243,6 @@ class AttackTheDarkness(GameBase):
             ctx.then([{"op": "begin_dungeon", "index": 0}])
         ctx.run(clearing.schedule, clearing.check_end)
         return [began, *ctx.finish()]
-
-    def evolve(self, state: State, event: Event) -> State:
-        return self.evolve_all(state, [event])
-
-    def evolve_all(self, state: State, events: Sequence[Event]) -> State:
-        new = state.clone()
-        for event in events:
-            RULES.apply(new, self.upcast(event))
-        return new
-
-    def upcast(self, event: Event) -> Event:
-        return RULES.upcast(event)
 
     # -- commands ---------------------------------------------------------------------------------
 

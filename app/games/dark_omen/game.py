@@ -20,6 +20,7 @@ from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
 from app.games.dark_omen.resolve import resolve_action
 from app.games.dark_omen.state import CHAPTERS, State
 from app.kernel import table as kernel
+from app.kernel.flow.folding import RulesFold
 from app.kernel.game import GameBase
 from app.kernel.types import (
     GM_SEAT,
@@ -44,8 +45,9 @@ RACES = {"loot", "take", "attack", "propose_team", "join_team", "buy", "redeem",
 """Commands two seats may race for: the loser's is refused as stale (409), costing nothing."""
 
 
-class DarkOmen(GameBase):
+class DarkOmen(RulesFold, GameBase):
     name = "dark_omen"
+    rules = RULES
     title = "Dark Omen"
     summary = (
         "A cooperative campaign of four chapters on a rotating labyrinth: every player spends "
@@ -158,18 +160,6 @@ class DarkOmen(GameBase):
         ctx.then([{"op": "begin_chapter", "chapter": first}])
         ctx.run(flow.schedule, flow.check)
         return [began, *ctx.finish()]
-
-    def evolve(self, state: State, event: Event) -> State:
-        return self.evolve_all(state, [event])
-
-    def evolve_all(self, state: State, events: Sequence[Event]) -> State:
-        new = state.clone()
-        for event in events:
-            RULES.apply(new, self.upcast(event))
-        return new
-
-    def upcast(self, event: Event) -> Event:
-        return RULES.upcast(event)
 
     # -- commands --------------------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ from app.kernel import (
     Viewer,
 )
 from app.kernel.flow import Ctx, Decision, Rules, Step
+from app.kernel.flow.folding import RulesFold
 from app.kernel.types import Chapter
 from tests.support.vigil import night_chapters, night_title
 
@@ -447,8 +448,9 @@ PER_SEAT_SECRETS = {"LanternsDealt": "cards", "LanternDrawn": "card", "LanternLo
 LOG_MARKS = {"NightBegan": "chapter", "DuskFell": "round", "WatchTaken": "turn"}
 
 
-class Beacons(GameBase):
+class Beacons(RulesFold, GameBase):
     name = "beacons"
+    rules = RULES
     title = "Beacons (test campaign)"
     summary = "Keepers light beacons on a 5×5 grid over a campaign of nights (a platform test game)."
     min_seats = 1
@@ -508,18 +510,6 @@ class Beacons(GameBase):
         ctx.then([{"op": "begin_night", "night": 0}])
         ctx.run(schedule, check_night_won)
         return [began, *ctx.finish()]
-
-    def evolve(self, state: BeaconsState, event: Event) -> BeaconsState:
-        return self.evolve_all(state, [event])
-
-    def evolve_all(self, state: BeaconsState, events: Sequence[Event]) -> BeaconsState:
-        new = state.clone()
-        for event in events:
-            RULES.apply(new, self.upcast(event))
-        return new
-
-    def upcast(self, event: Event) -> Event:
-        return RULES.upcast(event)
 
     # -- commands -------------------------------------------------------------------------------
 
