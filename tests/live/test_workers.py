@@ -86,13 +86,16 @@ def test_two_workers_serve_one_table(two_workers: str) -> None:
                 summary = client.get(f"/api/tables/{tid}").json()
                 if summary["status"] != "running":
                     break
+                # A worker that has not yet heard the last commit (NOTIFY is asynchronous)
+                # answers with the state before it: ask until a view has reached it.
                 seat = summary["waiting_for"][0]
-                view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[seat])).json()
-                if seat not in view["waiting_for"]:
-                    # The summary came from the worker that had not yet heard the last commit
-                    # (NOTIFY is asynchronous): the newer view says whose move it is.
-                    seat = view["waiting_for"][0]
+                for _ in range(200):
                     view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[seat])).json()
+                    if view["seq"] >= final and seat in view["waiting_for"]:
+                        break
+                    if view["seq"] >= final and view["waiting_for"]:
+                        seat = view["waiting_for"][0]
+                    time.sleep(0.02)
                 command = first_choice(view, seat)
                 answer = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(tokens[seat]))
                 assert answer.status_code == 200, answer.text
