@@ -27,6 +27,7 @@ from app.kernel.types import SPECTATOR, Command, RuleError, Viewer
 from app.live.auth import token_hash
 from app.live.hub import AuthError, Hub, NotFound
 from app.live.session import TableSession
+from app.live.tables import CreatedTable
 from app.store import StoredEvent
 from app.web import fragments
 from app.web.stream import HtmlStream
@@ -206,9 +207,76 @@ async def lobby_create(request: Request) -> HTMLResponse:
         )
     except RuleError as err:
         return page(request, "lobby.html", 422, games=games, chosen=game, error=err.message, form=form)
-    return page(
+    tokens = [token for _seat, _name, token in created.seat_tokens] + [created.gm_token]
+    response = RedirectResponse(f"/lobby/created/{created.table_id}", status_code=303)
+    response.set_cookie(
+        created_cookie_name(created.table_id),
+        ".".join(tokens),
+        max_age=CREATED_COOKIE_MAX_AGE,
+        path=f"/lobby/created/{created.table_id}",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https" or request.app.state.settings.public_url.startswith("https://"),
+    )
+    return response
+
+
+CREATED_COOKIE_PREFIX = "umbra_created_"
+CREATED_COOKIE_MAX_AGE = 60 * 60
+"""How long the "table is ready" page can be reloaded: long enough to copy every link."""
+
+
+def created_cookie_name(table_id: str) -> str:
+    return CREATED_COOKIE_PREFIX + table_id
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+async def lobby_again(request: Request, game: str | None = None) -> HTMLResponse:
+    """``GET /lobby`` (a bookmark, a reload after a refused form) is the lobby page itself."""
+    return await lobby(request, game)
+
+
+@router.get("/lobby/created/{table_id}", response_class=HTMLResponse)
+async def lobby_created(request: Request, table_id: str) -> HTMLResponse:
+    """The "table is ready" page, reached by the lobby's POST-redirect-GET (issue 11):
+    reloading it shows the same table again and never creates a second one.
+
+    Where the links come from: the server keeps only hashes of the tokens, so the POST hands
+    the new tokens to this page in a short-lived cookie (an hour), ``HttpOnly`` (no script
+    reads it), ``SameSite=Strict`` and scoped to this one path, never in the URL: a URL lands
+    in access logs, proxies' logs, the browser's history and ``Referer`` headers, while a
+    cookie reaches only this server and only this page. The cookie is checked against the
+    stored hashes (the game-master token must open the table; a seat token is shown only
+    while it is still that seat's invite), so a forged or stale cookie shows nothing it
+    should not. The page is ``no-store``: no cache keeps a copy of the links."""
+    hub = hub_of(request)
+    try:
+        session = await hub.session(table_id)
+    except NotFound as exc:
+        return message_page(request, 404, "No such table", str(exc))
+    raw = request.cookies.get(created_cookie_name(table_id), "")
+    tokens = [t for t in raw.split(".") if t]
+    if not tokens or token_hash(tokens[-1]) != session.record.gm_token_hash:
+        return message_page(
+            request,
+            410,
+            "These links are no longer shown",
+            "A table's links are shown to the browser that created it, for an hour. Open the "
+            "game-master link to manage the table, or ask its creator for your seat's link.",
+        )
+    gm_token, seat_tokens = tokens[-1], tokens[:-1]
+    seats = list(zip(session.seats, seat_tokens, strict=False))
+    created = CreatedTable(
+        table_id=table_id,
+        gm_token=gm_token,
+        seat_tokens=[(s.seat, s.name, t) for s, t in seats if token_hash(t) == s.token_hash],
+    )
+    game = get_game(session.record.game)
+    response = page(
         request, "created.html", game=game, created=created_links(request, created), has_bot=has_bot(game)
     )
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 # -- joining ----------------------------------------------------------------------------

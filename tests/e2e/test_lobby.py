@@ -31,8 +31,12 @@ def test_lobby_creates_a_table_with_invite_links(server: Served, open_page: Page
     screenshot(page, "lobby")
 
     page.get_by_role("button", name="Create the table").click()
-    expect(page).to_have_url(server.url + "/lobby")
+    expect(page).to_have_url(re.compile(r"/lobby/created/\w+$"))  # POST-redirect-GET (issue 11)
     expect(page.get_by_role("heading", level=1)).to_have_text("Your Lanterns (test game) table is ready")
+    first_seat_url = page.locator("#invite-1").input_value()
+    page.reload()  # shows the same table again, never a second one
+    expect(page.get_by_role("heading", level=1)).to_have_text("Your Lanterns (test game) table is ready")
+    expect(page.locator("#invite-1")).to_have_value(first_seat_url)
 
     invites = page.locator(".invite")
     expect(invites).to_have_count(4)
