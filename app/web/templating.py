@@ -21,6 +21,7 @@ from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
 from app.kernel.registry import get_game
+from app.web.assets import static_url
 from app.web.parts import PartExtension
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +48,7 @@ def game_stylesheets(game_name: str) -> tuple[str, ...]:
     folder = STATIC / "games" / game_name
     if not game_name.isidentifier() or not folder.is_dir():
         return ()
-    return tuple(f"/static/games/{game_name}/{css.name}" for css in sorted(folder.glob("*.css")))
+    return tuple(static_url(f"games/{game_name}/{css.name}") for css in sorted(folder.glob("*.css")))
 
 
 class GameRootLoader(BaseLoader):
@@ -101,6 +102,7 @@ def make_environment() -> Environment:
     env.filters["attrjson"] = _tojson_attr
     env.filters["jsonstr"] = lambda v: json.dumps(v, separators=(",", ":"), sort_keys=True)
     env.globals["game_stylesheets"] = game_stylesheets
+    env.globals["static_url"] = static_url
     env.filters["pretty"] = lambda v: json.dumps(v, indent=1, sort_keys=True, ensure_ascii=False)
     return env
 
