@@ -272,9 +272,11 @@ async def lobby_created(request: Request, table_id: str) -> HTMLResponse:
         seat_tokens=[(s.seat, s.name, t) for s, t in seats if token_hash(t) == s.token_hash],
     )
     game = get_game(session.record.game)
-    response = page(
-        request, "created.html", game=game, created=created_links(request, created), has_bot=has_bot(game)
-    )
+    links = created_links(request, created)
+    bots = {s.seat for s in session.seats if s.bot}
+    for link in links["seats"]:
+        link["bot"] = link["seat"] in bots  # a reload shows the bot switches as they are now
+    response = page(request, "created.html", game=game, created=links, has_bot=has_bot(game))
     response.headers["Cache-Control"] = "no-store"
     return response
 

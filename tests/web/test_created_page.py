@@ -67,3 +67,17 @@ def test_get_lobby_is_the_lobby_page(client: TestClient) -> None:
     assert "Start a table" in page.text and '<form method="post" action="/lobby"' in page.text
     chosen = client.get("/lobby", params={"game": "lanterns"})
     assert re.search(r'<option value="lanterns" selected', chosen.text)
+
+
+def test_a_reload_shows_the_bot_switches_as_they_are_now(client: TestClient) -> None:
+    page = client.post("/lobby", data=FORM)
+    table_id = re.search(r"/lobby/created/(\w+)", str(page.url)).group(1)  # type: ignore[union-attr]
+    gm_token = re.search(rf"/t/{table_id}/gm/join/([\w-]+)", page.text).group(1)  # type: ignore[union-attr]
+    assert 'aria-label="Let the bot play Bo"' in page.text
+    switched = client.post(
+        f"/t/{table_id}/seats/1/bot", data={"on": "1", "reply": "toggle", "token": gm_token}
+    )
+    assert switched.status_code == 200, switched.text
+    again = client.get(str(page.url))
+    assert 'aria-label="Take Bo back from the bot"' in again.text
+    assert 'aria-label="Let the bot play Ann"' in again.text
