@@ -325,6 +325,27 @@
   document.addEventListener("htmx:afterSettle", wireTargets);
   document.addEventListener("DOMContentLoaded", wireTargets);
 
+  // Undone moves struck through: an undo's log line names the seqs it took back
+  // (data-undone="first-last"); mark those lines wherever they are, including older lines a
+  // "Show earlier entries" page brings in after the undo's own line.
+  function strikeUndone() {
+    var spans = [];
+    document.querySelectorAll("#log-entries [data-undone]").forEach(function (undo) {
+      var bounds = undo.dataset.undone.split("-").map(Number);
+      if (bounds.length === 2 && bounds[0] <= bounds[1]) spans.push(bounds);
+    });
+    if (!spans.length) return;
+    document.querySelectorAll("#log-entries .log-entry[data-seq]").forEach(function (li) {
+      var seq = Number(li.dataset.seq);
+      var undone = spans.some(function (s) { return seq >= s[0] && seq <= s[1]; });
+      li.classList.toggle("log-undone", undone);
+      if (undone) li.setAttribute("title", "Taken back");
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", strikeUndone);
+  document.addEventListener("htmx:afterSettle", strikeUndone);
+  document.addEventListener("DOMContentLoaded", strikeUndone);
+
   // "Your turn" noticed in a background tab. When this seat's page gets a new prompt while
   // the tab is hidden, the title says so until the tab is seen again; a short beep (only if
   // the player switched the sound on: remembered in localStorage, off by default) and a
