@@ -332,9 +332,12 @@ def item_given(d: D) -> str:
     if source == "monastery":
         return f"{hero({'hero': target})} takes an item stored at the Monastery."
     if target.startswith("orphaned:"):
+        if d.get("kind"):  # one line per item, naming it (older logs lack the kind)
+            what = "artifact" if d["kind"] == "artifact" else item_name(d["kind"])
+            return f"{hero({'hero': source})}'s {what} lies in the {target[9:]} for the next hero to come."
         return f"{hero({'hero': source})}'s items lie in the {target[9:]} for the next hero to come."
     if source.startswith("orphaned:"):
-        return f"{hero({'hero': target})} picks up an item left by a fallen hero."
+        return f"{hero({'hero': target})} picks up {item_label(d.get('kind'))} left by a fallen hero."
     return f"{hero({'hero': source})} gives an item to {hero({'hero': target})}."
 
 

@@ -84,3 +84,15 @@ def test_counts_moves_and_search_results_read_right() -> None:
         describe_event(Event("ItemUnavailable", {"kind": "holy_relic"}))
         == "No Holy Relic is left in the stock."
     )
+
+
+def test_a_fallen_heros_items_are_named_one_line_each() -> None:
+    """DN 15.1: items left where a hero fell wait for the next hero; the log says which."""
+    left = Event("ItemGiven", {"item": "i1", "from": "crusader", "to": "orphaned:Village", "kind": "charm"})
+    assert describe_event(left) == "Crusader's Charm lies in the Village for the next hero to come."
+    taken = Event("ItemGiven", {"item": "i1", "from": "orphaned:Village", "to": "seer", "kind": "holy_relic"})
+    assert describe_event(taken) == "Seer picks up a Holy Relic left by a fallen hero."
+    older = Event(
+        "ItemGiven", {"item": "i1", "from": "orphaned:Village", "to": "seer"}
+    )  # logs before the kind
+    assert describe_event(older) == "Seer picks up an item left by a fallen hero."
