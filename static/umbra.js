@@ -325,6 +325,106 @@
   document.addEventListener("htmx:afterSettle", wireTargets);
   document.addEventListener("DOMContentLoaded", wireTargets);
 
+  // Undone moves struck through: an undo's log line names the seqs it took back
+  // (data-undone="first-last"); mark those lines wherever they are, including older lines a
+  // "Show earlier entries" page brings in after the undo's own line.
+  function strikeUndone() {
+    var spans = [];
+    document.querySelectorAll("#log-entries [data-undone]").forEach(function (undo) {
+      var bounds = undo.dataset.undone.split("-").map(Number);
+      if (bounds.length === 2 && bounds[0] <= bounds[1]) spans.push(bounds);
+    });
+    if (!spans.length) return;
+    document.querySelectorAll("#log-entries .log-entry[data-seq]").forEach(function (li) {
+      var seq = Number(li.dataset.seq);
+      var undone = spans.some(function (s) { return seq >= s[0] && seq <= s[1]; });
+      li.classList.toggle("log-undone", undone);
+      if (undone) li.setAttribute("title", "Taken back");
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", strikeUndone);
+  document.addEventListener("htmx:afterSettle", strikeUndone);
+  document.addEventListener("DOMContentLoaded", strikeUndone);
+
+  // "Your turn" noticed in a background tab. When this seat's page gets a new prompt while
+  // the tab is hidden, the title says so until the tab is seen again; a short beep (only if
+  // the player switched the sound on: remembered in localStorage, off by default) and a
+  // system notification (only once the player granted it with the button: never asked on
+  // load). The prompt's choices make its signature, so a repeated update does not alert twice.
+  var SOUND_KEY = "umbra.turnSound";
+  var TURN_MARK = "\u25cf Your turn \u2014 ";
+  var plainTitle = document.title;
+  var alertedFor = "";
+  var audio = null;
+  function promptSignature() {
+    var ids = [];
+    document.querySelectorAll("#prompts button.choice").forEach(function (b) { ids.push(b.id); });
+    return ids.join(",");
+  }
+  function soundOn() {
+    try { return localStorage.getItem(SOUND_KEY) === "on"; } catch (err) { return false; }
+  }
+  function beep() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    audio = audio || new Ctx();
+    if (audio.state === "suspended") audio.resume();
+    var osc = audio.createOscillator(), gain = audio.createGain(), now = audio.currentTime;
+    osc.type = "sine";
+    osc.frequency.value = 880;
+    gain.gain.setValueAtTime(0.0001, now);
+    gain.gain.exponentialRampToValueAtTime(0.2, now + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(now);
+    osc.stop(now + 0.3);
+  }
+  function notifyTurn() {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    try {
+      var note = new Notification("Your turn", { body: plainTitle, tag: "umbra-turn-" + location.pathname });
+      note.onclick = function () { window.focus(); note.close(); };
+    } catch (err) { /* some browsers allow notifications only from a service worker */ }
+  }
+  function checkTurn() {
+    if (!document.querySelector("[data-turn-alerts]")) return;
+    var signature = promptSignature();
+    if (!signature) { alertedFor = ""; return; }
+    if (!document.hidden || signature === alertedFor) return;
+    alertedFor = signature;
+    document.title = TURN_MARK + plainTitle;
+    if (soundOn()) beep();
+    notifyTurn();
+  }
+  function syncTurnControls() {
+    var sound = document.getElementById("turn-sound");
+    if (sound) sound.checked = soundOn();
+    var ask = document.getElementById("turn-notify");
+    if (ask) {
+      var state = "Notification" in window ? Notification.permission : "unsupported";
+      ask.hidden = state !== "default";
+      ask.dataset.permission = state;
+    }
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && document.title.indexOf(TURN_MARK) === 0) document.title = plainTitle;
+  });
+  document.addEventListener("change", function (e) {
+    if (e.target.id !== "turn-sound") return;
+    try { localStorage.setItem(SOUND_KEY, e.target.checked ? "on" : "off"); } catch (err) { /* private mode */ }
+    if (e.target.checked) beep(); // a gesture unlocks the audio and lets the player hear it
+  });
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest || !e.target.closest("#turn-notify") || !("Notification" in window)) return;
+    Notification.requestPermission().then(syncTurnControls, syncTurnControls);
+  });
+  document.addEventListener("htmx:wsAfterMessage", checkTurn);
+  document.addEventListener("DOMContentLoaded", function () {
+    plainTitle = document.title;
+    syncTurnControls();
+    if (document.hidden) checkTurn(); else alertedFor = promptSignature();
+  });
+
   // The lobby, for any game's options (templates/lobby.html draws them from their schema):
   // name each seat choice after the player typed for it (seats are numbered in the order of
   // the names given, empty ones skipped, as the server reads them); offer only as many

@@ -138,7 +138,6 @@ def describe(game: Game, event: Event) -> str:
     if event.type == PLATFORM_PREFIX + CHAT:
         return str(event.data.get("text", ""))
     if event.type == UNDO_EVENT:
-        first, last = event.data.get("undone") or (0, 0)
-        span = f"event {first}" if first == last else f"events {first}–{last}"
-        return f"takes back their last action ({span})"
+        # No event numbers for players: the lines taken back are struck through instead.
+        return "takes back their last action"
     return game.describe(event)

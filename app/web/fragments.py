@@ -27,6 +27,7 @@ from jinja2 import Environment, Template, TemplateNotFound
 
 from app.kernel import table as kernel
 from app.kernel.game import campaign, has_bot
+from app.kernel.history import UNDO_EVENT, undo_span
 from app.kernel.types import GM_SEAT, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
@@ -303,6 +304,8 @@ def log_line(template: Template, session: TableSession, stored: StoredEvent, vis
         "type": visible.type,
         "is_chat": visible.type == kernel.PLATFORM_PREFIX + kernel.CHAT,
         "mark": session.game.log_mark(visible),
+        # An undo names the lines it took back; static/umbra.js strikes them through.
+        "undone": undo_span(stored.seq, visible) if visible.type == UNDO_EVENT else None,
         "actor": actor,
         "text": text,
         "at": stored.at,

@@ -176,9 +176,9 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "HeroChanged": hero_changed,
     "HeroFlagged": lambda d: "",
     "GainPrevented": lambda d: f"{hero(d)} cannot gain {d['resource']}: {d['why']}.",
-    "HeroMoved": lambda d: f"{hero(d)} moves from the {d['from']} to the {d['to']}{reason(d)}.",
+    "HeroMoved": lambda d: f"{hero(d)} {moved(d)}{reason(d)}.",
     "HeroDied": lambda d: f"{hero(d)} dies in the {d['location']}.",
-    "NecromancerMoved": lambda d: f"The Necromancer moves from the {d['from']} to the {d['to']}{reason(d)}.",
+    "NecromancerMoved": lambda d: f"The Necromancer {moved(d)}{reason(d)}.",
     "HeroesDetected": lambda d: (
         "The Necromancer detects "
         + (", ".join(hero({"hero": h}) for h in d["heroes"]) if d["heroes"] else "no one")
@@ -192,10 +192,10 @@ TEXTS: dict[str, Callable[[D], str]] = {
     ),
     "DarknessCardDrawn": lambda d: f"Darkness card: {d['name']} — {d['text']}",
     "CluesChanged": lambda d: (
-        f"The heroes {'gain' if d['by'] > 0 else 'spend'} {abs(d['by'])} clues, now {d['to']}."
+        f"The heroes {'gain' if d['by'] > 0 else 'spend'} {counted(abs(d['by']), 'clue')}, now {d['to']}."
     ),
     "KeysChanged": lambda d: (
-        f"The heroes {'gain' if d['by'] > 0 else 'spend'} {abs(d['by'])} keys, now {d['to']}."
+        f"The heroes {'gain' if d['by'] > 0 else 'spend'} {counted(abs(d['by']), 'key')}, now {d['to']}."
     ),
     "ItemGained": lambda d: (
         f"{hero(d)} gains "
@@ -210,7 +210,7 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "ItemGiven": lambda d: item_given(d),
     "ItemLost": lambda d: f"{hero(d)} loses an item{reason(d)}.",
     "ItemsUnlocked": lambda d: "",
-    "ItemUnavailable": lambda d: f"No {d['kind'].replace('_', ' ')} is left in the stock.",
+    "ItemUnavailable": lambda d: f"No {item_name(d['kind'])} is left in the stock.",
     "RelicRetrieved": lambda d: f"{hero(d)} retrieves the Holy Relic of the {d['location']}!",
     "QuestPlaced": lambda d: (
         f"A quest appears in the {d['location']}: {d['name']} (progress {d['needed']}, time {d['time']})."
@@ -259,7 +259,7 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "ActionTaken": lambda d: "",
     "ActionStepEnded": lambda d: "",
     "SearchFailed": lambda d: f"{hero(d)} finds nothing.",
-    "SearchSucceeded": lambda d: f"{hero(d)} finds {d['result'].replace('_', ' ')} in the {d['location']}.",
+    "SearchSucceeded": lambda d: f"{hero(d)} finds {found(d['result'])} in the {d['location']}.",
     "SearchResultUnavailable": lambda d: (
         "That search result cannot be taken: another card is drawn (DN 8.0)."
     ),
@@ -270,6 +270,33 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "Waiting": lambda d: "",
     "GameEnded": lambda d: ("Victory! " if d["result"] == "win" else "Defeat. ") + d["reason"],
 }
+
+
+def counted(n: int, noun: str) -> str:
+    """ "1 clue", "2 clues": a count with its noun in the right number."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def moved(d: D) -> str:
+    """ "moves from the Ruins to the Village", or "stays in the Ruins" when the move ends
+    where it began: never "from the Ruins to the Ruins"."""
+    if d["from"] == d["to"]:
+        return f"stays in the {d['to']}"
+    return f"moves from the {d['from']} to the {d['to']}"
+
+
+def item_name(kind: str) -> str:
+    """An item's name as printed ("Treasure Chest"), never its id."""
+    spec = load().items.get(kind)
+    return spec.name if spec else kind.replace("_", " ")
+
+
+def found(result: str) -> str:
+    """A search result in a sentence: "a Treasure Chest", "an artifact", "inspiration"."""
+    from app.games.darkest_night.rules.cards import result_name
+
+    name = result_name(result)
+    return name[0].lower() + name[1:]
 
 
 def item_label(kind: str | None) -> str:
@@ -305,9 +332,12 @@ def item_given(d: D) -> str:
     if source == "monastery":
         return f"{hero({'hero': target})} takes an item stored at the Monastery."
     if target.startswith("orphaned:"):
+        if d.get("kind"):  # one line per item, naming it (older logs lack the kind)
+            what = "artifact" if d["kind"] == "artifact" else item_name(d["kind"])
+            return f"{hero({'hero': source})}'s {what} lies in the {target[9:]} for the next hero to come."
         return f"{hero({'hero': source})}'s items lie in the {target[9:]} for the next hero to come."
     if source.startswith("orphaned:"):
-        return f"{hero({'hero': target})} picks up an item left by a fallen hero."
+        return f"{hero({'hero': target})} picks up {item_label(d.get('kind'))} left by a fallen hero."
     return f"{hero({'hero': source})} gives an item to {hero({'hero': target})}."
 
 

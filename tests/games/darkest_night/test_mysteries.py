@@ -175,7 +175,7 @@ def test_defiled_shrine_example() -> None:
     t.act("resolve_combat", **strategy.args)
     events = t.act("spend_spark", dice=[2, 3, 5])  # the last spark: the roll follows
     lines = t.log(events)
-    assert "The heroes gain 1 clues, now 1." in lines
+    assert "The heroes gain 1 clue, now 1." in lines
     assert "Prince gains a Treasure Chest." in lines
     assert t.state.clues == 1
     assert [i.kind for i in t.hero("prince").items] == ["treasure_chest"]

@@ -377,6 +377,7 @@ def on_enter(ctx: Ctx, hero: Hero, destination: str) -> None:
             **{"from": f"orphaned:{destination}"},
             to=hero.id,
             why="left by a fallen hero (DN 15.1)",
+            kind=item.kind,  # names the item in the log
         )
 
 

@@ -607,9 +607,7 @@ def search_choice_choices(s: State, d: SearchChoice) -> list[Choice]:
         Choice(
             "take_result",
             {"card": c},
-            RESULT_NAMES.get(
-                content.map_cards[c].search[hero.location], content.map_cards[c].search[hero.location]
-            ),
+            result_name(content.map_cards[c].search[hero.location]),
             "the other cards are discarded",
         )
         for c in d.cards
@@ -671,6 +669,17 @@ RESULT_NAMES = {
     "inspiration": "Inspiration",
     "stardust": "Stardust",
 }
+
+
+def result_name(result: str) -> str:
+    """A search result as players read it (DN 8.0): its name, or the item's ("A Treasure
+    Chest"), never its id."""
+    from app.games.darkest_night.content import load
+
+    if result in RESULT_NAMES:
+        return RESULT_NAMES[result]
+    item = load().items.get(result)
+    return f"A {item.name}" if item else result.replace("_", " ").capitalize()
 
 
 @step("find_mystery", "hero", "kind", "why")

@@ -646,7 +646,16 @@ def fallen_items(ctx: Ctx, st: Step) -> None:
             ctx.ask(FallenItem(seat=fallen.seat, hero=fallen.id, item=item.id, to=receivers))
             return
         to = receivers[0] if receivers else f"orphaned:{fallen.location}"
-        ctx.emit("ItemGiven", item=item.id, **{"from": fallen.id}, to=to, why="from a fallen hero (DN 15.1)")
+        # The kind names the item in the log ("the Crusader's Charm lies in the Village").
+        named = {"kind": item.kind} if to.startswith("orphaned:") else {}
+        ctx.emit(
+            "ItemGiven",
+            item=item.id,
+            **{"from": fallen.id},
+            to=to,
+            why="from a fallen hero (DN 15.1)",
+            **named,
+        )
 
 
 def fallen_item_choices(s: State, d: FallenItem) -> list[Choice]:
