@@ -101,30 +101,38 @@ def random_game(
     game = DARKEST_NIGHT
     picker = random.Random(seed)
     table_seed = f"bench-{seed}"
-    events = game.setup(
-        validate_options(game, {}),
-        [SeatInfo(i, f"Player {i + 1}") for i in range(seats)],
-        rng_for(table_seed, 1),
-    )
-    state = kernel.replay(game, events)
-    count = len(events)
+    state, count = _set_up(table_seed, seats)
     for commands in range(max_commands):
         outcome = game.outcome(state)
         if outcome is not None:
             return Playout(commands, outcome.result)
         prompts = [p for p in game.prompts(state) if p.choices]
-        optional = [p for p in prompts if not p.required]
-        pool = (
-            optional if optional and picker.random() < optional_share else [p for p in prompts if p.required]
-        )
-        prompt = picker.choice(pool)
-        choice = picker.choice(prompt.choices)
-        actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
-        command = Command(prompt.seat, choice.type, choice.args)
+        command, actor = _pick(prompts, picker, optional_share)
         new = kernel.decide(game, state, command, actor, rng_for(table_seed, count + 1))
         state = kernel.fold_all(game, state, new)
         count += len(new)
     raise RuntimeError(f"seed {seed}: no end after {max_commands} commands")
+
+
+def _set_up(table_seed: str, seats: int) -> tuple[State, int]:
+    """A new table with default options: its state and the number of events so far."""
+    game = DARKEST_NIGHT
+    events = game.setup(
+        validate_options(game, {}),
+        [SeatInfo(i, f"Player {i + 1}") for i in range(seats)],
+        rng_for(table_seed, 1),
+    )
+    return kernel.replay(game, events), len(events)
+
+
+def _pick(prompts: list[Prompt], picker: random.Random, optional_share: float) -> tuple[Command, Viewer]:
+    """The random player's command (a required prompt, sometimes an optional one) and who sends it."""
+    optional = [p for p in prompts if not p.required]
+    pool = optional if optional and picker.random() < optional_share else [p for p in prompts if p.required]
+    prompt = picker.choice(pool)
+    choice = picker.choice(prompt.choices)
+    actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
+    return Command(prompt.seat, choice.type, choice.args), actor
 
 
 def _timed_game(
@@ -135,13 +143,7 @@ def _timed_game(
     clock = time.perf_counter
     picker = random.Random(seed)
     table_seed = f"bench-{seed}"
-    events = game.setup(
-        validate_options(game, {}),
-        [SeatInfo(i, f"Player {i + 1}") for i in range(seats)],
-        rng_for(table_seed, 1),
-    )
-    state = kernel.replay(game, events)
-    count = len(events)
+    state, count = _set_up(table_seed, seats)
     for commands in range(max_commands):
         outcome = game.outcome(state)
         if outcome is not None:
@@ -149,14 +151,7 @@ def _timed_game(
         t0 = clock()
         prompts = [p for p in game.prompts(state) if p.choices]
         t1 = clock()
-        optional = [p for p in prompts if not p.required]
-        pool = (
-            optional if optional and picker.random() < optional_share else [p for p in prompts if p.required]
-        )
-        prompt = picker.choice(pool)
-        choice = picker.choice(prompt.choices)
-        actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
-        command = Command(prompt.seat, choice.type, choice.args)
+        command, actor = _pick(prompts, picker, optional_share)
         t2 = clock()
         rng = rng_for(table_seed, count + 1)
         t3 = clock()
