@@ -16,6 +16,7 @@ from tests.e2e.support import (
     required_choices,
     screenshot,
     scroll_width,
+    wait_until,
 )
 
 pytestmark = pytest.mark.browser
@@ -108,8 +109,10 @@ def test_the_darkest_night_board_fits_a_phone_and_plays_by_touch(
         )
         if command["type"] == "travel"
     )
+    before = table.summary()["seq"]
     travel.tap()
-    seq = table.summary()["seq"]
+    # The tap posts from the browser: wait until the table has taken it before reading its seq.
+    seq = wait_until(lambda: (now := table.summary()["seq"]) > before and now, message="the travel")
     expect(seat.locator("#seq")).to_have_attribute("data-seq", str(seq))
     expect(watch.locator("#seq")).to_have_attribute("data-seq", str(seq))
     expect(watch.locator("#log-entries")).to_contain_text("moves from the Monastery")
