@@ -12,7 +12,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from app.games.dark_omen import stats
+from app.games.dark_omen import omens, stats
 from app.games.dark_omen.board import (
     line_of_sight,
     neighbours,
@@ -534,8 +534,10 @@ def ap_choices(s: State, c: Content, h: Hero) -> list[Choice]:
                         creature=target["id"],
                     )
                 )
-    if s.omen and s.omen["status"] == "active":
+    if omens.may_meditate(s, c):
         out.append(ch("meditate", seat, "Meditate (+1 MP, 1 AP)"))
+    for prop in omens.tasks_here(s, here):
+        out.append(ch("tend", seat, omens.task_label(prop), prop=prop["id"]))
     town = town_of(here)
     if town is not None:
         _, place = town

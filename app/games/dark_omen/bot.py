@@ -57,7 +57,7 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         )
         if pick is not None:
             return pick
-    pick = first("take_belongings", "take", "offer_blood")
+    pick = first("take_belongings", "take", "offer_blood", "tend")
     if pick is not None:
         return pick
     lvl = s.chapter or 1
@@ -149,6 +149,10 @@ def goal_space(s: State, seat: int) -> int | str | None:
             return int(omen["space"])
         if omen["mission"] in ("hunt", "boss"):
             targets = [x["space"] for x in s.creatures if x.get("omen") and isinstance(x["space"], int)]
+        if omen["mission"] == "escort" and any(p["carried_by"] == seat for p in s.props):
+            return int(omen["to"])
+        if omen["mission"] in ("collect", "clear", "escort"):
+            targets = [p["space"] for p in s.props if p["carried_by"] is None and isinstance(p["space"], int)]
     if not targets and h.hp > 8:
         targets = [x["space"] for x in s.creatures if isinstance(x["space"], int) and x["kind"] != "boss"]
     if not targets:

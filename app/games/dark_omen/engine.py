@@ -82,7 +82,7 @@ def _chapter(s: State, d: dict[str, Any]) -> None:
     s.omen, s.omens_seen = None, []
     s.barrows, s.barrows_gone, s.campfires = [], 0, []
     s.locations = {int(k): {"kind": v, "open": v in PLACES} for k, v in d["locations"].items()}
-    s.creatures = []
+    s.creatures, s.props = [], []
     s.vortices = list(d.get("vortices", []))
     for h in s.heroes:
         h.runes = []
@@ -102,7 +102,7 @@ def _restarted(s: State, d: dict[str, Any]) -> None:
     assert saved is not None
     s.heroes, s.meter, s.fallen = saved["heroes"], saved["meter"], saved["fallen"]
     s.pile, s.graves, s.loot, s.dropped = saved["pile"], saved["graves"], {}, {}
-    s.creatures, s.omen, s.barrows, s.campfires = [], None, [], []
+    s.creatures, s.omen, s.barrows, s.campfires, s.props = [], None, [], [], []
 
 
 @RULES.applies("HeroPlaced")
@@ -141,13 +141,13 @@ def _round_ended(s: State, d: dict[str, Any]) -> None:
 @RULES.applies("DayEnded")
 def _day_ended(s: State, d: dict[str, Any]) -> None:
     s.creatures = [c for c in s.creatures if not c.get("omen")]
-    s.omen = None
+    s.omen, s.props = None, []  # the omen's setup leaves with its day (DO L141)
 
 
 @RULES.applies("ChapterEnded")
 def _chapter_ended(s: State, d: dict[str, Any]) -> None:
     s.results.append(d["result"])
-    s.chapter, s.omen, s.creatures, s.barrows, s.campfires = None, None, [], [], []
+    s.chapter, s.omen, s.creatures, s.barrows, s.campfires, s.props = None, None, [], [], [], []
     s.locations, s.vortices = {}, []
     for h in s.heroes:
         h.runes, h.must_attack = [], None
@@ -221,6 +221,25 @@ def _blood_offered(s: State, d: dict[str, Any]) -> None:
         s.omen["blood"] += d["n"]
 
 
+@RULES.applies("PropPlaced")
+def _prop(s: State, d: dict[str, Any]) -> None:
+    """A generic token standing for an omen's prop (DO L143)."""
+    s.props.append(
+        {"id": d["id"], "kind": d["kind"], "name": d["name"], "space": d["space"], "carried_by": None}
+    )
+
+
+@RULES.applies("PropTended")
+def _tended(s: State, d: dict[str, Any]) -> None:
+    """A fire doused or a grave laid to rest leaves the map; omen loot or a person to escort
+    goes with the hero (DO L243)."""
+    prop = next(p for p in s.props if p["id"] == d["prop"])
+    if d["carry"]:
+        prop["carried_by"] = d["seat"]
+    else:
+        s.props.remove(prop)
+
+
 @RULES.applies("MeterMoved")
 def _meter(s: State, d: dict[str, Any]) -> None:
     s.meter = d["to"]
@@ -290,6 +309,9 @@ def _moved(s: State, d: dict[str, Any]) -> None:
     h.ap += d["ap"]
     h.mp -= d["mp"]
     h.discount = 0
+    for prop in s.props:
+        if prop.get("carried_by") == h.seat:
+            prop["space"] = h.at
     for effect, n in d.get("used", {}).items():
         left = h.effects.get(effect, 0) - n
         if left > 0:
@@ -563,6 +585,9 @@ def _died(s: State, d: dict[str, Any]) -> None:
     h.hp, h.inventory, h.potions, h.gear, h.equipped, h.charges = 0, [], [], [], {}, {}
     h.gold, h.blood, h.effects, h.engaged = 0, 0, {}, False
     h.runes = [r for r in h.runes if d["group_runes"].count(r)]
+    for prop in s.props:
+        if prop.get("carried_by") == h.seat:  # what the fallen carried lies where they fell
+            prop["carried_by"] = None
     for other in s.heroes:
         p = other.pending
         if p and p["kind"] == "battle" and d["seat"] in p["members"]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.dark_omen import stats
+from app.games.dark_omen import omens, stats
 from app.games.dark_omen.actions import seat_choices
 from app.games.dark_omen.board import SECTORS, distance, neighbours, obstacle_throw, ring_sector, space_id
 from app.games.dark_omen.content import load
@@ -208,10 +208,29 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
     else:
         pool = [o for o in c.omens_of(lvl) if o not in s.omens_seen] or c.omens_of(lvl)
         oid = ctx.rng.choice(sorted(pool))
+    return set_up_omen(ctx, oid)
+
+
+def set_up_omen(ctx: DoCtx, oid: str) -> dict[str, int] | None:
+    """The omen read aloud (story, mission, the day's rules) and its setup after the normal
+    setup (DO L133-143): location tokens it flips, its props, its creatures or boss; the
+    tabs it sets, if any (DO L167)."""
+    s, c = ctx.s, ctx.c
+    lvl = s.chapter or 1
     omen = c.omens[oid]
-    ctx.emit("OmenDrawn", omen=oid, name=omen["name"], mission=omen["mission"])
+    ctx.emit(
+        "OmenDrawn",
+        omen=oid,
+        name=omen["name"],
+        mission=omen["mission"],
+        story=omen["story"],
+        text=omen["text"],
+        rules=omens.day_rules(omen),
+    )
+    omens.unlock_locations(ctx, omen)
+    omens.setup_props(ctx, omen)
     if omen["mission"] == "hunt":
-        place_creature_tokens(ctx, omen["spaces"], lvl)
+        place_creature_tokens(ctx, omens.place_named(ctx, omen), lvl, omen.get("token_levels"))
     elif omen["mission"] == "boss":
         boss = c.bosses[omen["boss"]]
         cid = f"c{s.next_creature}"
@@ -245,13 +264,16 @@ def story_omen(ctx: DoCtx, day: int) -> str | None:
     return None
 
 
-def place_creature_tokens(ctx: DoCtx, spaces: list[int], lvl: int) -> None:
-    """ "Shuffle and place L2 and L3 creatures": face-down creature tokens, their level
-    seen only when a hero engages (DO L475-476). Decision: an omen's creatures are of the
-    chapter's level or, from chapter 2, one lower, drawn from the 40 tokens."""
+def place_creature_tokens(
+    ctx: DoCtx, spaces: list[int], lvl: int, token_levels: list[int] | None = None
+) -> None:
+    """ "Shuffle and place L2 and L3 creatures": face-down creature tokens of the levels the
+    omen names, their level seen only when a hero engages (DO L475-476). Decision: an omen
+    naming no levels takes the chapter's level or, from chapter 2, one lower; all are drawn
+    from the 40 tokens."""
     s, c = ctx.s, ctx.c
     on_map = {x["token"].split(".")[0] for x in s.creatures if x.get("token")}
-    levels = {lvl, max(1, lvl - 1)}
+    levels = set(token_levels) if token_levels else {lvl, max(1, lvl - 1)}
     pool = sorted(t for t, level in c.creature_tokens.items() if level in levels and t not in on_map)
     drawn = ctx.rng.sample(pool, min(len(spaces), len(pool)))
     for space, token in zip(spaces, drawn, strict=False):
@@ -333,6 +355,7 @@ def begin_round(ctx: DoCtx, st: dict[str, Any]) -> None:
     )
     if s.chapter == 4:
         underworld_round(ctx)
+    omen_round(ctx)
     boss_phases(ctx)
     second_wind(ctx)
 
@@ -364,6 +387,18 @@ def underworld_round(ctx: DoCtx) -> None:
 
             if torch_charges(s, c, h) == 0:
                 change(ctx, h.seat, "the Chilling Breeze", hp=-1)
+
+
+def omen_round(ctx: DoCtx) -> None:
+    """The omen's chill: at a night round's start, heroes out on the map lose HP unless at a
+    campfire (the omen's rules, DO L135)."""
+    s = ctx.s
+    n = omens.chill(s, ctx.c)
+    if not n:
+        return
+    for h in s.heroes:
+        if h.alive and isinstance(h.at, int) and h.at not in s.campfires:
+            change(ctx, h.seat, f"the omen's chill ({ctx.c.omens[s.omen['id']]['name']})", hp=-n)  # type: ignore[index]
 
 
 def boss_phases(ctx: DoCtx) -> None:
@@ -487,17 +522,7 @@ def check(ctx: DoCtx) -> None:
     if s.omen is None or s.omen["status"] != "active":
         return
     omen = c.omens[s.omen["id"]]
-    met = False
-    match omen["mission"]:
-        case "hunt":
-            met = not any(x.get("omen") and x["kind"] == "creature" for x in s.creatures)
-        case "boss":
-            met = not any(x["kind"] == "boss" for x in s.creatures)
-        case "reach":
-            met = any(h.alive and h.at == omen["space"] for h in s.heroes)
-        case "gather":
-            met = s.omen["blood"] >= omen["blood"]
-    if met:
+    if omens.mission_met(s, c, omen):
         ctx.emit("OmenEnded", omen=s.omen["id"], status="success")
         reward(ctx, omen["success"], f"{omen['name']} succeeded")
         move_meter(ctx, int(omen.get("meter_success", 1)), f"{omen['name']} succeeded")

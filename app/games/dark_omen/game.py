@@ -41,7 +41,7 @@ CHARACTER_IDS = ("visko", "nyrkki", "ragna", "solmund", "eyvor", "hakon", "ylva"
 CHARACTER_NAMES = ("Visko", "Nyrkki", "Ragna", "Solmund", "Eyvor", "Hakon", "Ylva", "Grimur")
 REDACTED = {"LootDealt": "tokens", "LootReturned": "tokens"}
 """Events naming face-down loot tokens: only the game master sees which (DO L82)."""
-RACES = {"loot", "take", "attack", "propose_team", "join_team", "buy", "redeem", "take_belongings"}
+RACES = {"loot", "take", "attack", "propose_team", "join_team", "buy", "redeem", "take_belongings", "tend"}
 """Commands two seats may race for: the loser's is refused as stale (409), costing nothing."""
 
 
@@ -249,6 +249,10 @@ class DarkOmen(RulesFold, GameBase):
                 reason = "another hero bought that gear first"
             elif command.type == "take_belongings" and str(h.at) not in state.graves:
                 reason = "the belongings were already taken"
+            elif command.type == "tend" and not any(
+                p["id"] == a.get("prop") and p["carried_by"] is None for p in state.props
+            ):
+                reason = "another hero already saw to that"
             elif command.type == "join_team":
                 p = (
                     state.heroes[int(a.get("leader", -1))].pending

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from app.games.dark_omen import combat, gambling, stats
+from app.games.dark_omen import combat, gambling, omens, stats
 from app.games.dark_omen.actions import (
     DIRECT_DAMAGE,
     INGREDIENTS,
@@ -130,6 +130,9 @@ def do_move(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
         used["free_steps"] = 1
         ap = 0
     ctx.emit("HeroMoved", seat=seat, to=to, ap=ap, mp=mp, used=used, **{"from": h.at})
+    scorch = omens.burning(s, c, to)
+    if scorch:
+        change(ctx, seat, "the omen's fire", hp=-scorch)
     vortex_contact(ctx, seat)
 
 
@@ -377,6 +380,12 @@ def do_meditate(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     """1 AP: +1 MP, only while an omen is active (DO L286-289)."""
     spend_ap(ctx, seat, 1, "meditation")
     change(ctx, seat, "meditation", mp=1)
+
+
+def do_tend(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """1 AP for an omen's prop on your space: douse a fire, lay a grave to rest, take the
+    omen's loot, lead the one calling for aid (DO L141-143, L243)."""
+    omens.tend(ctx, seat, args["prop"])
 
 
 def do_unlock(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
@@ -1037,7 +1046,7 @@ def resolve_battle(ctx: DoCtx, p: dict[str, Any]) -> None:
                 victims = [v for v in hit.seats if s.heroes[v].alive and v not in p["ranged"]]
                 if not victims:
                     continue
-                roll = roll_spec(ctx, target["dr"])
+                roll = roll_spec(ctx, target["dr"]) + omens.fury(s, c)
                 for v in victims:
                     if ward(ctx, v):
                         outcomes.append({"by": "enemy", "seat": v, "roll": roll, "damage": 0, "warded": True})
@@ -1355,4 +1364,5 @@ HANDLERS = {
     "decline_team": do_decline_team,
     "withdraw_team": do_withdraw_team,
     "launch_team": do_launch_team,
+    "tend": do_tend,
 }

@@ -109,6 +109,9 @@ class State:
     omen: dict[str, Any] | None = None
     """The day's omen: {id, status ("active", "success", "failure"), progress}."""
     omens_seen: list[str] = field(default_factory=list)
+    props: list[dict[str, Any]] = field(default_factory=list)
+    """The omen's own setup on the map (DO L141-143): generic tokens standing for fires,
+    graves, omen loot and people to escort, {id, kind, name, space, carried_by}."""
     barrows: list[int] = field(default_factory=list)
     barrows_gone: int = 0
     campfires: list[int] = field(default_factory=list)
@@ -150,6 +153,7 @@ class State:
         new.gambles = copy.deepcopy(self.gambles)
         new.graves = dict(self.graves)  # each grave is replaced or removed whole, never changed
         new.omen = copy.deepcopy(self.omen)
+        new.props = [dict(p) for p in self.props]
         new.agenda = [dict(st) for st in self.agenda]
         return new
 

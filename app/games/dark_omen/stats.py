@@ -8,6 +8,7 @@ players the negative cards are ignored, with 3–4 the beneficial ones (DO L158-
 
 from __future__ import annotations
 
+from app.games.dark_omen import omens
 from app.games.dark_omen.board import Side, ring_sector
 from app.games.dark_omen.content import Content
 from app.games.dark_omen.state import OBSTACLE_MP, State
@@ -108,8 +109,10 @@ def armor(s: State, c: Content, seat: int) -> int:
 
 
 def obstacle_cost(s: State, c: Content, seat: int) -> int:
-    """4 MP to cross a black line (DO L240), less with climbing gear, guilds, runes."""
+    """4 MP to cross a black line (DO L240), less with climbing gear, guilds, runes, more in
+    an omen's storm (DO L135)."""
     cost = OBSTACLE_MP + rune_bonus(s, c, seat, "obstacle_mp") + gear_bonus(s, c, seat, "obstacle_mp")
+    cost += omens.storm_mp(s, c)
     cost -= ability(s, c, seat).get("cheap_obstacle", 0)
     return max(1, cost)
 

@@ -52,7 +52,7 @@ def arranged(state: State, *, at: int = 10, hp: int = 15, mp: int = 15, gold: in
     lying = [*s.loot.values(), *(t for ts in s.dropped.values() for t in ts)]
     s.pile = sorted({*s.pile, *(base_token(t) for t in lying)})
     s.creatures, s.loot, s.dropped = [], {}, {}
-    s.omen = {"id": "demonic_weather", "status": "active", "blood": 0}  # reach a far space: stays active
+    s.omen = {"id": "a_call_for_aid", "status": "active", "blood": 0}  # nobody to escort: stays active
     s.layers = {"white": 0, "clear": 0}
     s.decision = Act(seat="any", seats=[h.seat for h in s.heroes])
     s.agenda = []

@@ -320,6 +320,7 @@ def test_valor_adds_1_damage_and_resistance_halves_the_kill_morale() -> None:
 def test_an_omen_pays_at_once_and_moves_the_meter_toward_light() -> None:
     """DO L138: success pays immediately and the day goes on."""
     s = arranged(table(seats=2), at=79)
+    s.omen = {"id": "demonic_weather", "status": "active", "blood": 0}  # reach 80
     meter = s.meter
     s, events = play(s, 0, "move", to=80)
     assert of(events, "OmenEnded") == [{"omen": "demonic_weather", "status": "success"}]
