@@ -220,6 +220,10 @@ def battle_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     for i in usable:
         if dice[i] < 6 and h.mp >= 2:
             out.append(ch("boost", seat, f"Boost your {dice[i]} to {dice[i] + 1} (2 MP)", index=i))
+    shield = h.equipped.get("shield")
+    if shield is not None and h.charges.get(shield, 0) > 0 and seat not in p.get("shields", []):
+        name = c.gear[shield]["name"]
+        out.append(ch("raise_shield", seat, f"Raise the {name}: a token turns the next blow (DO L339)"))
     held = faces(c, h.inventory)
     if held["herb_blue"] and held["herb_yellow"]:
         for i in usable:

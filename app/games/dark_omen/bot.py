@@ -118,6 +118,8 @@ def battle_pick(s: State, seat: int, by: dict[str, list[Choice]]) -> Choice:
             best = (need, c)
     if best is not None:
         return best[1]
+    if by.get("raise_shield"):
+        return by["raise_shield"][0]
     return by["finalize"][0]
 
 

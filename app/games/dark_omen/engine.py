@@ -502,6 +502,15 @@ def _boosted(s: State, d: dict[str, Any]) -> None:
     h.mp -= d["mp"]
 
 
+@RULES.applies("ShieldRaised")
+def _shield(s: State, d: dict[str, Any]) -> None:
+    """A shield token made ready for the next blow in this battle (DO L339)."""
+    for h in s.heroes:
+        p = h.pending
+        if p and p["kind"] == "battle" and d["seat"] in p["members"]:
+            p["shields"] = [*p.get("shields", []), d["seat"]]
+
+
 @RULES.applies("TieVoted")
 def _tie_voted(s: State, d: dict[str, Any]) -> None:
     for h in s.heroes:

@@ -337,7 +337,8 @@ def move_meter(ctx: DoCtx, by: int, why: str) -> None:
 def begin_round(ctx: DoCtx, st: dict[str, Any]) -> None:
     """Round start, in this fixed order (facts §21): a dead hero's player needs a character
     (none left: the campaign is lost, DO L202); AP reset (less any debt); the Underworld's
-    vortices, Hive and Frozen Sea (DO L498-501, L534-542); the boss's phases (DO L481-489)."""
+    vortices, Hive and Frozen Sea (DO L498-501, L534-542); gear restoring morale; the
+    omen's chill; the boss's phases (DO L481-489)."""
     s = ctx.s
     if out_of_characters(s):
         lose_campaign(ctx, "a player needs a new character and none is left (DO L202)")
@@ -355,6 +356,7 @@ def begin_round(ctx: DoCtx, st: dict[str, Any]) -> None:
     )
     if s.chapter == 4:
         underworld_round(ctx)
+    gear_round(ctx)
     omen_round(ctx)
     boss_phases(ctx)
     second_wind(ctx)
@@ -387,6 +389,15 @@ def underworld_round(ctx: DoCtx) -> None:
 
             if torch_charges(s, c, h) == 0:
                 change(ctx, h.seat, "the Chilling Breeze", hp=-1)
+
+
+def gear_round(ctx: DoCtx) -> None:
+    """Gear restoring morale each round (``mp_per_round``) works at the round's start."""
+    s = ctx.s
+    for h in s.heroes:
+        n = stats.gear_bonus(s, ctx.c, h.seat, "mp_per_round") if h.alive else 0
+        if n:
+            change(ctx, h.seat, "gear restoring morale", mp=n)
 
 
 def omen_round(ctx: DoCtx) -> None:

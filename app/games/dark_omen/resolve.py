@@ -55,7 +55,7 @@ def change(
     data: dict[str, Any] = {}
     if max_hp:
         data["max_hp"] = max(1, min(TRACK_MAX, h.max_hp + max_hp))
-    cap = data.get("max_hp", h.max_hp)
+    cap = stats.hp_cap(ctx.s, ctx.c, seat, data.get("max_hp", h.max_hp))
     if hp or max_hp:
         data["hp"] = max(0, min(cap, h.hp + hp))
     if mp:
@@ -225,10 +225,11 @@ def do_craft(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
         spend_tokens(ctx, seat, tokens, "fast crafting")
         if blood:
             change(ctx, seat, "blood of the beast in a potion", blood=-blood)
+        skill = stats.gear_bonus(s, c, seat, "craft_bonus")
         if recipe == "fast_mp":
-            change(ctx, seat, "a fast potion", mp=4)
+            change(ctx, seat, "a fast potion", mp=4 + skill)
         else:
-            change(ctx, seat, "a fast potion", hp=4)
+            change(ctx, seat, "a fast potion", hp=4 + skill)
         return
     needs, effect = RECIPES[recipe]
     tokens: list[str] = []
@@ -236,17 +237,23 @@ def do_craft(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
         tokens.append(next(t for t in h.inventory if face(c, t) == kind and t not in tokens))
     spend_tokens(ctx, seat, tokens, f"brewing {recipe}")
     bump = 2 if args.get("magic") else 0
+    skill = stats.gear_bonus(s, c, seat, "craft_bonus")
 
     def more(n: int) -> int:
         return n + bump if n > 0 else n - bump
+
+    def healing(n: int) -> int:
+        """The brewer's skill (a guild trait) adds to what a potion restores, never to its
+        harm."""
+        return more(n) + skill if n > 0 else more(n)
 
     if "hp" in effect or "mp" in effect:
         change(
             ctx,
             seat,
             f"a {recipe} potion",
-            hp=more(effect.get("hp", 0)) if "hp" in effect else 0,
-            mp=more(effect.get("mp", 0)) if "mp" in effect else 0,
+            hp=healing(effect.get("hp", 0)) if "hp" in effect else 0,
+            mp=healing(effect.get("mp", 0)) if "mp" in effect else 0,
         )
     for key in ("free_steps", "levity"):
         if key in effect:
@@ -322,11 +329,12 @@ def do_haggle(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     """Light: 1 MP, two roll-offs, a win takes 1 gold per level off; heavy: 2 MP, two d6,
     5–6 takes 2 gold per level off, a second failure costs 1 HP (DO L335-336)."""
     lvl = stats_level(ctx)
+    knack = stats.gear_bonus(ctx.s, ctx.c, seat, "haggle")  # added to your own haggling die
     if args["style"] == "light":
         change(ctx, seat, "light haggling", mp=-1)
         rolls = []
         for _ in range(2):
-            mine, theirs = d6(ctx), d6(ctx)
+            mine, theirs = d6(ctx) + knack, d6(ctx)
             rolls.append([mine, theirs])
             if mine > theirs:
                 ctx.emit("DiscountSet", seat=seat, n=lvl, rolls=rolls)
@@ -336,7 +344,7 @@ def do_haggle(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     change(ctx, seat, "heavy haggling", mp=-2)
     rolls = []
     for _ in range(2):
-        roll = d6(ctx)
+        roll = d6(ctx) + knack
         rolls.append([roll])
         if roll >= 5:
             ctx.emit("DiscountSet", seat=seat, n=2 * lvl, rolls=rolls)
@@ -938,11 +946,35 @@ def do_attack(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
         "AttackRolled",
         creature=target["id"],
         members=[seat],
-        dice={str(seat): [d6(ctx) for _ in range(n)]},
-        enemy=[d6(ctx) for _ in range(target["dice"])],
+        dice={str(seat): hero_roll(ctx, seat, n)},
+        enemy=enemy_roll(ctx, target),
         ranged=ranged,
         heroic=[seat] if heroic else [],
     )
+
+
+def hero_roll(ctx: DoCtx, seat: int, n: int) -> list[int]:
+    """A hero's attack dice, each with the gear and rune modifiers on attack rolls (DO L404),
+    never below 1."""
+    bonus = stats.attack_bonus(ctx.s, ctx.c, seat)
+    return [max(1, d6(ctx) + bonus) for _ in range(n)]
+
+
+def enemy_dice(ctx: DoCtx, target: dict[str, Any]) -> int:
+    """Its level's dice (DO L402) or its card's, plus any its effects add (DO L395)."""
+    return int(target["dice"]) + stats.creature_effect(ctx.s, ctx.c, target, "dice")
+
+
+def enemy_roll(ctx: DoCtx, target: dict[str, Any]) -> list[int]:
+    """The enemy's attack dice, each with its card's modifier (a boss's "+1", DO L493)."""
+    bonus = stats.creature_effect(ctx.s, ctx.c, target, "attack")
+    return [max(1, d6(ctx) + bonus) for _ in range(enemy_dice(ctx, target))]
+
+
+def do_raise_shield(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """A shield's token, spent, takes 0 damage from one attack (DO L339): raised in the
+    boost window, it turns the next enemy blow on this hero in this battle."""
+    ctx.emit("ShieldRaised", seat=seat, gear=ctx.s.heroes[seat].equipped["shield"])
 
 
 def do_boost(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
@@ -1030,6 +1062,7 @@ def resolve_battle(ctx: DoCtx, p: dict[str, Any]) -> None:
     team = len(p["members"]) > 1
     outcomes: list[dict[str, Any]] = []
     slain_by: int | None = None
+    shields = list(p.get("shields", []))
     if target is not None and members:
         contributions: dict[int, list[int]] = {}
         unused: dict[int, list[int]] = {}
@@ -1047,13 +1080,23 @@ def resolve_battle(ctx: DoCtx, p: dict[str, Any]) -> None:
                 if not victims:
                     continue
                 roll = roll_spec(ctx, target["dr"]) + omens.fury(s, c)
+                roll += stats.creature_effect(s, c, target, "damage")
+                direct = stats.creature_effect(s, c, target, "direct")
+                wound = stats.creature_effect(s, c, target, "wound")
                 for v in victims:
                     if ward(ctx, v):
                         outcomes.append({"by": "enemy", "seat": v, "roll": roll, "damage": 0, "warded": True})
                         continue
-                    damage = max(1, roll - stats.armor(s, c, v))
+                    if v in shields:
+                        shields.remove(v)
+                        if shield_blocks(ctx, v):
+                            outcomes.append(
+                                {"by": "enemy", "seat": v, "roll": roll, "damage": 0, "shielded": True}
+                            )
+                            continue
+                    damage = max(1, roll - stats.armor(s, c, v)) + direct
                     outcomes.append({"by": "enemy", "seat": v, "roll": roll, "damage": damage})
-                    change(ctx, v, f"the {name_of(target)}'s blow", hp=-damage)
+                    change(ctx, v, f"the {name_of(target)}'s blow", hp=-damage, max_hp=-wound)
             else:
                 striker = hit.seats[0]
                 if not s.heroes[striker].alive:
@@ -1063,7 +1106,9 @@ def resolve_battle(ctx: DoCtx, p: dict[str, Any]) -> None:
                         continue
                     change(ctx, striker, "three black tokens (DO L541)", mp=-1)
                 roll = roll_spec(ctx, stats.weapon_roll(s, c, striker))
-                damage = max(0, roll + stats.damage_bonus(s, c, striker) - int(target["armor"]))
+                armor = int(target["armor"]) + stats.creature_effect(s, c, target, "armor")
+                damage = max(0, roll + stats.damage_bonus(s, c, striker) - armor)
+                damage += stats.direct_damage(s, c, striker)
                 outcomes.append({"by": "hero", "seat": striker, "roll": roll, "damage": damage})
                 hurt_creature(ctx, target, damage, striker, announce=False)
                 if target["hp"] <= 0:
@@ -1073,6 +1118,16 @@ def resolve_battle(ctx: DoCtx, p: dict[str, Any]) -> None:
         creature_slain(ctx, target, slain_by if slain_by is not None else members[0])
     elif target is not None and p["ranged"]:
         rush(ctx, target, p)
+
+
+def shield_blocks(ctx: DoCtx, seat: int) -> bool:
+    """Spend one of the raised shield's tokens, if it still has one (DO L339)."""
+    h = ctx.s.heroes[seat]
+    gid = h.equipped.get("shield")
+    if gid is None or h.charges.get(gid, 0) <= 0:
+        return False
+    ctx.emit("ChargesSet", seat=seat, gear=gid, n=h.charges[gid] - 1, why="a shield token turned a blow")
+    return True
 
 
 def ward(ctx: DoCtx, seat: int) -> bool:
@@ -1145,6 +1200,7 @@ def hero_dies(ctx: DoCtx, seat: int) -> None:
     ctx.emit("HeroDied", seat=seat, character=h.character, space=space, group_runes=group)
     ctx.emit("GraveDug", space=space, belongings=belongings)
     dr = ctx.c.gear[weapon]["dr"] if weapon else "d4"
+    attack = int(ctx.c.gear[weapon].get("bonus", {}).get("attack", 0)) if weapon else 0
     cid = f"c{s.next_creature}"
     lvl = s.chapter or 1
     ctx.emit(
@@ -1160,6 +1216,7 @@ def hero_dies(ctx: DoCtx, seat: int) -> None:
         hp=8,
         armor=0,
         dr=dr,
+        attack=attack,  # the weapon adds to its attack and damage (DO L201)
     )
 
 
@@ -1275,20 +1332,20 @@ def do_launch_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     reveal(ctx, target)
     heroic: list[int] = []
     for m in p["heroic"]:
-        if m in members and len(members) + len(heroic) + 1 <= target["dice"]:
+        if m in members and len(members) + len(heroic) + 1 <= enemy_dice(ctx, target):
             heroic.append(m)
     for m in members:
         spend_ap(ctx, m, 1, "team attack", engaged=True)
     for m in heroic:
         change(ctx, m, "a heroic attack", mp=-stats.heroic_cost(s, c, m))
-    dice = {str(m): [d6(ctx) for _ in range(stats.hero_dice(s) + (1 if m in heroic else 0))] for m in members}
+    dice = {str(m): hero_roll(ctx, m, stats.hero_dice(s) + (1 if m in heroic else 0)) for m in members}
     ranged = [m for m in members if s.heroes[m].at != target["space"]]
     ctx.emit(
         "AttackRolled",
         creature=target["id"],
         members=members,
         dice=dice,
-        enemy=[d6(ctx) for _ in range(target["dice"])],
+        enemy=enemy_roll(ctx, target),
         ranged=ranged,
         heroic=heroic,
     )
@@ -1365,4 +1422,5 @@ HANDLERS = {
     "withdraw_team": do_withdraw_team,
     "launch_team": do_launch_team,
     "tend": do_tend,
+    "raise_shield": do_raise_shield,
 }

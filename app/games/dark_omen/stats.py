@@ -8,10 +8,12 @@ players the negative cards are ignored, with 3–4 the beneficial ones (DO L158-
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.games.dark_omen import omens
 from app.games.dark_omen.board import Side, ring_sector
-from app.games.dark_omen.content import Content
-from app.games.dark_omen.state import OBSTACLE_MP, State
+from app.games.dark_omen.content import Card, Content
+from app.games.dark_omen.state import OBSTACLE_MP, TRACK_MAX, State
 
 VALOR = 2
 """The meter at 1–2 is the State of Valor: +1 damage (DO L40)."""
@@ -31,11 +33,15 @@ def ability(s: State, c: Content, seat: int) -> dict[str, int]:
 
 
 def gear_bonus(s: State, c: Content, seat: int, quantity: str) -> int:
+    """What the equipped gear adds to ``quantity``; a ``night_bonus`` counts only at night
+    (DO L122: "the time of day is relevant to certain cards"; always night below, DO L504)."""
     h = s.heroes[seat]
     total = 0
     for gid in h.equipped.values():
         card = c.gear.get(gid) or c.holographic.get(gid) or {}
         total += int(card.get("bonus", {}).get(quantity, 0))
+        if s.night:
+            total += int(card.get("night_bonus", {}).get(quantity, 0))
         if quantity == "damage" and card.get("slot") == "secondary":
             total += int(card.get("damage", 0))
     if h.guild:
@@ -71,6 +77,53 @@ def rune_bonus(s: State, c: Content, seat: int, quantity: str) -> int:
         keep_negative = len(s.heroes) >= 3
         values = [v for v in values if (v < 0) == keep_negative]
     return sum(values)
+
+
+def attack_bonus(s: State, c: Content, seat: int) -> int:
+    """Gear and rune effects that modify the attack roll (DO L404), added to each die as
+    rolled; it may lift a die past its face, as Courage does, but a boost never does."""
+    return gear_bonus(s, c, seat, "attack") + rune_bonus(s, c, seat, "attack")
+
+
+def direct_damage(s: State, c: Content, seat: int) -> int:
+    """Direct damage on the hero's gear, added to each damage roll and ignoring armour
+    (DO L384: "Direct damage ignores armor")."""
+    h = s.heroes[seat]
+    total = sum(int((c.gear.get(gid) or {}).get("direct", 0)) for gid in h.equipped.values())
+    return total + gear_bonus(s, c, seat, "direct")
+
+
+def creature_card(c: Content, target: dict[str, Any]) -> Card:
+    """The card an enemy on the map was set up from (creature, guard, boss or zombie)."""
+    card = target.get("card")
+    if card is None:
+        return {}
+    if target["kind"] == "boss":
+        return c.bosses.get(card, {})
+    if target["kind"] == "zombie":
+        return c.zombie
+    return c.creatures.get(card) or c.guards.get(card) or {}
+
+
+def creature_effect(s: State, c: Content, target: dict[str, Any], op: str) -> int:
+    """An enemy card's combat effects (DO L395, L417): ``dice`` (more attack dice),
+    ``attack`` (added to each attack die, the boss card's "AR dice strength incl. modifier",
+    DO L493), ``damage``, ``direct`` (damage ignoring armour, DO L384), ``armor``, ``wound``
+    (each hit lowers max HP, DO L195); each may hold only ``when = "night"`` or ``"day"``."""
+    total = int(target.get(op, 0)) if op in ("attack",) else 0
+    for effect in creature_card(c, target).get("effects", []):
+        when = effect.get("when")
+        if effect["op"] == op and (when is None or (when == "night") == s.night):
+            total += int(effect["n"])
+    return total
+
+
+def hp_cap(s: State, c: Content, seat: int, max_hp: int | None = None) -> int:
+    """The most HP a hero may hold: the track's 30 less what wounds took (DO L194-195); gear
+    with ``max_hp`` gives back that much of the lost maximum while equipped."""
+    h = s.heroes[seat]
+    base = h.max_hp if max_hp is None else max_hp
+    return min(TRACK_MAX, base + gear_bonus(s, c, seat, "max_hp"))
 
 
 def hero_dice(s: State) -> int:
