@@ -8,7 +8,7 @@ from typing import Any
 
 from app.games.dark_omen import omens, stats
 from app.games.dark_omen.actions import seat_choices
-from app.games.dark_omen.board import SECTORS, distance, neighbours, obstacle_throw, ring_sector, space_id
+from app.games.dark_omen.board import SECTORS, obstacle_throw, ring_sector, space_id
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import RULES, Act, DoCtx, NextChapter
 from app.games.dark_omen.resolve import (
@@ -20,6 +20,9 @@ from app.games.dark_omen.resolve import (
     resolve_action,
     second_wind,
     vortex_hit,
+)
+from app.games.dark_omen.resolve import (
+    boss_phases as boss_phases_now,
 )
 from app.games.dark_omen.state import AP_PER_ROUND, DAYS_PER_CHAPTER, METER_MAX, ROUNDS_PER_DAY, State
 from app.kernel.types import Choice
@@ -413,24 +416,9 @@ def omen_round(ctx: DoCtx) -> None:
 
 
 def boss_phases(ctx: DoCtx) -> None:
-    """The boss's ability (a roar hurting heroes within reach, no armour) and its movement
-    (a step toward the nearest hero), as its card lists them (DO L481-489)."""
-    s, c = ctx.s, ctx.c
-    for boss in [x for x in s.creatures if x["kind"] == "boss"]:
-        card = c.bosses[boss["card"]]
-        for phase in card["phases"]:
-            targets = [h for h in s.heroes if h.alive and isinstance(h.at, int)]
-            if not targets or not isinstance(boss["space"], int):
-                continue
-            if phase["op"] == "boss_roar":
-                for h in targets:
-                    if distance(h.at, boss["space"]) <= phase["reach"]:  # type: ignore[arg-type]
-                        change(ctx, h.seat, f"{boss['name']}'s roar", hp=-phase["n"])
-            elif phase["op"] == "boss_move":
-                nearest = min(targets, key=lambda h: (distance(h.at, boss["space"]), h.seat))  # type: ignore[arg-type]
-                if nearest.at != boss["space"]:
-                    step = min(neighbours(boss["space"]), key=lambda sp: (distance(sp, nearest.at), sp))  # type: ignore[arg-type]
-                    ctx.emit("CreatureMoved", creature=boss["id"], to=step, why="the boss moves")
+    """The boss's round-start phases, in its card's order (DO L481-489); phases "after each
+    attack" run in the battle (DO L491, resolve.boss_phases)."""
+    boss_phases_now(ctx, "round_start")
 
 
 @RULES.step("act")

@@ -23,7 +23,7 @@ from app.games.dark_omen.actions import (
     slots_for,
     torch_charges,
 )
-from app.games.dark_omen.board import obstacle_throw
+from app.games.dark_omen.board import distance, neighbours, obstacle_throw
 from app.games.dark_omen.engine import DoCtx
 from app.games.dark_omen.state import TRACK_MAX, Hero
 
@@ -1118,6 +1118,40 @@ def resolve_battle(ctx: DoCtx, p: dict[str, Any]) -> None:
         creature_slain(ctx, target, slain_by if slain_by is not None else members[0])
     elif target is not None and p["ranged"]:
         rush(ctx, target, p)
+    if target is not None and target["kind"] == "boss" and target in s.creatures:
+        boss_phases(ctx, "after_attack")
+
+
+def boss_phases(ctx: DoCtx, trigger: str) -> None:
+    """Each boss's phases with this trigger, in its card's order (DO L481-491): the ability
+    (a roar hurting heroes in reach, no armour; a hex rolled per hero, dodged as the card
+    says), then the movement (a step toward the nearest hero)."""
+    s, c = ctx.s, ctx.c
+    for boss in [x for x in s.creatures if x["kind"] == "boss"]:
+        card = c.bosses[boss["card"]]
+        for phase in card["phases"]:
+            if phase.get("trigger", "round_start") != trigger or boss not in s.creatures:
+                continue
+            targets = [h for h in s.heroes if h.alive and isinstance(h.at, int)]
+            if not targets or not isinstance(boss["space"], int):
+                continue
+            in_reach = [h for h in targets if distance(h.at, boss["space"]) <= phase.get("reach", 0)]  # type: ignore[arg-type]
+            if phase["op"] == "boss_roar":
+                for h in in_reach:
+                    change(ctx, h.seat, f"{boss['name']}'s roar", hp=-phase["n"])
+            elif phase["op"] == "boss_hex":
+                for h in in_reach:
+                    roll = d6(ctx)
+                    if roll < phase["hit_on"]:
+                        continue
+                    if phase.get("dodge") == "ward" and ward(ctx, h.seat):
+                        continue  # a ward rune counters the hex, as the card states (DO L482)
+                    change(ctx, h.seat, f"{boss['name']}'s hex (rolled {roll})", hp=-phase["n"])
+            elif phase["op"] == "boss_move":
+                nearest = min(targets, key=lambda h: (distance(h.at, boss["space"]), h.seat))  # type: ignore[arg-type]
+                if nearest.at != boss["space"]:
+                    step = min(neighbours(boss["space"]), key=lambda sp: (distance(sp, nearest.at), sp))  # type: ignore[arg-type]
+                    ctx.emit("CreatureMoved", creature=boss["id"], to=step, why="the boss moves")
 
 
 def shield_blocks(ctx: DoCtx, seat: int) -> bool:

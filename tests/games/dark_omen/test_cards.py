@@ -226,3 +226,20 @@ def test_a_druids_potions_restore_more_and_a_rogue_haggles_better() -> None:
     knack = rogue["bonus"]["haggle"]
     s, events = play(s, 0, "haggle", [4, 4], style="light")
     assert of(events, "DiscountSet")[0]["rolls"] == [[4 + knack, 4]] and s.heroes[0].discount > 0
+
+
+# -- boss phases after each attack ---------------------------------------------------------------
+
+
+def test_solveigs_hex_follows_each_attack_and_a_ward_counters_it() -> None:
+    """DO L491: "Phase X is triggered after each attack"; DO L482: the card states how an
+    ability is dodged or countered (Solveig's hex: a ward rune)."""
+    s = arranged(table(seats=2, chapter=3))
+    boss = enemy(s, level=3, hp=40, dr="1")
+    boss.update(kind="boss", card="solveig", dice=3, name="Solveig the witch")
+    s.heroes[1].runes = [next(rid for rid, r in C.runes.items() if r["effect"]["op"] == "ward")]
+    s, _ = play(s, 0, "attack", [6, 6, 1, 1, 1], creature="e1")
+    s, events = play(s, 0, "finalize", [2, 2, 5, 6])
+    hexed = [e for e in of(events, "HeroStats") if "hex" in e["why"]]
+    assert [e["seat"] for e in hexed] == [0] and hexed[0]["hp"] == s.heroes[0].hp
+    assert of(events, "RuneDiscarded")[0]["seat"] == 1 and s.heroes[1].hp == 15
