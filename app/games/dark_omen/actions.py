@@ -20,6 +20,7 @@ from app.games.dark_omen.board import (
     town_node,
 )
 from app.games.dark_omen.content import Content
+from app.games.dark_omen.content import load as load_content
 from app.games.dark_omen.state import INVENTORY, POTIONS, Hero, State
 from app.kernel.types import Choice, RuleError
 
@@ -268,12 +269,26 @@ def invitation_choices(s: State, seat: int) -> list[Choice]:
             h = s.heroes[seat]
             if ap_left(h) >= 1 and can_reach(s, seat, p["creature"]):
                 out.append(ch("join_team", seat, f"Join {s.names[other.seat]}'s attack", leader=other.seat))
-                if level(s) >= 3 and h.mp >= 5:
+                if level(s) >= 3 and h.mp >= stats.heroic_cost(s, load_content(), seat) and heroic_fits(s, p):
                     out.append(
                         ch("join_team", seat, "Join with a heroic attack", leader=other.seat, heroic=True)
                     )
             out.append(ch("decline_team", seat, f"Decline {s.names[other.seat]}'s attack", leader=other.seat))
     return out
+
+
+def heroic_fits(s: State, p: dict[str, Any]) -> bool:
+    """DO L463: no heroic die that would give the heroes more dice than the enemy. Judged on
+    the team so far (the leader, those who joined, and this hero) once the enemy is known; a
+    face-down token's dice stay hidden (DO L476), so launching drops what no longer fits."""
+    target = s.creature(p["creature"])
+    if target is None:
+        return False
+    if target.get("card") is None:
+        return True
+    members = 2 + len(p["joined"])
+    dice = int(target["dice"]) + stats.creature_effect(s, load_content(), target, "dice")
+    return members + len(p["heroic"]) + 1 <= dice
 
 
 def gamble_invitations(s: State, seat: int) -> list[Choice]:
