@@ -119,6 +119,22 @@ PLANS: tuple[Plan, ...] = (
         undo_share=0.3,
         chat_every=25,
     ),
+    Plan(
+        "do-campaign-2seats",
+        "Dark Omen: a light campaign for two players, across a chapter boundary",
+        {"difficulty": "light"},
+        2,
+        1500,
+        game="dark_omen",
+    ),
+    Plan(
+        "do-quick-start",
+        "Dark Omen: a Quick Start chapter 2 for one player, played to its end",
+        {"mode": "quick_chapter", "chapter": 2},
+        1,
+        1500,
+        game="dark_omen",
+    ),
 )
 
 
