@@ -234,6 +234,7 @@ def set_up_omen(ctx: DoCtx, oid: str) -> dict[str, int] | None:
     omens.setup_props(ctx, omen)
     if omen["mission"] == "hunt":
         place_creature_tokens(ctx, omens.place_named(ctx, omen), lvl, omen.get("token_levels"))
+        omens.place_guards(ctx, omen)
     elif omen["mission"] == "boss":
         boss = c.bosses[omen["boss"]]
         cid = f"c{s.next_creature}"

@@ -3,7 +3,8 @@ in it a small function here.
 
 - **Setup** (DO L135, L141-143, L167, L302, L475-478): the tabs; face-down creature tokens
   of the chapter's level or of the levels the card names ("shuffle and place L2 and L3
-  creatures"); named creatures already known ("3 Grolls"), needing no flip; generic tokens
+  creatures"); named creatures already known ("3 Grolls"), needing no flip; the omen guards
+  among the guard cards; generic tokens
   standing for the omen's props (fires, graves, omen loot, a person calling for aid); location
   tokens flipped without paying.
 - **Rules** (DO L135: "the new rules that enter play while this Omen is active. These rules
@@ -79,8 +80,8 @@ def may_meditate(s: State, c: Content) -> bool:
 
 
 def hunt_met(s: State, c: Content, omen: Card) -> bool:
-    """Every creature the omen placed is slain."""
-    return not any(x.get("omen") and x["kind"] == "creature" for x in s.creatures)
+    """Every creature and guard the omen placed is slain."""
+    return not any(x.get("omen") and x["kind"] in ("creature", "guard") for x in s.creatures)
 
 
 def boss_met(s: State, c: Content, omen: Card) -> bool:
@@ -206,6 +207,27 @@ def place_named(ctx: DoCtx, omen: Card) -> list[int]:
             dr=card["dr"],
         )
     return list(omen.get("spaces", []))[len(omen.get("named", [])) :]
+
+
+def place_guards(ctx: DoCtx, omen: Card) -> None:
+    """The omen guards among the 12 guard cards (DO L56; facts §22: 4 of them belong to
+    omens), set up on their spaces, known from the start."""
+    for entry in omen.get("guards", []):
+        card = ctx.c.guards[entry["guard"]]
+        ctx.emit(
+            "CreaturePlaced",
+            id=f"c{ctx.s.next_creature}",
+            space=entry["space"],
+            level=card["level"],
+            kind="guard",
+            omen=True,
+            dice=card["level"],
+            card=entry["guard"],
+            name=card["name"],
+            hp=card["hp"],
+            armor=card["armor"],
+            dr=card["dr"],
+        )
 
 
 def day_rules(omen: Card) -> list[str]:

@@ -228,3 +228,28 @@ def test_the_escorted_falls_where_the_hero_falls_and_the_props_leave_with_the_da
     s2.round = 4
     s2, _ = play(s2, 0, "end_round")
     assert s2.day == 2 and all(not p["id"].startswith("fire_devil") for p in s2.props)
+
+
+def test_the_omen_guards_stand_in_hunts_and_must_fall_too() -> None:
+    """The 4 omen guards of the 12 guard cards (DO L56, facts §22) each guard one hunt."""
+    omen_guards = {
+        g for g, card in C.guards.items() if card["name"] not in ("Screeching Specter", "Draugr Champion")
+    }
+    placed = {e["guard"]: o for o in C.omens.values() for e in o.get("guards", [])}
+    assert set(placed) == omen_guards
+    assert all(placed[g]["mission"] == "hunt" and placed[g]["level"] == C.guards[g]["level"] for g in placed)
+    s, events = with_omen(arranged(table()), "l1_weeping_ford")
+    guard = next(x for x in s.creatures if x["kind"] == "guard")
+    assert guard["name"] == "Gate Warden" and guard["space"] == 5 and guard["omen"]
+    s.creatures = [guard]
+    assert not omens.hunt_met(s, C, C.omens["l1_weeping_ford"])
+    s.creatures = []
+    assert omens.hunt_met(s, C, C.omens["l1_weeping_ford"])
+
+
+def test_a_witch_on_space_42() -> None:
+    """DO L143: "if an Omen asks you to 'Place a Witch on space 42' … use the generic tokens"."""
+    s, events = with_omen(arranged(table(chapter=3)), "l3_drowned_market")
+    assert of(events, "PropPlaced") == [
+        {"id": "l3_drowned_market.1", "kind": "person", "name": "Witch", "space": 42}
+    ]
