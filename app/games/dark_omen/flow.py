@@ -17,6 +17,7 @@ from app.games.dark_omen.resolve import (
     change,
     d6,
     gain_gear,
+    give_holographic,
     resolve_action,
     second_wind,
     vortex_hit,
@@ -140,6 +141,8 @@ def begin_day(ctx: DoCtx, st: dict[str, Any]) -> None:
             if card["chapter"] == s.chapter and card["day"] == day and sid not in s.story_read:
                 ctx.emit("StoryRead", story=sid, name=card["name"], text=card["text"])
                 reward(ctx, [card["effect"]], card["name"])
+                if card.get("reward"):
+                    give_holographic(ctx, card["reward"], card["name"])
     tabs = None
     if day == DAYS_PER_CHAPTER or day in s.omen_days:
         tabs = draw_omen(ctx, day)

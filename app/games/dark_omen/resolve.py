@@ -1200,7 +1200,8 @@ def hurt_creature(ctx: DoCtx, target: dict[str, Any], damage: int, seat: int, an
 
 def creature_slain(ctx: DoCtx, target: dict[str, Any], seat: int) -> None:
     """The finisher takes a blood of the beast; everyone involved +2 MP (+1 in the State of
-    Resistance, DO L41, L421-422). A creature guarding a location frees it (DO L302)."""
+    Resistance, DO L41, L421-422). A creature guarding a location frees it (DO L302). A
+    boss's finisher takes its holographic trophy (facts §22)."""
     s, c = ctx.s, ctx.c
     involved = [m for m in target["involved"] if s.heroes[m].alive] or [seat]
     ctx.emit("CreatureSlain", creature=target["id"], by=seat, space=target["space"], kind=target["kind"])
@@ -1214,6 +1215,21 @@ def creature_slain(ctx: DoCtx, target: dict[str, Any], seat: int) -> None:
     if target.get("barrow") and s.heroes[seat].alive:
         give_artifact(ctx, seat)
         ctx.emit("BarrowGone", space=target["space"])
+    if target["kind"] == "boss" and s.heroes[seat].alive:
+        trophy = c.bosses[target["card"]].get("reward")
+        if trophy and not any(trophy in h.gear for h in s.heroes):
+            gain_gear(ctx, seat, trophy, f"the trophy of {target['name']}")
+
+
+def give_holographic(ctx: DoCtx, gid: str, why: str) -> None:
+    """A unique holographic card (facts §22: boss and story rewards) goes to the living hero
+    with the least gear (the lowest seat on a tie), unless someone holds it already."""
+    s = ctx.s
+    living = [h for h in s.heroes if h.alive]
+    if not living or any(gid in h.gear for h in s.heroes):
+        return
+    taker = min(living, key=lambda h: (len(h.gear), h.seat))
+    gain_gear(ctx, taker.seat, gid, why)
 
 
 def hero_dies(ctx: DoCtx, seat: int) -> None:

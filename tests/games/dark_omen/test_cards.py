@@ -243,3 +243,38 @@ def test_solveigs_hex_follows_each_attack_and_a_ward_counters_it() -> None:
     hexed = [e for e in of(events, "HeroStats") if "hex" in e["why"]]
     assert [e["seat"] for e in hexed] == [0] and hexed[0]["hp"] == s.heroes[0].hp
     assert of(events, "RuneDiscarded")[0]["seat"] == 1 and s.heroes[1].hp == 15
+
+
+# -- holographic rewards -------------------------------------------------------------------------
+
+
+def test_every_holographic_card_is_a_boss_or_story_reward() -> None:
+    """Facts §22 (decision): the 7 holographic cards are unique boss and story rewards."""
+    given = [b["reward"] for b in C.bosses.values()] + [
+        s["reward"] for s in C.story.values() if s.get("reward")
+    ]
+    assert sorted(given) == sorted(C.holographic)
+
+
+def test_the_bosss_finisher_takes_its_trophy() -> None:
+    s = arranged(table(seats=2))
+    boss = enemy(s, hp=1, name="Vahva the cave bear")
+    boss.update(kind="boss", card="vahva", dice=1, omen=True)
+    s, _ = play(s, 0, "attack", [6, 1], creature="e1")
+    s, events = play(s, 0, "finalize", [4])
+    assert "holo_0" in s.heroes[0].gear and s.heroes[0].equipped.get("artifact") == "holo_0"
+    assert of(events, "GearGained")[0]["why"] == "the trophy of Vahva the cave bear"
+
+
+def test_a_story_card_hands_its_holographic_reward_to_the_hero_with_least_gear() -> None:
+    from app.games.dark_omen import flow
+    from app.games.dark_omen.engine import new_ctx
+    from tests.games.dark_omen.harness import Rigged
+
+    s = arranged(table(seats=2, mode="campaign"))
+    s.chapter = 3
+    equip(s, 0, "g1_w0", "primary")
+    ctx = new_ctx(s.clone(), Rigged([]))
+    flow.begin_day(ctx, {"day": 1})
+    assert "story_3_1" in ctx.s.story_read
+    assert "holo_4" in ctx.s.heroes[1].gear and "holo_4" not in ctx.s.heroes[0].gear
