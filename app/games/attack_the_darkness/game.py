@@ -321,12 +321,9 @@ class AttackTheDarkness(RulesFold, GameBase):
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
-        if choice.type in ("speed", "move") and "to" in choice.args:
-            x, y = choice.args["to"]
-            return f"square:{x}-{y}"
-        if choice.type in ("target", "attack") and "who" in choice.args:
-            return f"combatant:{choice.args['who']}"
-        return None
+        from app.games.attack_the_darkness.targets import choice_target
+
+        return choice_target(state, choice)
 
     def undoable(self, events: Sequence[Event]) -> bool:
         return not any(e.type in CHANCE for e in events)
