@@ -139,30 +139,54 @@ def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
+MODIFIES = {
+    "bonus_damage": ("damage", "damage_x"),
+    "vs_boss": ("damage", "damage_x"),
+    "stun_target": ("damage", "damage_x"),
+    "immobilize_target": ("damage", "damage_x"),
+    "reach": ("damage", "damage_x"),
+    "bonus_save": ("save",),
+    "bonus_move": ("move",),
+    "bonus_push": ("push",),
+    "bonus_heal": ("heal", "heal_x"),
+}
+"""Which of a part's effects a resource card's modifier adds to (AtD L121-124)."""
+
+
 def play_summary(cid: str, rcs: list[str], x: int) -> str:
     """What a card will do with the resource cards chosen so far, the modifiers summed before
-    they apply (AtD L121-124: ×2 and ×3 make ×5), e.g. "Hack!: attack, 4 damage +1 ×2"."""
+    they apply (AtD L121-124: ×2 and ×3 make ×5), e.g. "Hack!: attack up to 1 enemy: 4
+    damage (+1 damage) ×2"."""
     card = C.actions[cid]
     bonus = Counter[str]()
     mult = 0
+    whole: list[str] = []
     for r in rcs:
         for e in C.resources[r].effects:
             if e["op"] == "multiplier":
                 mult += int(e["n"])
-            else:
+            elif e["op"] in MODIFIES:
                 bonus[e["op"]] += int(e.get("n", 0))
+            else:
+                whole.append(K.effect_text(e))
     pieces = []
     for p in card.parts:
         text = K.part_text(p)
         line = f"{text['type'].lower()} {text['targets']}: {text['effects']}"
-        extra = [K.effect_text({"op": op, "n": n}) for op, n in sorted(bonus.items()) if n]
+        ops = {e["op"] for e in p.effects}
+        extra = [
+            K.effect_text({"op": op, "n": n})
+            for op, n in sorted(bonus.items())
+            if n and ops & set(MODIFIES[op])
+        ]
         if extra:
             line += " (" + ", ".join(extra) + ")"
-        if mult:
+        if mult and ops & {"damage", "damage_x", "heal", "heal_x"}:
             line += f" ×{mult}"
         pieces.append(line)
     head = f"{card.name}" + (f" with X = {x}" if card.cost.is_x and x else "")
-    return f"{head}: " + "; ".join(pieces)
+    tail = f"; also {', '.join(dict.fromkeys(whole))}" if whole else ""
+    return f"{head}: " + "; ".join(pieces) + tail
 
 
 def play_in_progress(s: State) -> dict[str, Any] | None:
