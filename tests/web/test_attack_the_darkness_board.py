@@ -320,3 +320,38 @@ def test_arena_shows_teams_and_the_initiative_cuts(client: TestClient) -> None:
     if gm["view"]["cuts"]:
         assert "Initiative cuts" in section(page, "atd-status")
     assert "Initiative:" in section(page, "atd-status")
+
+
+def test_targets_and_room_clearing_are_clicks_on_the_board(client: TestClient) -> None:
+    table = new_table(client, seed="atd-target")
+    gm = drive(client, table, lambda gm: waiting("target")(gm) or waiting("area")(gm), limit=1500)
+    seat = gm["view"]["waiting"]["seats"][0]
+    page = seat_page(client, table, seat)
+    board = section(page, "atd-map")
+    aimed = [b for b in buttons(page) if b["command"]["type"] in ("target", "area")]
+    assert aimed
+    for b in aimed:
+        assert b["target"] is not None and f'data-target="{b["target"]}"' in board
+    assert "plays" in section(page, "atd-window")  # the card being resolved, for everyone
+
+    gm = drive(client, table, waiting("clear_room"), limit=3000)
+    page = seat_page(client, table, gm["view"]["waiting"]["seats"][0])
+    assert "Clearing the room" in section(page, "atd-window")
+    for b in buttons(page):
+        if b["command"]["type"] == "revive":
+            assert b["target"] == f"combatant:c{b['command']['args']['target']}"
+
+
+def test_the_game_master_plays_a_monster_by_clicking_squares_and_tokens(client: TestClient) -> None:
+    table = new_table(client, seed="atd-gm", seats=1, mode="tabletop", dungeon="random", encounters=1)
+    gm = drive(client, table, waiting("gm_monster"), limit=1500)
+    page = gm_page(client, table)
+    board = section(page, "atd-map")
+    assert f"The game master plays {escape(gm['view']['waiting']['monster']['name'])}" in section(
+        page, "atd-window"
+    )
+    assert "atd-mon atd-current" in board  # the acting monster stands out
+    moves = [b for b in buttons(page) if b["command"]["type"] in ("move", "attack")]
+    assert moves
+    for b in moves:
+        assert b["target"] is not None and f'data-target="{b["target"]}"' in board
