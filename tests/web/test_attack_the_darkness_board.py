@@ -20,6 +20,8 @@ from app.store.migrate import upgrade
 from tests.conftest import make_settings
 from tests.games.attack_the_darkness.test_api import pick
 from tests.support.tables import auth
+from tests.web.test_assembled_pages import TABLES as ASSEMBLED
+from tests.web.test_assembled_pages import play as play_assembled
 from tests.web.test_board_targets import buttons
 from tests.web.test_darkest_night_board import section
 
@@ -355,3 +357,16 @@ def test_the_game_master_plays_a_monster_by_clicking_squares_and_tokens(client: 
     assert moves
     for b in moves:
         assert b["target"] is not None and f'data-target="{b["target"]}"' in board
+
+
+# -- live updates --------------------------------------------------------------------------
+
+ASSEMBLED["attack_the_darkness"] = {"seats": ["Ann", "<b>Bo</b>"], "options": {"mode": "adventure"}}
+"""The assembled-pages harness (tests/web/test_assembled_pages.py) with this game's table."""
+
+
+def test_live_pages_equal_a_fresh_render_after_any_updates(client: TestClient) -> None:
+    """Every part's slice covers what it shows: a spectator's, each seat's and the game
+    master's page, assembled from the websocket's frames, equal a fresh render."""
+    table = play_assembled(client, "attack_the_darkness", "atd-live", steps=40)
+    assert table.session.seq > 30
