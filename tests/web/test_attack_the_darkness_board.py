@@ -14,7 +14,9 @@ import pytest
 from fastapi.testclient import TestClient
 from markupsafe import escape
 
+from app.games.attack_the_darkness.game import AttackTheDarkness
 from app.games.attack_the_darkness.view import secrets_of
+from app.kernel.types import Choice, SeatInfo
 from app.main import create_app
 from app.store.migrate import upgrade
 from tests.conftest import make_settings
@@ -370,3 +372,39 @@ def test_live_pages_equal_a_fresh_render_after_any_updates(client: TestClient) -
     master's page, assembled from the websocket's frames, equal a fresh render."""
     table = play_assembled(client, "attack_the_darkness", "atd-live", steps=40)
     assert table.session.seq > 30
+
+
+def test_each_kind_of_choice_names_its_board_element() -> None:
+    """targets.choice_target: the command field → the board element (the map in its
+    docstring), for every kind of choice that has one, and None for the rest."""
+    game = AttackTheDarkness()
+    state = game.initial_state()
+    for event in game.setup({"mode": "adventure"}, [SeatInfo(0, "Ann")], random.Random(1)):
+        state = game.evolve(state, event)
+    action = next(i for i in state.cards if i.startswith("0a"))
+    resource = next(i for i in state.cards if i.startswith("0r"))
+    dungeon = next(i for i in state.cards if i.startswith("d"))
+    advancement = next(i for i in state.cards if i.startswith("v"))
+    cases = [
+        (Choice("speed", {"to": [3, -2]}, ""), "square:3,-2"),
+        (Choice("move", {"to": [0, 4]}, ""), "square:0,4"),
+        (Choice("area", {"x": -1, "y": 2, "o": "h"}, ""), "square:-1,2"),
+        (Choice("place_tile", {"x": 4, "y": 0, "o": "v"}, ""), "square:4,0"),
+        (Choice("target", {"who": "m3"}, ""), "combatant:m3"),
+        (Choice("attack", {"who": "c0"}, ""), "combatant:c0"),
+        (Choice("revive", {"seat": 0, "discard": False, "target": 1}, ""), "combatant:c1"),
+        (Choice("play", {"card": action}, ""), f"ac:{state.cards[action]}"),
+        (Choice("defend", {"card": action}, ""), f"ac:{state.cards[action]}"),
+        (Choice("discard", {"card": resource}, ""), f"rc:{state.cards[resource]}"),
+        (Choice("add", {"rc": resource}, ""), f"rc:{state.cards[resource]}"),
+        (Choice("equip", {"item": dungeon}, ""), f"item:{dungeon}"),
+        (Choice("flip", {"tile": 2}, ""), "tile:2"),
+        (Choice("keep", {"card": advancement}, ""), f"adv:{state.cards[advancement]}"),
+        (Choice("pick", {"card": dungeon}, ""), f"dungeon:{state.cards[dungeon]}"),
+        (Choice("end_turn", {"discard": False}, ""), None),
+        (Choice("keep", {"drop": []}, ""), None),
+        (Choice("done", {}, ""), None),
+        (Choice("play", {"card": "nowhere"}, ""), None),
+    ]
+    for choice, wanted in cases:
+        assert game.choice_target(state, choice) == wanted, choice

@@ -10,8 +10,9 @@ The board (``templates/games/attack_the_darkness/board.html``) marks:
   0's character, ``m5`` for monster 5): targets, the game master's attacks, a revive;
 - each card in a hand ``ac:<card>`` or ``rc:<card>`` by *card*, not copy: the engine offers
   one choice per card (two Charges in hand are one choice), so every copy lights up;
-- equipment ``item:<instance>``, an advancement drawn ``adv:<card>``, a face-down map tile
-  ``tile:<index>``, a card of the game master's dungeon deck ``dungeon:<card>``.
+- equipment ``item:<instance>`` (used, or added to a card), an advancement drawn
+  ``adv:<card>``, a map tile ``tile:<index>`` (a face-down one flipped, a tile chosen for a
+  set of monsters), a card of the game master's dungeon deck ``dungeon:<card>``.
 
 Only a choice's ``type`` and ``args`` are read: what a player may send is already decided
 by the prompts. Map: command field → board element."""
@@ -27,8 +28,9 @@ from app.kernel.types import Choice
 
 C = load()
 
-SQUARE_CHOICES = frozenset({"speed", "move", "area", "place_tile"})
-"""Choices whose square is ``to`` (a move) or ``x``, ``y`` (an area's or a tile's corner)."""
+SQUARE_CHOICES = frozenset({"speed", "move", "area", "place_tile", "token", "place"})
+"""Choices whose square is ``to`` (a move, a token set on the stairs, a monster the Tabletop
+game master places) or ``x``, ``y`` (an area's or a tile's corner)."""
 COMBATANT_ARG = {"target": "who", "attack": "who"}
 HAND_ARG = {"play": "card", "defend": "card", "discard": "card", "add": "rc"}
 
@@ -61,11 +63,11 @@ def choice_target(state: State, choice: Choice) -> str | None:
         return f"combatant:{args['who']}"
     if kind in HAND_ARG:
         return hand_target(state, args.get(HAND_ARG[kind]))
-    if kind == "equip" and isinstance(args.get("item"), str):
+    if kind in ("equip", "modify") and isinstance(args.get("item"), str):
         return f"item:{args['item']}"
     if kind == "revive" and isinstance(args.get("target"), int):
         return f"combatant:c{args['target']}"
-    if kind == "flip" and isinstance(args.get("tile"), int):
+    if kind in ("flip", "tile") and isinstance(args.get("tile"), int):
         return f"tile:{args['tile']}"
     if kind == "keep" and isinstance(args.get("card"), str) and args["card"] in state.cards:
         return f"adv:{state.cards[args['card']]}"
