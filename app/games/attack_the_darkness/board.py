@@ -13,6 +13,17 @@ from typing import Any
 
 from app.games.attack_the_darkness import cards as K
 from app.games.attack_the_darkness import query as q
+from app.games.attack_the_darkness.decisions import (
+    Act,
+    Area,
+    ClearRoom,
+    Defend,
+    GmMonster,
+    GmPick,
+    KeepEquipment,
+    Pay,
+    PlaceTile,
+)
 from app.games.attack_the_darkness.grid import TILE_H, TILE_W
 from app.games.attack_the_darkness.state import State
 from app.kernel.types import Viewer
@@ -28,19 +39,17 @@ def square_key(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
-def anchors(s: State) -> list[list[int]]:
+def anchors(s: State) -> list[tuple[int, int]]:
     """Squares a pending question may name that lie off the map: where the next tile may go
     (AtD L248) or an area's corner (AtD L159-162). Public: the map and the pending question
     are (the area's card was declared, AtD L143)."""
     from app.games.attack_the_darkness import rules
 
     d = s.decision
-    if d is None:
-        return []
-    if d.kind == "place_tile":
-        return sorted({(x, y) for x, y, _ in rules.tile_spots(s)})  # type: ignore[misc]
-    if d.kind == "area" and s.play is not None:
-        return sorted({(c.args["x"], c.args["y"]) for c in rules.area_choices(s, d) if c.type == "area"})  # type: ignore[arg-type,misc]
+    if isinstance(d, PlaceTile):
+        return sorted({(x, y) for x, y, _ in rules.tile_spots(s)})
+    if isinstance(d, Area) and s.play is not None:
+        return sorted({(c.args["x"], c.args["y"]) for c in rules.area_choices(s, d) if c.type == "area"})
     return []
 
 
@@ -94,8 +103,8 @@ def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
     if d is None:
         return {}
     out: dict[str, Any] = {}
-    if d.kind == "defend":
-        attacker, target = d.attacker, d.target  # type: ignore[attr-defined]
+    if isinstance(d, Defend):
+        attacker, target = d.attacker, d.target
         out["attacker"] = {"id": attacker, "name": who_name(s, attacker)}
         out["target"] = {"id": target, "name": who_name(s, target)}
         if attacker in s.monsters:
@@ -104,37 +113,34 @@ def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
         elif s.play is not None and s.play.get("card"):
             out["attack"] = {"card": C.card_name(s.cards[s.play["card"]])}
         out["save"] = s.guard.get(target, 0)
-    elif d.kind == "gm_monster":
-        mid = d.monster  # type: ignore[attr-defined]
-        out["monster"] = {"id": mid, "name": who_name(s, mid)}
-        out["attacks_left"] = d.attacks  # type: ignore[attr-defined]
-        out["moved"] = d.moved  # type: ignore[attr-defined]
-    elif d.kind == "clear_room":
-        out["chosen"] = sorted(int(k) for k in d.chosen)  # type: ignore[attr-defined]
-    elif d.kind == "gm_pick" and viewer.is_gm:
-        out["total"] = d.total  # type: ignore[attr-defined]
+    elif isinstance(d, GmMonster):
+        out["monster"] = {"id": d.monster, "name": who_name(s, d.monster)}
+        out["attacks_left"] = d.attacks
+        out["moved"] = d.moved
+    elif isinstance(d, ClearRoom):
+        out["chosen"] = sorted(int(k) for k in d.chosen)
+    elif isinstance(d, GmPick) and viewer.is_gm:
+        out["total"] = d.total
         out["danger"] = s.danger
         out["budget"] = s.danger + 5
-    elif d.kind == "place_tile":
-        out["left"] = d.left  # type: ignore[attr-defined]
-    elif d.kind == "keep_equipment":
-        cid = s.cards[d.card]  # type: ignore[attr-defined]
+    elif isinstance(d, PlaceTile):
+        out["left"] = d.left
+    elif isinstance(d, KeepEquipment):
+        cid = s.cards[d.card]
         out["equipment"] = {"name": C.dungeon_name(cid), "text": K.dungeon_card_text(cid)}
-    elif d.kind == "pay" and any(viewer.holds(x) for x in d.asked):
-        seat = int(d.seat)
-        card = d.card  # type: ignore[attr-defined]
-        paid, x, _, _ = rules.payment(s, seat, d)  # type: ignore[arg-type]
-        cid = s.cards[card]
+    elif isinstance(d, Pay) and any(viewer.holds(x) for x in d.asked):
+        paid, x, _, _ = rules.payment(s, int(d.seat), d)
+        cid = s.cards[d.card]
         out["pay"] = {
             "card": cid,
             "text": K.action_card(cid),
             "chosen": [
                 {"card": s.cards[r], "name": C.card_name(s.cards[r]), "text": K.resource_card(s.cards[r])}
-                for r in d.rcs  # type: ignore[attr-defined]
+                for r in d.rcs
             ],
             "paid": paid,
             "x": x,
-            "summary": play_summary(cid, [s.cards[r] for r in d.rcs], x),  # type: ignore[attr-defined]
+            "summary": play_summary(cid, [s.cards[r] for r in d.rcs], x),
         }
     return out
 
@@ -239,11 +245,11 @@ def unplayable(s: State, seat: int) -> dict[str, str]:
     from app.games.attack_the_darkness import rules
 
     d = s.decision
-    if d is None or d.kind != "act" or d.seat != seat:
+    if not isinstance(d, Act) or d.seat != seat:
         return {}
     out = {}
     names = {C.card_name(s.cards[c]): s.cards[c] for c in s.chars[seat]["hand_a"]}
-    for u in rules.act_unavailable(s, d):  # type: ignore[arg-type]
+    for u in rules.act_unavailable(s, d):
         if u.type == "play":
             cid = names.get(u.label.removeprefix("Play "))
             if cid is not None:
