@@ -2,7 +2,8 @@
 from the hand, pays by tapping the lit resource cards, goes back, and moves by tapping
 a lit square; a spectator sees the board without any hand; the Tabletop game master
 places a tile by clicking the grid, and the attacked player's page opens the defence
-window. Screenshots of each page type go to test-artifacts/screenshots/."""
+window; the lobby refuses an illegal custom deck with every rule it breaks. Screenshots
+of each page type go to test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -152,3 +153,17 @@ def test_a_turn_on_a_phone_a_spectator_a_defence_and_the_game_master(
     with page.expect_response(lambda r: r.url.endswith("/act")):
         page.locator("#prompts button.choice", has_text="Take the attack").click()
     expect(window).not_to_contain_text("You are attacked!")
+
+    # The lobby: a seat's own deck, written as text, refused with every rule it breaks.
+    lobby = open_page(f"{server.url}/lobby")
+    with lobby.expect_response(re.compile(r"/lobby/form\?game=attack_the_darkness")):
+        lobby.locator("select[name=game]").select_option("attack_the_darkness")
+    form = lobby.locator("#game-form")
+    form.locator("input[name=seat]").nth(0).fill("Ann")
+    form.locator("select[name=opt_class]").nth(0).select_option("champion")
+    form.locator("textarea[name=opt_deck]").nth(0).fill("12 Hearty, 5 Brutish; 3 Hack!, 4 Cleave")
+    summary = lobby.locator("#option-summary .summary-error")
+    expect(summary).to_contain_text("5 copies of Brutish: at most 3 (AtD L318)")
+    expect(summary).to_contain_text("4 copies of Cleave: at most 3 (AtD L325)")
+    expect(summary).to_contain_text("not exactly 27 (AtD L316)")
+    screenshot(lobby, "atd-lobby-deck")
