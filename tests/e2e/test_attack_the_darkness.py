@@ -162,8 +162,9 @@ def test_a_turn_on_a_phone_a_spectator_a_defence_and_the_game_master(
     form.locator("input[name=seat]").nth(0).fill("Ann")
     form.locator("select[name=opt_class]").nth(0).select_option("champion")
     form.locator("textarea[name=opt_deck]").nth(0).fill("12 Hearty, 5 Brutish; 3 Hack!, 4 Cleave")
-    summary = lobby.locator("#option-summary .summary-error")
+    summary = lobby.locator("#option-summary")
     expect(summary).to_contain_text("5 copies of Brutish: at most 3 (AtD L318)")
     expect(summary).to_contain_text("4 copies of Cleave: at most 3 (AtD L325)")
     expect(summary).to_contain_text("not exactly 27 (AtD L316)")
+    expect(summary.locator(".summary-error")).to_have_count(4)  # a line per broken rule
     screenshot(lobby, "atd-lobby-deck")

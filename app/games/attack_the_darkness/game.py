@@ -417,7 +417,8 @@ def custom_decks(
 ) -> dict[int, tuple[dict[str, int], dict[str, int]]]:
     """The seats' own decks (option ``deck``), each checked against every rule of deck
     building (``decks.deck_problems``, AtD L298-327, Arena bans AtD L297); one error lists
-    every broken rule of every seat, so the lobby shows them all before the table is made."""
+    every broken rule of every seat, a line each, so the lobby shows them all before the
+    table is made."""
     c = load()
     texts = list(options.get("deck") or [])
     classes = seat_classes(options, len(names))
@@ -437,7 +438,7 @@ def custom_decks(
         problems += [f"{who}: {err.message}" for err in broken]
         out[k] = (res, act)
     if problems:
-        raise RuleError("illegal_deck", "; ".join(problems))
+        raise RuleError("illegal_deck", "\n".join(problems))
     return out
 
 
