@@ -48,6 +48,8 @@ def schema_problems(specs: Sequence[OptionSpec]) -> list[str]:
                 problems.append(f"{spec.name} depends on {name}, which is not declared before it")
             elif not values:
                 problems.append(f"{spec.name} depends on no value of {name}")
+        if spec.kind == "per_seat_text" and spec.max_length < 1:
+            problems.append(f"{spec.name} is a per_seat_text option without a max_length")
         if spec.count_option is not None and seen.get(spec.count_option, spec).kind != "int":
             problems.append(
                 f"{spec.name} counts by {spec.count_option}, which is not an int option before it"
@@ -81,7 +83,7 @@ def validate_options(
     for spec in game.options:
         if spec.name in active or result[spec.name] == spec.default:
             continue
-        if spec.kind == "per_seat" and not any(v is not None for v in result[spec.name]):
+        if spec.kind in ("per_seat", "per_seat_text") and not any(v is not None for v in result[spec.name]):
             result[spec.name] = spec.default
             continue
         controller, values = spec.depends_on or ("", ())
@@ -113,6 +115,8 @@ def check_value(spec: OptionSpec, value: Any, seat_count: int | None) -> Any:
         value = list(value)
     elif spec.kind == "per_seat":
         value = check_per_seat(spec, value, seat_count)
+    elif spec.kind == "per_seat_text":
+        value = check_per_seat_text(spec, value, seat_count)
     elif value not in spec.choices:
         choices = ", ".join(map(str, spec.choices))
         raise RuleError("bad_option", f"option {spec.name} must be one of {choices}")
@@ -151,3 +155,39 @@ def check_per_seat(spec: OptionSpec, value: Any, seat_count: int | None) -> list
                 "each seat picks a different one",
             )
     return list(value)
+
+
+def check_per_seat_text(spec: OptionSpec, value: Any, seat_count: int | None) -> list[str | None]:
+    """A text per seat, in seat order: each a string of at most ``max_length`` characters
+    (an empty one is ``None``, the game's pick), no control characters but line breaks."""
+    if not isinstance(value, list):
+        raise RuleError(
+            "bad_option", f"option {spec.name} must be a list with one entry per seat (a text or null)"
+        )
+    out: list[str | None] = []
+    for seat, text in enumerate(value):
+        if text is None:
+            out.append(None)
+            continue
+        if not isinstance(text, str):
+            raise RuleError("bad_option", f"option {spec.name}: seat {seat + 1} must give a text or null")
+        if len(text) > spec.max_length:
+            raise RuleError(
+                "bad_option",
+                f"option {spec.name}: seat {seat + 1}'s text has {len(text)} characters, "
+                f"at most {spec.max_length}",
+            )
+        if any(ord(ch) < 32 and ch not in "\n\r\t" for ch in text):
+            raise RuleError(
+                "bad_option", f"option {spec.name}: seat {seat + 1}'s text holds control characters"
+            )
+        out.append(text.strip() or None)
+    if seat_count is not None:
+        if len(out) > seat_count:
+            raise RuleError(
+                "bad_option",
+                f"option {spec.name} gives {len(out)} texts for {seat_count} seat"
+                f"{'s' if seat_count != 1 else ''}: one per seat at most",
+            )
+        out += [None] * (seat_count - len(out))
+    return out

@@ -176,6 +176,10 @@ class OptionSpec:
     - ``"per_seat"``: one of ``choices`` for each seat, in seat order (a class per seat, a
       deck per seat, a character per seat); ``None`` (or a list shorter than the seats)
       leaves that seat's pick to the game; ``distinct`` forbids two seats the same value.
+    - ``"per_seat_text"``: a short free-form text for each seat, in seat order (a custom
+      deck written as text), at most ``max_length`` characters each; ``None`` (or an empty
+      text, or a list shorter than the seats) leaves that seat to the game. What the text
+      means is the game's to check (``describe_options`` and ``setup``).
 
     ``depends_on = ("mode", ("campaign",))`` makes the option apply only while the option
     ``mode`` (declared before it) has one of those values: otherwise the lobby hides it
@@ -183,7 +187,7 @@ class OptionSpec:
     """
 
     name: str
-    kind: Literal["bool", "int", "choice", "seats", "per_seat"]
+    kind: Literal["bool", "int", "choice", "seats", "per_seat", "per_seat_text"]
     default: Any
     label: str
     help: str = ""
@@ -201,6 +205,9 @@ class OptionSpec:
     """What a ``"per_seat"`` seat (or a ``"seats"`` thing) left without a pick gets, as
     the lobby's form says."""
     depends_on: tuple[str, tuple[Any, ...]] | None = None
+    max_length: int = 0
+    """A ``"per_seat_text"`` seat's text holds at most this many characters (the size bound
+    of a free-form value: it is stored with the table and sent to every page)."""
 
     def label_of(self, value: Any) -> str:
         """The lobby's name for one of ``choices``."""
@@ -237,8 +244,10 @@ class OptionSpec:
             out["item_label"] = self.item_label
         if self.kind == "per_seat":
             out["distinct"] = self.distinct
-        if self.kind in ("per_seat", "seats"):
+        if self.kind in ("per_seat", "seats", "per_seat_text"):
             out["blank_label"] = self.blank_label
+        if self.kind == "per_seat_text":
+            out["max_length"] = self.max_length
         if self.depends_on is not None:
             out["depends_on"] = {"option": self.depends_on[0], "values": list(self.depends_on[1])}
         return out

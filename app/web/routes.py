@@ -140,6 +140,10 @@ def options_from_form(game: Game, form: dict[str, list[str]]) -> dict[str, Any]:
             picks = per_seat_picks(raw or [], form.get("seat", []))
             if any(p is not None for p in picks):
                 options[spec.name] = picks
+        elif spec.kind == "per_seat_text":
+            texts = per_seat_picks([text.strip() for text in raw or []], form.get("seat", []))
+            if any(t is not None for t in texts):
+                options[spec.name] = texts
         elif raw is None or raw[-1] == "":
             continue
         elif spec.kind == "int":

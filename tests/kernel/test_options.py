@@ -109,3 +109,46 @@ def test_the_test_game_conforms() -> None:
     for seed in range(10):
         playout = random_playout(WAYMARKS, seed, options={"mode": "tour", "route": "hills"})
         assert playout.outcome is not None
+
+
+NOTES = OptionSpec("note", "per_seat_text", [], "Note", max_length=12, blank_label="no note")
+
+
+class _Noted:
+    """A schema with one free-form option per seat, for ``validate_options``."""
+
+    title = "Noted"
+    options = (NOTES,)
+
+
+def test_a_text_per_seat_is_bounded_and_padded() -> None:
+    game = _Noted()
+    assert validate_options(game, {"note": ["hello", None]}, 3)["note"] == ["hello", None, None]  # type: ignore[arg-type]
+    assert validate_options(game, {"note": ["  ", " hi "]}, 2)["note"] == [None, "hi"]  # type: ignore[arg-type]
+    assert validate_options(game, {}, 2)["note"] == [None, None]  # type: ignore[arg-type]
+    cases = {
+        "option note must be a list with one entry per seat (a text or null)": "hello",
+        "option note: seat 2 must give a text or null": [None, 5],
+        "option note: seat 1's text has 13 characters, at most 12": ["x" * 13],
+        "option note: seat 1's text holds control characters": ["a\x00b"],
+        "option note gives 3 texts for 2 seats: one per seat at most": ["a", "b", "c"],
+    }
+    for message, value in cases.items():
+        err = refused({"note": value}, 2, game=game)
+        assert (err.code, err.message) == ("bad_option", message)
+    assert validate_options(game, {"note": ["two\nlines"]}, 1)["note"] == ["two\nlines"]  # type: ignore[arg-type]
+
+
+def test_a_text_option_needs_its_bound_and_says_it_in_its_json() -> None:
+    assert schema_problems((OptionSpec("free", "per_seat_text", [], "Free"),)) == [
+        "free is a per_seat_text option without a max_length"
+    ]
+    assert NOTES.to_json() == {
+        "name": "note",
+        "type": "per_seat_text",
+        "default": [],
+        "label": "Note",
+        "help": "",
+        "blank_label": "no note",
+        "max_length": 12,
+    }

@@ -23,60 +23,91 @@ def legal_for(classes: str, cls: str) -> bool:
 def validate_deck(
     content: Content, cls: str, resources: dict[str, int], actions: dict[str, int], *, arena: bool = False
 ) -> None:
-    """Refuse an illegal character, naming the rule (AtD L315-327; Arena bans AtD L297)."""
+    """Refuse an illegal character, naming the rule (AtD L315-327; Arena bans AtD L297): the
+    first of ``deck_problems``."""
+    problems = deck_problems(content, cls, resources, actions, arena=arena)
+    if problems:
+        raise problems[0]
+
+
+def deck_problems(
+    content: Content, cls: str, resources: dict[str, int], actions: dict[str, int], *, arena: bool = False
+) -> list[RuleError]:
+    """Every rule an illegal character breaks, each naming its rule, in the order the rules
+    are checked (AtD L315-327; Arena bans AtD L297): a deck builder lists them all."""
+    out: list[RuleError] = []
     if cls not in content.classes:
-        raise RuleError("unknown_class", f"{cls!r} is not one of the seven classes (AtD L57-66)")
+        return [RuleError("unknown_class", f"{cls!r} is not one of the seven classes (AtD L57-66)")]
     klass = content.classes[cls]
     for card, n in [*resources.items(), *actions.items()]:
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise RuleError("bad_count", f"{card}: a deck lists each card with a count of at least 1")
+            out.append(RuleError("bad_count", f"{card}: a deck lists each card with a count of at least 1"))
+    if out:
+        return out
     for card in resources:
         if card not in content.resources:
             kind = "an action card" if card in content.actions else "no card"
-            raise RuleError("not_a_resource", f"{card} is {kind}, not a resource card (AtD L315)")
+            out.append(RuleError("not_a_resource", f"{card} is {kind}, not a resource card (AtD L315)"))
     for card in actions:
         if card not in content.actions:
             kind = "a resource card" if card in content.resources else "no card"
-            raise RuleError("not_an_action", f"{card} is {kind}, not an action card (AtD L323)")
+            out.append(RuleError("not_an_action", f"{card} is {kind}, not an action card (AtD L323)"))
+    resources = {c: n for c, n in resources.items() if c in content.resources}
+    actions = {c: n for c, n in actions.items() if c in content.actions}
     r_total, a_total = sum(resources.values()), sum(actions.values())
     if r_total != DECK_SIZE:
-        raise RuleError(
-            "resource_deck_size",
-            f"the resource deck holds {r_total} cards, not exactly {DECK_SIZE} (AtD L316)",
+        out.append(
+            RuleError(
+                "resource_deck_size",
+                f"the resource deck holds {r_total} cards, not exactly {DECK_SIZE} (AtD L316)",
+            )
         )
     if a_total != DECK_SIZE:
-        raise RuleError(
-            "action_deck_size", f"the action deck holds {a_total} cards, not exactly {DECK_SIZE} (AtD L324)"
+        out.append(
+            RuleError(
+                "action_deck_size",
+                f"the action deck holds {a_total} cards, not exactly {DECK_SIZE} (AtD L324)",
+            )
         )
     cores = klass.cores
     per_core = CORE_COPIES // len(cores)
     for core in cores:
         if resources.get(core, 0) != per_core:
             rule = "AtD L320" if len(cores) == 2 else "AtD L317"
-            raise RuleError(
-                "core_cards",
-                f"a {klass.name} resource deck holds exactly {per_core} {content.resources[core].name} "
-                f"(it has {resources.get(core, 0)}) ({rule})",
+            out.append(
+                RuleError(
+                    "core_cards",
+                    f"a {klass.name} resource deck holds exactly {per_core} {content.resources[core].name} "
+                    f"(it has {resources.get(core, 0)}) ({rule})",
+                )
             )
     for card, n in resources.items():
         rc = content.resources[card]
         if rc.core and card not in cores:
-            raise RuleError("core_of_other_class", f"{rc.name} is another class's core card (AtD L311)")
+            out.append(RuleError("core_of_other_class", f"{rc.name} is another class's core card (AtD L311)"))
         if card not in cores and n > MAX_COPIES:
-            raise RuleError("too_many_copies", f"{n} copies of {rc.name}: at most {MAX_COPIES} (AtD L318)")
+            out.append(
+                RuleError("too_many_copies", f"{n} copies of {rc.name}: at most {MAX_COPIES} (AtD L318)")
+            )
         if not legal_for(rc.classes, cls):
-            raise RuleError(
-                "card_not_for_class",
-                f"{rc.name} ({rc.classes}) is not usable by the {klass.name} (AtD L306-308)",
+            out.append(
+                RuleError(
+                    "card_not_for_class",
+                    f"{rc.name} ({rc.classes}) is not usable by the {klass.name} (AtD L306-308)",
+                )
             )
     for card, n in actions.items():
         ac = content.actions[card]
         if n > MAX_COPIES:
-            raise RuleError("too_many_copies", f"{n} copies of {ac.name}: at most {MAX_COPIES} (AtD L325)")
+            out.append(
+                RuleError("too_many_copies", f"{n} copies of {ac.name}: at most {MAX_COPIES} (AtD L325)")
+            )
         if not legal_for(ac.classes, cls):
-            raise RuleError(
-                "card_not_for_class",
-                f"{ac.name} ({ac.classes}) is not usable by the {klass.name} (AtD L306-308)",
+            out.append(
+                RuleError(
+                    "card_not_for_class",
+                    f"{ac.name} ({ac.classes}) is not usable by the {klass.name} (AtD L306-308)",
+                )
             )
     if arena:
         banned = sorted(
@@ -84,7 +115,8 @@ def validate_deck(
             | {content.actions[c].name for c in actions if content.actions[c].arena_banned}
         )
         if banned:
-            raise RuleError("banned_in_arena", f"banned in Arena games: {', '.join(banned)} (AtD L297)")
+            out.append(RuleError("banned_in_arena", f"banned in Arena games: {', '.join(banned)} (AtD L297)"))
+    return out
 
 
 def sample_deck(content: Content, cls: str, *, arena: bool = False) -> tuple[dict[str, int], dict[str, int]]:

@@ -12,7 +12,7 @@ def _who(d: dict, key: str = "who") -> str:
     w = d.get(key, "")
     if isinstance(w, str) and w.startswith("c"):
         return f"Player {int(w[1:]) + 1}"
-    return f"monster {w}" if w else ""
+    return f"monster #{w[1:]}" if w else ""
 
 
 def describe_event(event: Event) -> str:
@@ -53,7 +53,8 @@ def describe_event(event: Event) -> str:
             }.get(d["to"], d["to"])
             return f"{C.dungeon_name(d['id'])} is revealed and {where}."
         case "MonstersEntered":
-            return f"{len(d['monsters'])} × {d['name']} enter the encounter."
+            numbers = ", ".join(f"#{m['id'][1:]}" for m in d["monsters"])
+            return f"{len(d['monsters'])} × {d['name']} ({numbers}) enter the encounter."
         case "BossCardsReturned":
             return f"{d['n']} boss card(s) go to the bottom of the dungeon deck (AtD L225)."
         case "RoundBegan":
@@ -85,7 +86,7 @@ def describe_event(event: Event) -> str:
         case "KnockedOut":
             return f"{p} falls unconscious (AtD L69)."
         case "MonsterDied":
-            return f"Monster {d['id']} dies."
+            return f"Monster #{d['id'][1:]} dies."
         case "StatusSet":
             return f"{_who(d)} is {d['status']} until round {d['until']}."
         case "Guarded":
@@ -129,7 +130,7 @@ def describe_event(event: Event) -> str:
         case "InitiativeSet":
             return "Initiative: " + ", ".join(f"Player {x + 1}" for x in d["order"]) + "."
         case "MonsterSummoned":
-            return f"Monster {d['id']} summons help."
+            return f"Monster #{d['id'][1:]} summons help."
         case "GameEnded":
             return f"The game ends: {d['reason']}."
         case "Waiting":

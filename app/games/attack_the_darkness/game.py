@@ -7,11 +7,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.attack_the_darkness import clearing, rules  # noqa: F401  (register the rules)
+from app.games.attack_the_darkness import clearing, deckcode, rules  # noqa: F401  (register the rules)
 from app.games.attack_the_darkness import query as q
 from app.games.attack_the_darkness.bot import bot_pick
 from app.games.attack_the_darkness.content import CLASS_IDS, load
-from app.games.attack_the_darkness.decks import sample_deck
+from app.games.attack_the_darkness.decks import deck_problems, sample_deck
 from app.games.attack_the_darkness.describe import describe_event
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.state import State
@@ -144,6 +144,17 @@ class AttackTheDarkness(RulesFold, GameBase):
             choice_labels=tuple(c.title() for c in CLASS_IDS),
             blank_label="the next free class",
         ),
+        OptionSpec(
+            "deck",
+            "per_seat_text",
+            [],
+            "Custom deck",
+            "a seat's own decks for its class (AtD L298-327): the resource cards, a ';', then the "
+            'action cards, each as a count and a card ("12 Hearty, 3 Momentous; 3 Hack!, …"); '
+            "empty: the class's pre-constructed deck",
+            blank_label="the pre-constructed deck",
+            max_length=deckcode.MAX_LENGTH,
+        ),
     )
 
     def event_types(self) -> dict[str, int]:
@@ -153,6 +164,7 @@ class AttackTheDarkness(RulesFold, GameBase):
         return State()
 
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]:
+        custom_decks(options, seat_names)
         mode = options.get("mode", "adventure")
         if mode == "arena":
             teams = options.get("teams", 2)
@@ -173,16 +185,11 @@ class AttackTheDarkness(RulesFold, GameBase):
         teams = options.get("teams", 2)
         if arena and not teams <= n <= 3 * teams:
             raise RuleError("arena_teams", f"Arena needs {teams} teams of 1-3 players: {n} seats (AtD L288)")
-        picks = list(options.get("class", [])) + [None] * n
-        free = [x for x in CLASS_IDS if x not in picks[:n]] or list(CLASS_IDS)
-        classes = []
-        for k in range(n):
-            if picks[k] is None:
-                picks[k] = free[k % len(free)]
-            classes.append(picks[k])
+        classes = seat_classes(options, n)
+        custom = custom_decks(options, [s.name for s in seats])
         decks = []
-        for cls in classes:
-            res, act = sample_deck(c, cls, arena=arena)
+        for k, cls in enumerate(classes):
+            res, act = custom.get(k) or sample_deck(c, cls, arena=arena)
             decks.append({"resources": res, "actions": act})
         dungeon = "random" if arena else options.get("dungeon", "tavern_cellar")
         dungeon_cards = [cid for cid in sorted(c.dungeon_copies) for _ in range(c.dungeon_copies[cid])]
@@ -321,12 +328,9 @@ class AttackTheDarkness(RulesFold, GameBase):
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
-        if choice.type in ("speed", "move") and "to" in choice.args:
-            x, y = choice.args["to"]
-            return f"square:{x}-{y}"
-        if choice.type in ("target", "attack") and "who" in choice.args:
-            return f"combatant:{choice.args['who']}"
-        return None
+        from app.games.attack_the_darkness.targets import choice_target
+
+        return choice_target(state, choice)
 
     def undoable(self, events: Sequence[Event]) -> bool:
         return not any(e.type in CHANCE for e in events)
@@ -394,6 +398,48 @@ class AttackTheDarkness(RulesFold, GameBase):
             )
             out.append(Chapter(k, name, outcome, current))
         return out
+
+
+def seat_classes(options: dict[str, Any], n: int) -> list[str]:
+    """Each seat's class: its pick, or the next class nobody picked (AtD L57-66)."""
+    picks = list(options.get("class", [])) + [None] * n
+    free = [x for x in CLASS_IDS if x not in picks[:n]] or list(CLASS_IDS)
+    classes = []
+    for k in range(n):
+        if picks[k] is None:
+            picks[k] = free[k % len(free)]
+        classes.append(picks[k])
+    return classes
+
+
+def custom_decks(
+    options: dict[str, Any], names: Sequence[str]
+) -> dict[int, tuple[dict[str, int], dict[str, int]]]:
+    """The seats' own decks (option ``deck``), each checked against every rule of deck
+    building (``decks.deck_problems``, AtD L298-327, Arena bans AtD L297); one error lists
+    every broken rule of every seat, a line each, so the lobby shows them all before the
+    table is made."""
+    c = load()
+    texts = list(options.get("deck") or [])
+    classes = seat_classes(options, len(names))
+    arena = options.get("mode") == "arena"
+    out: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
+    problems: list[str] = []
+    for k, text in enumerate(texts[: len(names)]):
+        if not text:
+            continue
+        who = f"{names[k]}'s {c.classes[classes[k]].name} deck"
+        try:
+            res, act = deckcode.parse(text)
+        except RuleError as err:
+            problems.append(f"{who}: {err.message}")
+            continue
+        broken = deck_problems(c, classes[k], res, act, arena=arena)
+        problems += [f"{who}: {err.message}" for err in broken]
+        out[k] = (res, act)
+    if problems:
+        raise RuleError("illegal_deck", "\n".join(problems))
+    return out
 
 
 def who(state: State, key: str) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.attack_the_darkness import board as B
+from app.games.attack_the_darkness import cards as K
 from app.games.attack_the_darkness import query as q
 from app.games.attack_the_darkness.grid import tile_squares
 from app.games.attack_the_darkness.state import State
@@ -39,6 +41,8 @@ def card_view(s: State, inst: str) -> dict[str, Any]:
     if cid in C.actions:
         ac = C.actions[cid]
         out |= {"cost": ac.cost.label(), "types": list(ac.types)}
+    if cid in C.actions or cid in C.resources:
+        out["text"] = K.player_card(cid)
     return out
 
 
@@ -68,17 +72,31 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "in_play": [
                 card_view(s, e["card"]) | {"until": e["until"], "on": e["on"]} for e in ch["in_play"]
             ],
-            "equipment": [{"id": e, "name": C.dungeon_name(s.cards[e])} for e in ch["equipment"]],
-            "advancements": [{"id": a, "name": C.advancements[s.cards[a]].name} for a in ch["advancements"]],
+            "equipment": [
+                {"id": e, "name": C.dungeon_name(s.cards[e]), "text": K.dungeon_card_text(s.cards[e])}
+                for e in ch["equipment"]
+            ],
+            "advancements": [
+                {"id": a, "name": C.advancements[s.cards[a]].name, "text": K.advancement_text(s.cards[a])}
+                for a in ch["advancements"]
+            ],
+            "class_card": K.class_card(ch["cls"]),
             "statuses": {k: v for k, v in ch["statuses"].items() if v > s.round},
             "guard": s.guard.get(q.ckey(seat), 0),
         }
         if seat in viewer.seats:
             entry["hand"] = [card_view(s, c) for c in ch["hand_a"] + ch["hand_r"]]
+            entry["unplayable"] = B.unplayable(s, seat)
             drawn = s.adv_draw.get(str(seat))
             if drawn:
                 entry["advancement_draw"] = [
-                    {"id": a, "name": C.advancements[s.cards[a]].name} for a in drawn
+                    {
+                        "id": a,
+                        "card": s.cards[a],
+                        "name": C.advancements[s.cards[a]].name,
+                        "text": K.advancement_text(s.cards[a]),
+                    }
+                    for a in drawn
                 ]
         chars.append(entry)
     tiles = []
@@ -91,6 +109,7 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "stairs": t["stairs"],
             "flipped": t["flipped"],
         }
+        tile["w"], tile["h"] = B.tile_size(t["o"])
         if t["flipped"] and t["card"] is not None:
             tile["card"] = {"id": t["card"], "name": C.dungeon_name(s.cards[t["card"]])}
         tiles.append(tile)
@@ -103,6 +122,8 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "max_hp": C.monsters[m["card"]].hp,
             "pos": m["pos"],
             "entry": m["entry"],
+            "label": B.monster_label(mid),
+            "defended": m.get("defended", 0),
             "statuses": {
                 k: m[k] for k in ("stunned", "immobilized", "dominated", "pressure") if m.get(k, 0) > s.round
             },
@@ -116,6 +137,10 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             if s.line_cards[e]
             else _summon(s, e),
             "danger": C.monsters[s.cards[s.line_cards[e][0]]].danger if s.line_cards[e] else 0,
+            "stats": _line_stats(s, e),
+            "monsters": [
+                mid for mid, m in sorted(s.monsters.items(), key=lambda kv: int(kv[0][1:])) if m["entry"] == e
+            ],
         }
         for e in s.line
     ]
@@ -135,6 +160,9 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "arena": s.arena,
             "walls": [list(w) for w in s.arena_walls],
         },
+        "grid": B.grid_of(s),
+        "play": B.play_in_progress(s),
+        "cuts": {k: list(v) for k, v in s.cuts.items()},
         "monsters": monsters,
         "line": line,
         "dungeon_deck": len(s.dungeon_deck),
@@ -146,12 +174,28 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
         "successes": s.successes,
         "waiting": None
         if d is None
-        else {"kind": d.kind, "title": TITLES.get(d.kind, d.kind), "seats": d.asked},
+        else {"kind": d.kind, "title": TITLES.get(d.kind, d.kind), "seats": d.asked}
+        | B.waiting_details(s, viewer),
         "result": s.result,
     }
     if viewer.is_gm and s.tabletop:
         out["dungeon_deck_cards"] = sorted(C.dungeon_name(s.cards[x]) for x in s.dungeon_deck)
+        out["gm_deck"] = B.gm_dungeon_deck(s)
     return out
+
+
+def _line_card(s: State, entry: str) -> str | None:
+    """The monster card of a line entry: its first card, or (a summoned group, AtD L226)
+    the card of its monsters."""
+    if s.line_cards[entry]:
+        return C.monsters[s.cards[s.line_cards[entry][0]]].id
+    m = next((m for m in s.monsters.values() if m["entry"] == entry), None)
+    return m["card"] if m else None
+
+
+def _line_stats(s: State, entry: str) -> dict[str, Any] | None:
+    cid = _line_card(s, entry)
+    return K.monster_card(cid) if cid else None
 
 
 def _summon(s: State, entry: str) -> str:
