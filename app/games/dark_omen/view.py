@@ -61,6 +61,34 @@ def creature_view(x: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     return out
 
 
+def gamble_view(table: dict[str, Any]) -> dict[str, Any]:
+    """A game of chance at a tavern or village (DO L342-356): the players' dice are on the
+    table; the house's roll stays out of every view until the game ends (it is told then)."""
+    return {k: table[k] for k in ("game", "players", "invited", "scores", "ante") if k in table}
+
+
+@lru_cache(maxsize=8)
+def _stock(level: int) -> tuple[dict[str, Any], ...]:
+    c = load()
+    return tuple(
+        {
+            "id": gid,
+            "name": c.gear[gid]["name"],
+            "level": c.gear[gid]["level"],
+            "type": c.gear[gid]["type"],
+            "price": int(c.gear[gid]["price"]),
+        }
+        for gid in c.shop(level)
+    )
+
+
+def market_view(s: State) -> dict[str, Any]:
+    """What the market sells at this chapter's level, at list price (a hero's haggled
+    discount is shown on the hero, DO L332-337), and which cards a hero already owns."""
+    owned = sorted({g for h in s.heroes for g in h.gear})
+    return {"level": s.chapter or 1, "stock": list(_stock(s.chapter or 1)), "owned": owned}
+
+
 def view(s: State, viewer: Viewer) -> dict[str, Any]:
     if not s.started:
         return {}
@@ -83,6 +111,8 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                 "gold": h.gold,
                 "blood": h.blood,
                 "ap_left": max(0, h.ap_limit - h.ap),
+                "ap_limit": h.ap_limit,
+                "discount": h.discount,
                 "done": h.done,
                 "inventory": [{"token": t, "face": c.face(t)} for t in h.inventory],
                 "potions": [{"token": t, "face": c.face(t)} for t in h.potions],
@@ -142,6 +172,14 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
             "space": omen.get("space"),
             "blood": [s.omen["blood"], omen.get("blood")],
         }
+    out["you"] = (
+        sorted(seat for seat in viewer.seats if isinstance(seat, int)) if viewer.role == "seat" else []
+    )
+    out["layers"] = dict(s.layers)
+    out["gambles"] = {host: gamble_view(g) for host, g in s.gambles.items()}
+    out["market"] = (
+        market_view(s) if any(isinstance(h.at, str) and h.at.endswith(":market") for h in s.heroes) else None
+    )
     if viewer.is_gm:
         out["face_down"] = {str(k): {"token": v, "face": c.face(v)} for k, v in s.loot.items()}
     if isinstance(d, Act):

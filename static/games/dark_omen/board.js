@@ -1,0 +1,52 @@
+/* Dark Omen: an Obstacle Throw (or a runehenge) turns the obstacle layers, and every page
+   sees them turn (issue 15). A layer is one <g class="do-turn"> rotated by its position
+   (templates/games/dark_omen/board.html); a live update swaps it for one at the new
+   position. Before the update, remember each layer's position; after it, start the new
+   element at the old angle and let the CSS transition turn it by the rolled number of
+   sectors: 1–6 clockwise or counter-clockwise (DO L169-171), the short way otherwise. */
+(function () {
+  "use strict";
+  if (window.umbraDarkOmenBoard) return; // a swapped fragment may bring this script again
+  window.umbraDarkOmenBoard = true;
+  var SECTORS = 37;
+  var STEP = 360 / SECTORS;
+  var before = {};
+
+  function positions() {
+    var out = {};
+    document.querySelectorAll(".do-turn[data-layer]").forEach(function (g) {
+      out[g.dataset.layer] = Number(g.dataset.pos);
+    });
+    return out;
+  }
+
+  function steps(was, now) {
+    var clockwise = ((now - was) % SECTORS + SECTORS) % SECTORS;
+    if (clockwise <= 6) return clockwise;
+    if (SECTORS - clockwise <= 6) return clockwise - SECTORS;
+    return clockwise <= SECTORS / 2 ? clockwise : clockwise - SECTORS;
+  }
+
+  function turn(g, was) {
+    var now = Number(g.dataset.pos);
+    var by = steps(was, now);
+    var to = now * STEP;
+    g.classList.remove("do-turning");
+    g.style.transform = "rotate(" + (to - by * STEP) + "deg)";
+    g.getBoundingClientRect(); // the start angle takes effect before the transition
+    g.classList.add("do-turning");
+    g.style.transform = "rotate(" + to + "deg)";
+    g.dataset.turned = String(by);
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    before = positions();
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    document.querySelectorAll(".do-turn[data-layer]").forEach(function (g) {
+      var was = before[g.dataset.layer];
+      if (was !== undefined && was !== Number(g.dataset.pos)) turn(g, was);
+    });
+    before = {};
+  });
+})();

@@ -1,0 +1,175 @@
+"""Dark Omen's board in the browser (templates/games/dark_omen/board.html, issue 15): the
+circular map drawn from the board data, the obstacle layers turned by their positions,
+clickable spaces and creatures, each role's page free of what its view hides."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.games.dark_omen import DARK_OMEN, drawing
+from app.games.dark_omen.board import SECTORS, load_board
+from app.games.dark_omen.content import load
+from app.kernel.types import SPECTATOR
+from app.main import create_app
+from app.store.migrate import upgrade
+from app.web import fragments
+from tests.conftest import make_settings
+from tests.support.tables import auth
+from tests.web.test_board_targets import buttons
+
+DO_FRAGMENTS = ["do-header", "do-map", "do-battle", "do-heroes", "do-town"]
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    upgrade(sqlite_url)
+    with TestClient(create_app(make_settings(sqlite_url))) as test_client:
+        yield test_client
+
+
+def new_table(client: TestClient, seats: int = 2, seed: str = "do-board", **options: Any) -> dict[str, Any]:
+    body = {
+        "game": "dark_omen",
+        "seed": seed,
+        "options": {"mode": "quick_chapter", **options},
+        "seats": [{"name": name} for name in ["Ann", "<b>Bo</b>", "Cy", "Di"][:seats]],
+    }
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def section(page: str, element_id: str) -> str:
+    found = re.search(rf'<section id="{element_id}"[^>]*>.*?</section>', page, flags=re.S)
+    assert found, f"no #{element_id} on the page"
+    return found.group(0)
+
+
+def session_of(client: TestClient, table: dict[str, Any]) -> Any:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    return client.portal.call(hub.session, table["table_id"])  # type: ignore[union-attr]
+
+
+def all_parts(client: TestClient, session: Any) -> dict[str, Any]:
+    """Every part of a spectator's page, by id, as the table's shared renders hold it."""
+    app = client.app
+    ctx = fragments.context(app.state.hub, session, SPECTATOR)  # type: ignore[attr-defined]
+    nodes = fragments.all_nodes(app.state.templates, session, ctx)  # type: ignore[attr-defined]
+    return {n.id: n for node in nodes.values() for n in node.walk()}
+
+
+def test_the_drawing_template_is_what_the_board_data_makes() -> None:
+    """templates/games/dark_omen/_drawing.html is generated (python -m app.games.dark_omen.drawing)."""
+    assert drawing.TEMPLATE.read_text(encoding="utf-8") == drawing.template()
+
+
+@pytest.mark.parametrize("side_name", ["overworld", "underworld"])
+def test_a_turned_layer_shows_black_exactly_on_the_blocked_slits(side_name: str) -> None:
+    """A layer's mark i lies at board index i + pos once turned by pos·θ (DO L164-165):
+    the drawn bars and ``Side.blocked`` agree on every slit at every position."""
+    board = load_board()
+    side = board.overworld if side_name == "overworld" else board.underworld
+    for pos in range(SECTORS):
+        layers = {"white": pos, "clear": (pos * 5) % SECTORS}
+        for layer in ("white", "clear"):
+            drawn = {
+                (band, (i + layers[layer]) % SECTORS)
+                for band, mask in enumerate(side.masks[layer])
+                for i, bit in enumerate(mask)
+                if bit == "1"
+            }
+            for edge in side.edges.values():
+                if edge.kind == "slit" and edge.layer == layer:
+                    assert ((edge.band, edge.index) in drawn) == side.blocked(edge, layers), (edge, pos)
+    marks = drawing.marks(side_name, "clear")
+    ones = sum(mask.count("1") for mask in side.masks["clear"])
+    assert marks.count("M") == ones  # one bar per black mark, in the layer's own coordinates
+
+
+def test_the_map_draws_every_space_town_and_layer(client: TestClient) -> None:
+    table = new_table(client)
+    page = client.get(table["seats"][0]["url"]).text
+    for fragment in DO_FRAGMENTS:
+        assert f'id="{fragment}"' in page
+    board = section(page, "do-map")
+    for space in range(1, SECTORS * 3 + 1):
+        assert f'data-target="space:{space}"' in board
+    for place in ("gate", "market", "tavern", "healer"):
+        assert f'data-target="space:Hoglichten:{place}"' in board
+    view = DARK_OMEN.view(session_of(client, table).state, SPECTATOR)
+    for layer in ("white", "clear"):
+        pos = view["layers"][layer]
+        assert f'data-layer="{layer}" data-pos="{pos}"' in board
+        assert f"rotate({round(pos * 360 / 37, 3)}deg)" in board
+    for space in view["loot_face_down"]:
+        assert f"face-down loot token on {space}<" in board
+    for hero in view["heroes"]:
+        assert f'id="do-hero-{hero["seat"]}"' in board
+    assert "tabindex" not in board  # the page wires what is live, per viewer
+    assert "&lt;b&gt;Bo&lt;/b&gt;" in page and "<b>Bo</b>" not in page
+    header = section(page, "do-header")
+    assert "Chapter <b>1</b>" in header and "Darkness meter" in header
+    assert header.count("do-ap-left") == 12  # two heroes, six AP squares each
+
+
+def test_a_seats_moves_light_spaces_with_their_cost(client: TestClient) -> None:
+    table = new_table(client)
+    page = client.get(table["seats"][0]["url"]).text
+    offered = buttons(page)
+    moves = [b for b in offered if b["command"]["type"] == "move"]
+    assert moves
+    for b in moves:
+        assert b["target"] == f"space:{b['command']['args']['to']}"
+    prompts = section(page, "prompts")
+    assert re.search(r'class="detail">\d AP( · \d MP)?</small>', prompts)
+    assert next(b for b in offered if b["command"]["type"] == "end_round")["target"] is None
+
+
+def test_a_move_changes_only_the_parts_it_touches(client: TestClient) -> None:
+    table = new_table(client)
+    tid, seat = table["table_id"], 0
+    move = next(
+        b for b in buttons(client.get(table["seats"][seat]["url"]).text) if b["command"]["type"] == "move"
+    )
+    session = session_of(client, table)
+    before = all_parts(client, session)
+    token = table["seats"][seat]["token"]
+    response = client.post(
+        f"/api/tables/{tid}/commands", json=move["command"] | {"command_id": "m1"}, headers=auth(token)
+    )
+    assert response.status_code == 200, response.text
+    after = all_parts(client, session_of(client, table))
+    changed = {key for key, node in after.items() if key not in before or before[key].version != node.version}
+    assert "do-figures" in changed
+    for static in ("do-art-overworld", "do-layer-white", "do-layer-clear", "do-places", "do-loot"):
+        assert static not in changed, static
+
+
+def test_no_page_shows_what_its_view_hides(client: TestClient) -> None:
+    """Face-down loot tokens (DO L82) and face-down creature tokens (DO L476): only the
+    game master's page names them; a seat's and a spectator's never do."""
+    table = new_table(client, seats=2, seed="do-secrets")
+    state = session_of(client, table).state
+    secrets = [str(s.value) for s in DARK_OMEN.secrets(state)]
+    assert secrets, "the table deals face-down loot"
+    pages = {
+        "seat 0": client.get(table["seats"][0]["url"]).text,
+        "seat 1": client.get(table["seats"][1]["url"]).text,
+        "spectator": client.get(f"/t/{table['table_id']}/watch").text,
+    }
+    gm = client.get(table["gm_url"]).text
+    content = load()
+    for space, token in state.loot.items():
+        face = content.face(token).replace("_", " ")
+        assert f"face-down loot token on {space} ({face}: game master only)" in gm
+    for role, page in pages.items():
+        for secret in secrets:
+            assert secret not in page, (role, secret)
+        assert "game master only" not in page, role
+        board = section(page, "do-map")
+        assert board.count("A face-down loot token on") == len(state.loot), role
