@@ -42,7 +42,7 @@ RING_WIDTH = 100
 SLIT_HALF = 7
 """Half the width of a slit's window (board units)."""
 TEMPLATE = Path(__file__).resolve().parents[3] / "templates" / "games" / "dark_omen" / "_drawing.html"
-TOWN_BOX = (168, 112)
+TOWN_BOX = (168, 120)
 """A town's box in the middle of the map: its gate, market, tavern and healer (facts §4)."""
 TOWN_RADIUS = 92
 PLACE_LABELS = {"gate": "Gate", "market": "Market", "tavern": "Tavern", "healer": "Healer"}
@@ -128,7 +128,7 @@ def town_places(side: Side) -> dict[str, tuple[float, float]]:
     for town, (cx, cy) in town_boxes(side).items():
         for i, place in enumerate(TOWN_PLACES):
             col, row = i % 2, i // 2
-            out[town_node(town, place)] = (cx - w / 4 + col * w / 2, cy - h / 2 + 26 + row * 44 + 12)
+            out[town_node(town, place)] = (cx - w / 4 + col * w / 2, cy - h / 2 + 46 + row * 46)
     return out
 
 
@@ -218,7 +218,7 @@ def art(side_name: str) -> str:
     for town, (cx, cy) in town_boxes(side).items():
         entrance = side.towns[town]
         ring, sector = ring_sector(entrance)
-        ex, ey = point(inner(ring) + 8, (sector + 0.5) * STEP)
+        ex, ey = point(inner(ring) + 30, (sector + 0.5) * STEP)
         out.append(f'<g class="do-town" data-town="{town}">')
         out.append(f'<path class="do-road" d="M{fmt(cx)} {fmt(cy)}L{fmt(ex)} {fmt(ey)}"/>')
         out.append(
@@ -233,9 +233,9 @@ def art(side_name: str) -> str:
             px, py = places[node]
             out.append(
                 f'<g class="do-place" data-target="space:{node}"><title>{town}: {PLACE_LABELS[place]}</title>'
-                f'<rect x="{fmt(px - w / 4 + 4)}" y="{fmt(py - 20)}"'
-                f' width="{fmt(w / 2 - 8)}" height="40" rx="6"/>'
-                f'<text x="{fmt(px)}" y="{fmt(py - 5)}">{PLACE_LABELS[place]}</text></g>'
+                f'<rect x="{fmt(px - w / 4 + 4)}" y="{fmt(py - 22)}"'
+                f' width="{fmt(w / 2 - 8)}" height="44" rx="6"/>'
+                f'<text x="{fmt(px)}" y="{fmt(py - 7)}">{PLACE_LABELS[place]}</text></g>'
             )
         out.append("</g>")
     return "".join(out)

@@ -39,6 +39,20 @@
     g.dataset.turned = String(by);
   }
 
+  // On a narrow screen the map scrolls (its numbers stay readable): start with this
+  // page's own hero in the middle of the view.
+  function centreMine() {
+    var box = document.querySelector(".do-map-scroll");
+    var mine = box && box.querySelector(".do-figure-mine");
+    if (!mine || box.scrollWidth <= box.clientWidth) return;
+    var b = box.getBoundingClientRect();
+    var m = mine.getBoundingClientRect();
+    box.scrollLeft += m.left + m.width / 2 - (b.left + b.width / 2);
+    box.scrollTop += m.top + m.height / 2 - (b.top + b.height / 2);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", centreMine);
+  else centreMine();
+
   document.addEventListener("htmx:wsBeforeMessage", function () {
     before = positions();
   });
