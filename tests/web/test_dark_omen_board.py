@@ -14,15 +14,17 @@ from fastapi.testclient import TestClient
 from app.games.dark_omen import DARK_OMEN, drawing
 from app.games.dark_omen.board import SECTORS, load_board
 from app.games.dark_omen.content import load
-from app.kernel.types import SPECTATOR
+from app.kernel.types import SPECTATOR, Viewer
 from app.main import create_app
 from app.store.migrate import upgrade
 from app.web import fragments
+from app.web.templating import make_environment
 from tests.conftest import make_settings
+from tests.games.dark_omen.harness import arranged, enemy, play, table
 from tests.support.tables import auth
 from tests.web.test_board_targets import buttons
 
-DO_FRAGMENTS = ["do-header", "do-map", "do-battle", "do-heroes", "do-town"]
+DO_FRAGMENTS = ["do-header", "do-omens", "do-battle", "do-map", "do-town", "do-heroes"]
 
 
 @pytest.fixture
@@ -173,3 +175,27 @@ def test_no_page_shows_what_its_view_hides(client: TestClient) -> None:
         assert "game master only" not in page, role
         board = section(page, "do-map")
         assert board.count("A face-down loot token on") == len(state.loot), role
+
+
+def board_of(state: Any, viewer: Any) -> dict[str, str]:
+    """The board fragments of one viewer's view, rendered from nothing."""
+    ctx = {"view": DARK_OMEN.view(state, viewer), "game": DARK_OMEN}
+    return fragments.board_fragments(make_environment(), ctx)
+
+
+def test_a_battle_shows_both_sides_dice_and_the_boosts_are_clicks() -> None:
+    """DO L396-414: the attack roll lies on the table, paired highest to highest; each of the
+    attacker's own dice is a boost's target on the attacker's page only."""
+    state = arranged(table(2), at=10, mp=10)
+    enemy(state, space=10, level=1, hp=9, armor=1, dr="3", name="Test Foe")
+    state, _ = play(state, 0, "attack", rolls=[5, 2], creature="e1")
+    prompt = next(p for p in DARK_OMEN.prompts(state) if p.seat == 0)
+    boosts = [c for c in prompt.choices if c.type == "boost"]
+    assert boosts and all(DARK_OMEN.choice_target(state, c) == f"mydie:{c.args['index']}" for c in boosts)
+    mine = board_of(state, Viewer("seat", frozenset({0})))["do-battle"]
+    theirs = board_of(state, Viewer("seat", frozenset({1})))["do-battle"]
+    assert "hidden" not in mine.split(">", 1)[0]
+    assert "Battle: P1 against Test Foe" in mine
+    assert 'class="do-die do-die-enemy">2<' in mine and 'data-target="mydie:0"' in mine
+    assert "data-target=" not in theirs  # another seat's dice are not its to boost
+    assert "Paired highest to highest" in mine

@@ -10,6 +10,40 @@ def who(d: dict) -> str:
     return f"Player {d['seat'] + 1}" if isinstance(d.get("seat"), int) else ""
 
 
+def dice_text(dice: list[int]) -> str:
+    return "[" + " ".join(str(x) for x in dice) + "]"
+
+
+def layers_turned(d: dict) -> str:
+    """DO L169-171: an even roll turns a layer clockwise, an odd one counter-clockwise."""
+    tabs = f"white tab {d['white'] + 1}, clear tab {d['clear'] + 1}"
+    rolls = d.get("rolls") or []
+    if d.get("why") == "the Obstacle Throw" and len(rolls) == 2:
+        turns = ", ".join(
+            f"{layer} rolls {roll}: {roll} {'clockwise' if roll % 2 == 0 else 'counter-clockwise'}"
+            for layer, roll in zip(("white", "clear"), rolls, strict=True)
+        )
+        return f"The Obstacle Throw: {turns}; now {tabs}."
+    if rolls:
+        return f"The obstacle layers turn ({d['why']}, rolls {' and '.join(map(str, rolls))}): {tabs}."
+    return f"The obstacle layers turn ({d['why']}): {tabs}."
+
+
+def strike_text(x: dict) -> str:
+    """One damage roll, die by die (DO L412-419): a hero's weapon die plus bonuses less the
+    enemy's armour; the enemy's die less the hero's armour, at least 1."""
+    seat = f"player {x['seat'] + 1}"
+    if x["by"] == "hero":
+        return f"{seat} rolls {x['roll']} for {x['damage']} damage"
+    if x.get("warded"):
+        return f"the enemy rolls {x['roll']}, warded off {seat}"
+    absorbed = x["roll"] - x["damage"]
+    armour = ""
+    if absorbed > 0:
+        armour = " (armour, at least 1)" if x["damage"] == 1 else f" (armour −{absorbed})"
+    return f"the enemy rolls {x['roll']}: {x['damage']} damage to {seat}{armour}"
+
+
 def describe(event: Event) -> str:
     d = event.data
     c = load()
@@ -42,8 +76,7 @@ def describe(event: Event) -> str:
         case "LootCleared":
             return "Dropped loot is cleared away."
         case "LayersTurned":
-            tabs = f"white tab {d['white'] + 1}, clear tab {d['clear'] + 1}"
-            return f"The obstacle layers turn ({d['why']}): {tabs}."
+            return layers_turned(d)
         case "RunesCast":
             return f"{who(d)} casts the runes: {', '.join(c.runes[r]['name'] for r in d['runes'])}."
         case "RuneDiscarded":
@@ -82,11 +115,15 @@ def describe(event: Event) -> str:
         case "LootRevealed":
             return f"{who(d)} flips a loot token: {d['face'].replace('_', ' ')}."
         case "AttackRolled":
-            return f"Attack roll: heroes {d['dice']} against {d['enemy']}."
+            heroes = "; ".join(
+                f"player {int(seat) + 1} {dice_text(dice)}" for seat, dice in d["dice"].items()
+            )
+            return f"Attack roll: {heroes} against the enemy's {dice_text(d['enemy'])}."
         case "DieBoosted":
             return f"{who(d)} raises a die to {d['to']}."
         case "BattleEnded":
-            return f"The battle resolves: {len(d['strikes'])} damage roll(s)."
+            strikes = "; ".join(strike_text(x) for x in d["strikes"]) or "no damage roll"
+            return f"The battle resolves: {strikes}."
         case "HeroDied":
             name = c.characters[d["character"]]["name"]
             return f"{who(d)}'s {name} falls on {d['space']} and rises as a zombie."

@@ -6,7 +6,9 @@ with a live choice. ``priced`` writes a choice's cost in its detail (DO L240: a 
 
 Marks: ``space:48`` a space, ``space:Hoglichten:market`` a town's place, ``creature:c3``
 an enemy, ``token:l05.17`` a face-up loot token lying on the map, ``loot:here`` the
-face-down loot token under the viewer's own hero (the choice to flip it names no space).
+face-down loot token under the viewer's own hero (the choice to flip it names no space),
+``mydie:1`` one of the viewer's own dice in a battle's boost window (DO L404-406),
+``team:2`` the team attack seat 2 proposes (join or decline).
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ def choice_target(state: State, choice: Choice) -> str | None:
         return "loot:here"
     if choice.type == "take" and isinstance(args.get("token"), str):
         return f"token:{args['token']}"
+    if choice.type in ("boost", "courage"):
+        return f"mydie:{args['index']}"
+    if choice.type in ("join_team", "decline_team"):
+        return f"team:{args['leader']}"
     return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from app.games.dark_omen import stats
+from app.games.dark_omen import stats, texts
 from app.games.dark_omen.board import pos_to_tab
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import Act, NextChapter
@@ -120,7 +120,13 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                 "equipped": dict(h.equipped),
                 "charges": dict(h.charges),
                 "runes": [
-                    {"id": r, "name": c.runes[r]["name"], "house": c.runes[r]["house"]} for r in h.runes
+                    {
+                        "id": r,
+                        "name": c.runes[r]["name"],
+                        "house": c.runes[r]["house"],
+                        "text": texts.rune_text(r),
+                    }
+                    for r in h.runes
                 ],
                 "guild": h.guild,
                 "pending": h.pending,
@@ -171,6 +177,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
             "status": s.omen["status"],
             "space": omen.get("space"),
             "blood": [s.omen["blood"], omen.get("blood")],
+            **texts.omen_texts(omen["id"]),
         }
     out["you"] = (
         sorted(seat for seat in viewer.seats if isinstance(seat, int)) if viewer.role == "seat" else []
