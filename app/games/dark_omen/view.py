@@ -134,11 +134,9 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
             }
         )
     d = s.decision
-    blocked = (
-        sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, s.layers))
-        if s.chapter is not None
-        else []
-    )
+    blocked: list[str] = []
+    if s.chapter is not None:
+        blocked = list(blocked_edges(side.name, s.layers["white"], s.layers["clear"]))
     out: dict[str, Any] = {
         "chapter": s.chapter,
         "chapters": [s.first_chapter, s.last_chapter],
