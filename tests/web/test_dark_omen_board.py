@@ -199,3 +199,24 @@ def test_a_battle_shows_both_sides_dice_and_the_boosts_are_clicks() -> None:
     assert 'class="do-die do-die-enemy">2<' in mine and 'data-target="mydie:0"' in mine
     assert "data-target=" not in theirs  # another seat's dice are not its to boost
     assert "Paired highest to highest" in mine
+
+
+def test_the_underworld_is_drawn_with_its_vortices(client: TestClient) -> None:
+    """Chapter 4 is played on the back of the board (DO L495), its vortices on the map."""
+    table = new_table(client, seats=1, seed="do-under", chapter=4)
+    page = client.get(table["seats"][0]["url"]).text
+    board = section(page, "do-map")
+    assert 'id="do-art-underworld"' in board and "do-art-overworld" not in board
+    assert 'clip-path="url(#do-clip-white-underworld)"' in board
+    view = DARK_OMEN.view(session_of(client, table).state, SPECTATOR)
+    assert board.count("A darkness vortex on") == len(view["vortices"])
+    assert "the Underworld" in section(page, "do-header")
+
+
+def test_between_chapters_the_header_says_where_the_campaign_stands() -> None:
+    """DO L110-116: a campaign waits between chapters until every player is ready."""
+    state = table(2, mode="campaign").clone()
+    state.chapter, state.results = None, ["win"]
+    board = board_of(state, SPECTATOR)
+    assert "Between chapters: 1 of 4 played (chapter 1 won)" in board["do-header"]
+    assert "The map is laid out when a chapter begins." in board["do-map"]
