@@ -4,6 +4,7 @@ clickable spaces and creatures, each role's page free of what its view hides."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +15,9 @@ from fastapi.testclient import TestClient
 from app.games.dark_omen import DARK_OMEN, drawing
 from app.games.dark_omen.board import SECTORS, load_board
 from app.games.dark_omen.content import load
-from app.kernel.types import SPECTATOR, Viewer
+from app.kernel import table as kernel
+from app.kernel.rng import rng_for
+from app.kernel.types import GAME_MASTER, SPECTATOR, Command, Viewer
 from app.main import create_app
 from app.store.migrate import upgrade
 from app.web import fragments
@@ -220,3 +223,42 @@ def test_between_chapters_the_header_says_where_the_campaign_stands() -> None:
     board = board_of(state, SPECTATOR)
     assert "Between chapters: 1 of 4 played (chapter 1 won)" in board["do-header"]
     assert "The map is laid out when a chapter begins." in board["do-map"]
+
+
+def test_the_board_renders_every_state_of_random_play_without_leaking() -> None:
+    """Seeded random legal commands of every seat (battles, towns, gambles, deaths as they
+    come): each viewer's board renders, shows no Python leftovers, and a seat's or a
+    spectator's never names a secret (DO L82, L476)."""
+    env = make_environment()
+    rng = random.Random(15)
+    state = table(3, mode="quick_chapter", chapter=2)
+    kinds: set[str] = set()
+    for step in range(400):
+        prompts = [p for p in DARK_OMEN.prompts(state) if p.choices and p.seat != "gm"]
+        if not prompts or DARK_OMEN.outcome(state) is not None:
+            break
+        prompt = rng.choice(prompts)
+        choice = rng.choice(prompt.choices)
+        command = Command(prompt.seat, choice.type, choice.args)
+        events = DARK_OMEN.decide(
+            state, command, Viewer("seat", frozenset({prompt.seat})), rng_for("rand", step)
+        )
+        state = kernel.fold_all(DARK_OMEN, state, events)
+        kinds |= {h.pending["kind"] for h in state.heroes if h.pending}
+        if step % 7:
+            continue
+        secrets = [str(s.value) for s in DARK_OMEN.secrets(state)]
+        for viewer in (SPECTATOR, Viewer("seat", frozenset({0})), GAME_MASTER):
+            html = "".join(
+                fragments.board_fragments(
+                    env, {"view": DARK_OMEN.view(state, viewer), "game": DARK_OMEN}
+                ).values()
+            )
+            assert (
+                "built-in method" not in html
+                and "Undefined" not in html
+                and "None" not in html.replace("None yet", "")
+            )
+            if not viewer.is_gm:
+                assert not [s for s in secrets if s in html], (step, viewer)
+    assert kinds, "random play opened some sub-question (a battle, a gamble, a runehenge…)"
