@@ -36,7 +36,7 @@ def post(table: Table, seat: int, command: dict[str, Any], command_id: str) -> i
     return int(response.json()["seq"])
 
 
-def click_a_lit_space(page: Page) -> tuple[int, int]:
+def click_a_lit_space(page: Page, tap: bool = False) -> tuple[int, int]:
     """Click a space this page's prompts make live (the board lights it) and wait for the
     server's answer: the space moved to and the AP its choice said it costs."""
     lit = page.locator(".do-cell.is-target")
@@ -46,7 +46,10 @@ def click_a_lit_space(page: Page) -> tuple[int, int]:
     found = re.match(r"(\d) AP", cost)
     assert found, cost
     with page.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
-        lit.first.click()
+        if tap:
+            lit.first.tap()
+        else:
+            lit.first.click()
     assert answer.value.status == 200, answer.value.text()
     return int(target.removeprefix("space:")), int(found.group(1))
 
@@ -65,7 +68,7 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
     to, _ = click_a_lit_space(ann)
     expect(bo.locator("#do-hero-0 title")).to_contain_text(f"on {to}:")
     expect(ann.locator("#do-sheet-0")).to_contain_text(f"on {to}")
-    bo_to, ap = click_a_lit_space(bo)
+    bo_to, ap = click_a_lit_space(bo, tap=True)
     expect(ann.locator("#do-hero-1 title")).to_contain_text(f"on {bo_to}:")
     expect(ann.locator(".do-acting .do-c1 .do-ap-left")).to_have_count(6 - ap)
     assert (

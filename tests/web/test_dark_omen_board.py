@@ -262,3 +262,19 @@ def test_the_board_renders_every_state_of_random_play_without_leaking() -> None:
             if not viewer.is_gm:
                 assert not [s for s in secrets if s in html], (step, viewer)
     assert kinds, "random play opened some sub-question (a battle, a gamble, a runehenge…)"
+
+
+def test_the_loot_under_your_hero_and_a_creature_in_reach_are_clicks() -> None:
+    """DO L242-244: flipping the loot token you stand on (1 AP) and attacking an enemy are
+    the board's own elements, wired on the page of the seat that may do it."""
+    state = arranged(table(2), at=10)
+    state.loot[10] = "l05.1"
+    state.loot[12] = "l06.1"
+    enemy(state, space=10, name="Test Foe")
+    prompt = next(p for p in DARK_OMEN.prompts(state) if p.seat == 0)
+    targets = {DARK_OMEN.choice_target(state, c) for c in prompt.choices}
+    assert {"loot:here", "creature:e1", "space:11", "space:9", "space:47"} <= targets
+    mine = board_of(state, Viewer("seat", frozenset({0})))["do-map"]
+    watching = board_of(state, SPECTATOR)["do-map"]
+    assert mine.count('data-target="loot:here"') == 1 and "loot:here" not in watching
+    assert 'data-target="creature:e1"' in mine and 'data-target="creature:e1"' in watching
