@@ -202,6 +202,8 @@ def test_a_battle_shows_both_sides_dice_and_the_boosts_are_clicks() -> None:
     assert 'class="do-die do-die-enemy">2<' in mine and 'data-target="mydie:0"' in mine
     assert "data-target=" not in theirs  # another seat's dice are not its to boost
     assert "Paired highest to highest" in mine
+    assert 'enemy 2 v P1 5: <b class="do-ok">hero strikes</b>' in mine
+    assert "Damage rolls if resolved now:" in mine
 
 
 def test_the_underworld_is_drawn_with_its_vortices(client: TestClient) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from app.games.dark_omen import stats, texts
+from app.games.dark_omen import combat, stats, texts
 from app.games.dark_omen.board import pos_to_tab
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import Act, NextChapter
@@ -87,6 +87,29 @@ def market_view(s: State) -> dict[str, Any]:
     discount is shown on the hero, DO L332-337), and which cards a hero already owns."""
     owned = sorted({g for h in s.heroes for g in h.gear})
     return {"level": s.chapter or 1, "stock": list(_stock(s.chapter or 1)), "owned": owned}
+
+
+def battle_view(s: State, p: dict[str, Any]) -> dict[str, Any]:
+    """The attack roll as it stands in the boost window (DO L398-470, ``combat``): each
+    enemy die high to low and the hero die facing it, and the damage rolls that would follow
+    now, in order. Forecast only: the boosts still to come change it."""
+    team = len(p["members"]) > 1
+    contributions: dict[int, list[int]] = {}
+    unused: dict[int, list[int]] = {}
+    for m in p["members"]:
+        contributions[m], unused[m] = combat.contributed(p["dice"][str(m)], m in p["heroic"], team)
+    order = combat.ordered(contributions, unused)
+    enemy = sorted(p["enemy"], reverse=True)
+    pairs = [{"enemy": e, "hero": list(order[i]) if i < len(order) else None} for i, e in enumerate(enemy)]
+    extra = [list(h) for h in order[len(enemy) :]]
+    hits = combat.strikes(p["enemy"], order, solo=not team)
+    return {
+        "leader": p["leader"],
+        "pairs": pairs,
+        "extra": extra,
+        "strikes": [x.to_json() for x in hits],
+        "unblocked": s.options.get("unblocked_target", "lowest"),
+    }
 
 
 def view(s: State, viewer: Viewer) -> dict[str, Any]:
@@ -177,6 +200,11 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
             "blood": [s.omen["blood"], omen.get("blood")],
             **texts.omen_texts(omen["id"]),
         }
+    out["battles"] = [
+        battle_view(s, h.pending)
+        for h in s.heroes
+        if h.pending and h.pending["kind"] == "battle" and h.pending["leader"] == h.seat
+    ]
     out["you"] = (
         sorted(seat for seat in viewer.seats if isinstance(seat, int)) if viewer.role == "seat" else []
     )
