@@ -280,3 +280,39 @@ def test_the_loot_under_your_hero_and_a_creature_in_reach_are_clicks() -> None:
     watching = board_of(state, SPECTATOR)["do-map"]
     assert mine.count('data-target="loot:here"') == 1 and "loot:here" not in watching
     assert 'data-target="creature:e1"' in mine and 'data-target="creature:e1"' in watching
+
+
+def test_the_replay_draws_the_map_at_every_step(client: TestClient) -> None:
+    """Replay by move (issue 15, "Log, undo, watching"): the board as a spectator saw it."""
+    table = new_table(client, seed="do-replay")
+    seat = 0
+    move = next(
+        b for b in buttons(client.get(table["seats"][seat]["url"]).text) if b["command"]["type"] == "move"
+    )
+    headers = auth(table["seats"][seat]["token"])
+    response = client.post(
+        f"/api/tables/{table['table_id']}/commands",
+        json=move["command"] | {"command_id": "r1"},
+        headers=headers,
+    )
+    assert response.status_code == 200, response.text
+    seq = response.json()["seq"]
+    for at in (1, seq - 1, seq):
+        frame = client.get(f"/t/{table['table_id']}/replay/frame", params={"seq": at})
+        assert frame.status_code == 200, frame.text
+    assert 'data-target="space:111"' in frame.text
+    assert f"on {move['command']['args']['to']}:" in frame.text
+    page = client.get(f"/t/{table['table_id']}/replay")
+    assert page.status_code == 200 and "do-map" in page.text
+
+
+def test_a_boss_is_shown_with_its_stats_and_stage() -> None:
+    """Day 6 brings the chapter's boss (DO L493): its stats, phases and stage in view."""
+    state = arranged(table(1), at=10)
+    boss = enemy(state, space=12, hp=16, armor=0, dr="d4+1", cid="boss1", name="Vahva the cave bear")
+    boss.update(kind="boss", card="vahva", stage={"below_hp": 8, "armor": 1})
+    board = board_of(state, SPECTATOR)
+    assert "Boss: Vahva the cave bear</b> on 12 — 16 HP" in board["do-omens"]
+    assert "below 8 HP its armour rises by 1" in board["do-omens"]
+    assert "each round: ability, then movement" in board["do-omens"]
+    assert ">B</text>" in board["do-map"]

@@ -46,12 +46,27 @@ def blocked_edges(side_name: str, white: int, clear: int) -> tuple[str, ...]:
     return tuple(sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, layers)))
 
 
-PUBLIC_CREATURE = ("id", "space", "level", "kind", "name", "hp", "armor", "dr", "dice", "omen")
+PUBLIC_CREATURE = (
+    "id",
+    "space",
+    "level",
+    "kind",
+    "name",
+    "hp",
+    "armor",
+    "dr",
+    "dice",
+    "omen",
+    "stage",
+    "staged",
+)
 
 
 def creature_view(x: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """A face-down creature token shows no level until a hero engages it (DO L476)."""
     out = {k: v for k, v in x.items() if k in PUBLIC_CREATURE}
+    if x.get("kind") == "boss" and x.get("card") in load().bosses:
+        out["phases"] = [p.get("phase", "") for p in load().bosses[x["card"]].get("phases", [])]
     if x.get("token") and not x.get("flipped"):
         out["face_down"] = True
         if not viewer.is_gm:
