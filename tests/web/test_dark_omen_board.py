@@ -4,6 +4,7 @@ clickable spaces and creatures, each role's page free of what its view hides."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.games.dark_omen import DARK_OMEN, drawing
-from app.games.dark_omen.board import SECTORS, load_board
+from app.games.dark_omen.board import SECTORS, distance, load_board
 from app.games.dark_omen.content import load
 from app.kernel import table as kernel
 from app.kernel.rng import rng_for
@@ -316,3 +317,50 @@ def test_a_boss_is_shown_with_its_stats_and_stage() -> None:
     assert "below 8 HP its armour rises by 1" in board["do-omens"]
     assert "each round: ability, then movement" in board["do-omens"]
     assert ">B</text>" in board["do-map"]
+
+
+def drive_to(client: TestClient, table: dict[str, Any], seat: int, goal: int, tag: str) -> None:
+    """Move a hero towards ``goal`` with its own move choices, each step closer (DO L240)."""
+    tid = table["table_id"]
+    headers = auth(table["seats"][seat]["token"])
+    for step in range(8):
+        payload = client.get(f"/api/tables/{tid}/view", headers=headers).json()
+        here = payload["view"]["heroes"][seat]["at"]
+        if here == goal:
+            return
+        moves = [
+            c["command"]
+            for p in payload["prompts"]
+            for c in p["choices"]
+            if c["command"]["type"] == "move" and isinstance(c["command"]["args"]["to"], int)
+        ]
+        closer = min(moves, key=lambda m: distance(m["args"]["to"], goal))
+        assert distance(closer["args"]["to"], goal) < distance(here, goal), "no step closer"
+        body = closer | {"command_id": f"{tag}-{step}"}
+        response = client.post(f"/api/tables/{tid}/commands", json=body, headers=headers)
+        assert response.status_code == 200, response.text
+    raise AssertionError(f"seat {seat} did not reach {goal}")
+
+
+def test_a_lost_race_for_a_loot_token_is_a_short_message_that_costs_nothing(client: TestClient) -> None:
+    """Two heroes on one loot token flip it at once: the first commit wins, the other's
+    press is refused with the engine's short message and spends nothing (facts §21)."""
+    table = new_table(client, seed="do-race")
+    tid = table["table_id"]
+    view = client.get(f"/api/tables/{tid}/view").json()["view"]
+    a, b = view["heroes"][0]["at"], view["heroes"][1]["at"]
+    goal = min(view["loot_face_down"], key=lambda s: (max(distance(a, s), distance(b, s)), s))
+    drive_to(client, table, 0, goal, "a")
+    drive_to(client, table, 1, goal, "b")
+    client.get(table["seats"][1]["url"])  # this browser holds seat 1
+    page = client.get(f"/t/{tid}").text
+    loot = next(b for b in buttons(page) if b["command"]["type"] == "loot" and b["command"]["seat"] == 1)
+    assert loot["target"] == "loot:here" and 'data-target="loot:here"' in section(page, "do-map")
+    ap_before = client.get(f"/api/tables/{tid}/view").json()["view"]["heroes"][1]["ap_left"]
+    first = {"seat": 0, "type": "loot", "args": {}, "command_id": "win"}
+    won = client.post(f"/api/tables/{tid}/commands", json=first, headers=auth(table["seats"][0]["token"]))
+    assert won.status_code == 200, won.text
+    lost = client.post(f"/t/{tid}/act", data={"command": json.dumps(loot["command"])})
+    assert lost.status_code == 409, lost.text
+    assert "nothing was spent" in lost.text and 'id="flash"' in lost.text
+    assert client.get(f"/api/tables/{tid}/view").json()["view"]["heroes"][1]["ap_left"] == ap_before
