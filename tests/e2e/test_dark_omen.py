@@ -45,6 +45,9 @@ def click_a_lit_space(page: Page, tap: bool = False) -> tuple[int, int]:
     cost = page.locator(f'#prompts button.choice[data-target="{target}"] .detail').first.inner_text()
     found = re.match(r"(\d) AP", cost)
     assert found, cost
+    if not tap:  # the path's cost shows before the click
+        lit.first.hover()
+        expect(page.locator(".do-tip")).to_contain_text(cost)
     with page.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
         if tap:
             lit.first.tap()

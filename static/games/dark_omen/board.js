@@ -3,7 +3,9 @@
    (templates/games/dark_omen/board.html); a live update swaps it for one at the new
    position. Before the update, remember each layer's position; after it, start the new
    element at the old angle and let the CSS transition turn it by the rolled number of
-   sectors: 1–6 clockwise or counter-clockwise (DO L169-171), the short way otherwise. */
+   sectors: 1–6 clockwise or counter-clockwise (DO L169-171), the short way otherwise.
+   Also: a lit element's choices and costs as a tip on hover or focus, and on a narrow
+   screen the scrolling map starts with this page's hero in view. */
 (function () {
   "use strict";
   if (window.umbraDarkOmenBoard) return; // a swapped fragment may bring this script again
@@ -53,7 +55,40 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", centreMine);
   else centreMine();
 
+  // A lit space, place or token says what clicking it does and costs before the click
+  // (its choices' labels and costs, from this page's prompt buttons).
+  var tip = null;
+  function hideTip() {
+    if (tip) tip.remove();
+    tip = null;
+  }
+  function showTip(el) {
+    var selector = '#prompts button.choice[data-target="' + CSS.escape(el.dataset.target) + '"]';
+    var lines = Array.prototype.map.call(document.querySelectorAll(selector), function (b) {
+      var label = b.querySelector(".label");
+      var detail = b.querySelector(".detail");
+      return (label ? label.textContent : b.textContent).trim() + (detail ? " · " + detail.textContent.trim() : "");
+    });
+    if (!lines.length) return hideTip();
+    tip = tip || document.createElement("div");
+    tip.className = "do-tip";
+    tip.setAttribute("role", "tooltip");
+    tip.textContent = lines.join("\n");
+    document.body.appendChild(tip);
+    var box = el.getBoundingClientRect();
+    tip.style.left = box.left + window.scrollX + box.width / 2 + "px";
+    tip.style.top = box.top + window.scrollY - 6 + "px";
+  }
+  function onPoint(e) {
+    var el = e.target.closest && e.target.closest(".do-map .is-target[data-target]");
+    if (el) showTip(el);
+    else hideTip();
+  }
+  document.addEventListener("mouseover", onPoint);
+  document.addEventListener("focusin", onPoint);
+
   document.addEventListener("htmx:wsBeforeMessage", function () {
+    hideTip();
     before = positions();
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
