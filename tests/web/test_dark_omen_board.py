@@ -273,13 +273,16 @@ def test_the_loot_under_your_hero_and_a_creature_in_reach_are_clicks() -> None:
     state = arranged(table(2), at=10)
     state.loot[10] = "l05.1"
     state.loot[12] = "l06.1"
+    state.locations[10] = {"kind": "stone_of_rejuvenation", "open": False}
+    state.heroes[0].blood = 2
     enemy(state, space=10, name="Test Foe")
     prompt = next(p for p in DARK_OMEN.prompts(state) if p.seat == 0)
     targets = {DARK_OMEN.choice_target(state, c) for c in prompt.choices}
-    assert {"loot:here", "creature:e1", "space:11", "space:9", "space:47"} <= targets
+    assert {"loot:here", "creature:e1", "location:here", "space:11", "space:9", "space:47"} <= targets
     mine = board_of(state, Viewer("seat", frozenset({0})))["do-map"]
     watching = board_of(state, SPECTATOR)["do-map"]
     assert mine.count('data-target="loot:here"') == 1 and "loot:here" not in watching
+    assert mine.count('data-target="location:here"') == 1 and "location:here" not in watching
     assert 'data-target="creature:e1"' in mine and 'data-target="creature:e1"' in watching
 
 

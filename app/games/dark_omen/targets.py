@@ -8,7 +8,9 @@ Marks: ``space:48`` a space, ``space:Hoglichten:market`` a town's place, ``creat
 an enemy, ``token:l05.17`` a face-up loot token lying on the map, ``loot:here`` the
 face-down loot token under the viewer's own hero (the choice to flip it names no space),
 ``mydie:1`` one of the viewer's own dice in a battle's boost window (DO L404-406),
-``team:2`` the team attack seat 2 proposes (join or decline).
+``team:2`` the team attack seat 2 proposes (join or decline), ``location:here`` the
+location token under the viewer's hero (unlock it, make an offering, rest…), ``grave:here``
+a fallen hero's belongings there (DO L201-202).
 """
 
 from __future__ import annotations
@@ -19,6 +21,24 @@ from app.games.dark_omen.state import State
 from app.kernel.types import Choice
 
 CREATURE_COMMANDS = ("attack", "propose_team")
+LOCATION_COMMANDS = frozenset(
+    {
+        "unlock",
+        "runehenge",
+        "courage_stone",
+        "rejuvenate",
+        "river",
+        "gloomy",
+        "blood_bag",
+        "apothecary",
+        "well",
+        "ritual",
+        "smithy",
+        "make_camp",
+        "hoard",
+    }
+)
+"""What a hero does at the location token it stands on (DO L301-320, L502-535)."""
 
 
 def choice_target(state: State, choice: Choice) -> str | None:
@@ -31,6 +51,10 @@ def choice_target(state: State, choice: Choice) -> str | None:
         return "loot:here"
     if choice.type == "take" and isinstance(args.get("token"), str):
         return f"token:{args['token']}"
+    if choice.type in LOCATION_COMMANDS:
+        return "location:here"
+    if choice.type == "take_belongings":
+        return "grave:here"
     if choice.type in ("boost", "courage"):
         return f"mydie:{args['index']}"
     if choice.type in ("join_team", "decline_team"):
