@@ -77,8 +77,8 @@ def creature_view(x: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
 
 
 def gamble_view(table: dict[str, Any]) -> dict[str, Any]:
-    """A game of chance at a tavern or village (DO L342-356): the players' dice are on the
-    table; the house's roll stays out of every view until the game ends (it is told then)."""
+    """A game of chance at a tavern or village (DO L342-356): the players' dice on the
+    table; the board shows the house's roll only through the log, when the game ends."""
     return {k: table[k] for k in ("game", "players", "invited", "scores", "ante") if k in table}
 
 
