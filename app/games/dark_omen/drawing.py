@@ -41,6 +41,9 @@ RIM = 500
 RING_WIDTH = 100
 SLIT_HALF = 7
 """Half the width of a slit's window (board units)."""
+SLOTS = (15, 38, 62, 84)
+"""Where things stand in a space, inwards from its ring's outer edge: its number, then
+location tokens and face-down loot, then creatures and dropped loot, then heroes."""
 TEMPLATE = Path(__file__).resolve().parents[3] / "templates" / "games" / "dark_omen" / "_drawing.html"
 TOWN_BOX = (168, 120)
 """A town's box in the middle of the map: its gate, market, tavern and healer (facts §4)."""
@@ -189,7 +192,7 @@ def art(side_name: str) -> str:
     out.append('<g class="do-numbers" aria-hidden="true">')
     for ring in range(RINGS):
         for sector in range(SECTORS):
-            x, y = point(outer(ring) - 15, (sector + 0.5) * STEP)
+            x, y = point(outer(ring) - SLOTS[0], (sector + 0.5) * STEP)
             out.append(f'<text x="{fmt(x)}" y="{fmt(y + 5)}">{space_id(ring, sector)}</text>')
     out.append("</g>")
     # Slit frames (the passage open when no black shows through) and walls.
@@ -283,6 +286,8 @@ def template() -> str:
     for side_name, side in (("overworld", board.overworld), ("underworld", board.underworld)):
         places[side_name] = {node: (round(x), round(y)) for node, (x, y) in town_places(side).items()}
     lines.append("{% set PLACES = " + repr(places) + " %}")
+    geometry = {"sectors": SECTORS, "rim": RIM, "ring_width": RING_WIDTH, "slots": list(SLOTS)}
+    lines.append("{% set GEOMETRY = " + repr(geometry) + " %}")
     return "\n".join(lines) + "\n"
 
 
