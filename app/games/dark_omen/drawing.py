@@ -41,7 +41,7 @@ RIM = 500
 RING_WIDTH = 100
 SLIT_HALF = 7
 """Half the width of a slit's window (board units)."""
-SLOTS = (15, 38, 62, 84)
+SLOTS = (15, 37, 58, 79)
 """Where things stand in a space, inwards from its ring's outer edge: its number, then
 location tokens and face-down loot, then creatures and dropped loot, then heroes."""
 TEMPLATE = Path(__file__).resolve().parents[3] / "templates" / "games" / "dark_omen" / "_drawing.html"
@@ -189,6 +189,10 @@ def art(side_name: str) -> str:
                 f"<title>Space {space} ({region})</title></path>"
             )
     out.append("</g>")
+    rings = (
+        "".join(f'<circle r="{outer(ring)}"/>' for ring in range(RINGS)) + f'<circle r="{inner(RINGS - 1)}"/>'
+    )
+    out.append(f'<g class="do-ring-lines" aria-hidden="true">{rings}</g>')
     out.append('<g class="do-numbers" aria-hidden="true">')
     for ring in range(RINGS):
         for sector in range(SECTORS):
