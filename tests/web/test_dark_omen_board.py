@@ -136,6 +136,26 @@ def test_a_seats_moves_light_spaces_with_their_cost(client: TestClient) -> None:
     assert next(b for b in offered if b["command"]["type"] == "end_round")["target"] is None
 
 
+@pytest.mark.parametrize("seed", ["do-lines-1", "do-lines-2", "do-lines-3"])
+def test_a_step_across_a_drawn_black_line_costs_mp_and_no_other_does(seed: str) -> None:
+    """DO L240: the black lines the map shows (walls, and slits a layer closes) are the ones
+    a move pays 4 MP to cross; the cost is in each move's detail before the click."""
+    state = table(2)
+    rng = random.Random(seed)
+    for _ in range(3):
+        state = arranged(state, at=rng.randint(1, 111))
+        state.layers = {"white": rng.randrange(SECTORS), "clear": rng.randrange(SECTORS)}
+        blocked = set(DARK_OMEN.view(state, SPECTATOR)["blocked"])
+        here = state.heroes[0].at
+        prompt = next(p for p in DARK_OMEN.prompts(state) if p.seat == 0)
+        for choice in prompt.choices:
+            if choice.type != "move" or not isinstance(choice.args["to"], int):
+                continue
+            to = choice.args["to"]
+            crossing = f"{here}-{to}" in blocked or f"{to}-{here}" in blocked  # "37-1" wraps the ring
+            assert ("MP" in choice.detail) == crossing, (here, to, choice.detail)
+
+
 def test_a_move_changes_only_the_parts_it_touches(client: TestClient) -> None:
     table = new_table(client)
     tid, seat = table["table_id"], 0
