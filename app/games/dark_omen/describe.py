@@ -10,6 +10,20 @@ def who(d: dict) -> str:
     return f"Player {d['seat'] + 1}" if isinstance(d.get("seat"), int) else ""
 
 
+def token_name(token: str) -> str:
+    """A face-up loot token by its face (inventories are public, DO L246)."""
+    try:
+        return load().face(token).replace("_", " ")
+    except KeyError:
+        return "loot token"
+
+
+def gear_name(gear: str) -> str:
+    c = load()
+    card = c.gear.get(gear) or c.holographic.get(gear)
+    return str(card["name"]) if card else gear.replace("_", " ")
+
+
 def dice_text(dice: list[int]) -> str:
     return "[" + " ".join(str(x) for x in dice) + "]"
 
@@ -145,6 +159,75 @@ def describe(event: Event) -> str:
             return f"{who(d)} explores the barrow: {d['dice']} ({d['pattern']})."
         case "LocationUnlocked":
             return f"The location on {d['space']} is unlocked ({d['why']})."
-        case "Waiting":
+        case "LootTaken":
+            return f"{who(d)} picks up the {token_name(d['token'])} on {d['space']}."
+        case "LootDropped":
+            return f"{who(d)} drops the {token_name(d['token'])} on {d['space']}."
+        case "LootGiven":
+            return f"{who(d)} gives the {token_name(d['token'])} to player {d['to'] + 1}."
+        case "LootSpent":
+            tokens = ", ".join(token_name(t) for t in d["tokens"])
+            return f"{who(d)} spends {tokens} ({d['why']})."
+        case "GearGained":
+            return f"{who(d)} gains {gear_name(d['gear'])} ({d['why']})."
+        case "GearLost":
+            return f"{who(d)} loses {gear_name(d['gear'])} ({d['why']})."
+        case "GearEquipped":
+            return f"{who(d)} equips {gear_name(d['gear'])} ({d['slot']})."
+        case "ApChanged":
+            return f"{who(d)}: {d['why']}."
+        case "SurpriseAttack":
+            return f"{who(d)} is attacked by surprise: the next AP is a fight (DO L244)."
+        case "TeamProposed":
+            asked = ", ".join(f"player {x + 1}" for x in d["invited"]) or "nobody in reach"
+            return f"{who(d)} proposes a team attack; asked: {asked}."
+        case "TeamAnswered":
+            if not d["join"]:
+                return f"{who(d)} declines player {d['leader'] + 1}'s team attack."
+            heroic = " with a heroic attack" if d.get("heroic") else ""
+            return f"{who(d)} joins player {d['leader'] + 1}'s team attack{heroic}."
+        case "TeamWithdrawn":
+            return f"{who(d)}'s team attack is withdrawn ({d['why']})."
+        case "TieVoted":
+            return f"{who(d)} votes that player {d['first'] + 1} faces the enemy first."
+        case "BattleReady":
+            return f"{who(d)} is ready."
+        case "GambleAnswered":
+            verb = "joins" if d["join"] else "declines"
+            return f"{who(d)} {verb} player {d['host'] + 1}'s game."
+        case "BloodOffered":
+            return f"{who(d)} hands in {d['n']} blood of the beast for the omen."
+        case "BelongingsTaken":
+            return f"{who(d)} takes the fallen hero's belongings on {d['space']}."
+        case "GraveDug":
+            return f"A fallen hero's belongings are buried on {d['space']}, guarded by a zombie."
+        case "HeroPlaced":
+            return f"{who(d)} starts on {d['at']}."
+        case "CampfireLit":
+            return f"{who(d)} lights a campfire on {d['space']}."
+        case "CampMade":
+            return f"{who(d)} makes a permanent camp on {d['space']}."
+        case "BarrowMissed":
+            return f"{who(d)} searches for a barrow and rolls {d['roll']}: nothing."
+        case "BarrowGone":
+            return f"The barrow on {d['space']} is spent."
+        case "HoardSearched":
+            return f"{who(d)} searches the gear hoard and rolls {d['roll']}."
+        case "WellAnswered":
+            return f"{who(d)} throws a coin in the Well of Fortune and rolls {d['roll']}."
+        case "VortexMoved":
+            return f"A darkness vortex moves {d['roll']} to {d['to']}."
+        case "PendingRoll":
+            dice = d.get("dice") or d.get("rolls") or []
+            return f"{who(d)} rolls {dice_text(dice)}." if dice else ""
+        case "ChapterRestarted":
+            return f"The game master restarts chapter {d['chapter']} from its start (DO L114)."
+        case "EffectSet":
+            return f"{who(d)}: {d['effect'].replace('_', ' ')} {d['n']}."
+        case "ChargesSet":
+            return f"{who(d)}'s {gear_name(d['gear'])}: {d['n']} charge(s) left."
+        case "DiscountSet":
+            return f"{who(d)} haggles {d['n']} gold off the next purchase." if d["n"] else ""
+        case "Waiting" | "PendingCleared" | "Used" | "RuneRead":
             return ""
     return event.type
