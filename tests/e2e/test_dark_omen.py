@@ -79,6 +79,14 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
     )  # the map scrolls, not the page
     screenshot(ann, "dark-omen-seat")
     screenshot(bo, "dark-omen-phone")
+    # A spectator sees the moves and no face-down token's face; the game master sees them.
+    watch = open_page(table.watch_url, viewport={"width": 1100, "height": 900})
+    gm = open_page(table.gm_url, viewport={"width": 1100, "height": 900})
+    expect(watch.locator("#do-hero-1 title")).to_contain_text(f"on {bo_to}:")
+    expect(watch.locator("#do-map")).not_to_contain_text("game master only")
+    expect(gm.locator("#do-loot title").first).to_contain_text("game master only")
+    screenshot(watch, "dark-omen-watch")
+    screenshot(gm, "dark-omen-gm")
 
 
 def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_page: PageFactory) -> None:
