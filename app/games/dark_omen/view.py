@@ -14,7 +14,7 @@ from app.games.dark_omen import combat, stats, texts
 from app.games.dark_omen.board import pos_to_tab
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import Act, NextChapter
-from app.games.dark_omen.state import State
+from app.games.dark_omen.state import METER_MAX, State
 from app.kernel.flow import Decision
 from app.kernel.types import Viewer
 
@@ -184,6 +184,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
         "night": s.night,
         "meter": s.meter,
         "meter_state": stats.meter_state(s),
+        "meter_scale": {"max": METER_MAX, "valor": stats.VALOR, "resistance": stats.RESISTANCE},
         "side": side.name,
         "tabs": {layer: pos_to_tab(pos) for layer, pos in s.layers.items()},
         "blocked": blocked,
