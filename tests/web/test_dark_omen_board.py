@@ -18,7 +18,7 @@ from app.games.dark_omen.board import SECTORS, distance, load_board
 from app.games.dark_omen.content import load
 from app.kernel import table as kernel
 from app.kernel.rng import rng_for
-from app.kernel.types import GAME_MASTER, SPECTATOR, Command, Viewer
+from app.kernel.types import GAME_MASTER, SPECTATOR, Choice, Command, Viewer
 from app.main import create_app
 from app.store.migrate import upgrade
 from app.web import fragments
@@ -387,3 +387,19 @@ def test_a_lost_race_for_a_loot_token_is_a_short_message_that_costs_nothing(clie
     assert lost.status_code == 409, lost.text
     assert "nothing was spent" in lost.text and 'id="flash"' in lost.text
     assert client.get(f"/api/tables/{tid}/view").json()["view"]["heroes"][1]["ap_left"] == ap_before
+
+
+def test_an_omens_tokens_lie_on_the_map_and_are_tended_by_a_click() -> None:
+    """DO L141-143: an omen sets tokens on the map (fires, relics, a person to lead); one on
+    the board is a click, one carried shows on its bearer's sheet."""
+    state = arranged(table(2), at=10)
+    state.props = [  # type: ignore[attr-defined]  # State.props lands with issue 14's omens
+        {"id": "p1", "kind": "fire", "name": "Burning hut", "space": 10, "carried_by": None},
+        {"id": "p2", "kind": "relic", "name": "Old Idol", "space": 10, "carried_by": 1},
+    ]
+    board = board_of(state, SPECTATOR)
+    assert 'data-target="prop:p1"' in board["do-map"] and "Burning hut on 10" in board["do-map"]
+    assert "prop:p2" not in board["do-map"] and "Old Idol" in board["do-heroes"]
+    assert (
+        DARK_OMEN.choice_target(state, Choice("tend", {"prop": "p1"}, "Douse the fire (1 AP)")) == "prop:p1"
+    )

@@ -10,7 +10,8 @@ face-down loot token under the viewer's own hero (the choice to flip it names no
 ``mydie:1`` one of the viewer's own dice in a battle's boost window (DO L404-406),
 ``team:2`` the team attack seat 2 proposes (join or decline), ``location:here`` the
 location token under the viewer's hero (unlock it, make an offering, rest…), ``grave:here``
-a fallen hero's belongings there (DO L201-202).
+a fallen hero's belongings there (DO L201-202), ``prop:p1`` an omen's token to tend (a
+fire to douse, a relic to take, a person to lead, DO L141-143).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ def choice_target(state: State, choice: Choice) -> str | None:
         return "location:here"
     if choice.type == "take_belongings":
         return "grave:here"
+    if choice.type == "tend" and isinstance(args.get("prop"), str):
+        return f"prop:{args['prop']}"
     if choice.type in ("boost", "courage"):
         return f"mydie:{args['index']}"
     if choice.type in ("join_team", "decline_team"):

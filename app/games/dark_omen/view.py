@@ -76,6 +76,13 @@ def creature_view(x: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     return out
 
 
+def prop_view(prop: dict[str, Any]) -> dict[str, Any]:
+    """An omen's token on the map (DO L141-143: fires, graves, omen loot, a person to lead),
+    lying on a space or carried by a hero. ``State.props`` comes with issue 14's omens; a
+    state without it has none (read with ``getattr`` until both land together)."""
+    return {k: prop[k] for k in ("id", "kind", "name", "space", "carried_by") if k in prop}
+
+
 def gamble_view(table: dict[str, Any]) -> dict[str, Any]:
     """A game of chance at a tavern or village (DO L342-356): the players' dice on the
     table; the board shows the house's roll only through the log, when the game ends."""
@@ -216,6 +223,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
             "blood": [s.omen["blood"], omen.get("blood")],
             **texts.omen_texts(omen["id"]),
         }
+    out["props"] = [prop_view(p) for p in getattr(s, "props", ())]
     out["battles"] = [
         battle_view(s, h.pending)
         for h in s.heroes
