@@ -403,3 +403,20 @@ def test_an_omens_tokens_lie_on_the_map_and_are_tended_by_a_click() -> None:
     assert (
         DARK_OMEN.choice_target(state, Choice("tend", {"prop": "p1"}, "Douse the fire (1 AP)")) == "prop:p1"
     )
+
+
+def test_dice_games_and_barrows_show_their_dice_and_rolls_left() -> None:
+    """Draugr Dice, Hard Life (DO L342-356) and a barrow's exploration (DO L321-330) lie on
+    the table with the rolls left; a game of chance names its players and their dice."""
+    state = arranged(table(2), at=10)
+    state.heroes[0].pending = {"kind": "draugr", "dice": [3, 4, 5], "rolls_left": 2}
+    state.heroes[1].pending = {"kind": "barrow", "dice": [6, 6, 2], "rolls_left": 1}
+    state.gambles = {
+        "0": {"game": "draugr", "players": [0, 1], "invited": [], "scores": {"1": [2, 2, 6]}, "ante": 2}
+    }
+    battle = board_of(state, SPECTATOR)["do-battle"]
+    assert "hidden" not in battle.split(">", 1)[0]
+    assert "P1: Draugr Dice" in battle and "= 12" in battle and "2 rolls left" in battle
+    assert "P2: exploring a barrow" in battle and "1 roll left" in battle
+    assert "Draugr at P1's table" in battle
+    assert "ante 2 gold" in battle and battle.count('class="do-die">') >= 9
