@@ -10,6 +10,54 @@ def who(d: dict) -> str:
     return f"Player {d['seat'] + 1}" if isinstance(d.get("seat"), int) else ""
 
 
+def token_name(token: str) -> str:
+    """A face-up loot token by its face (inventories are public, DO L246)."""
+    try:
+        return load().face(token).replace("_", " ")
+    except KeyError:
+        return "loot token"
+
+
+def gear_name(gear: str) -> str:
+    c = load()
+    card = c.gear.get(gear) or c.holographic.get(gear)
+    return str(card["name"]) if card else gear.replace("_", " ")
+
+
+def dice_text(dice: list[int]) -> str:
+    return "[" + " ".join(str(x) for x in dice) + "]"
+
+
+def layers_turned(d: dict) -> str:
+    """DO L169-171: an even roll turns a layer clockwise, an odd one counter-clockwise."""
+    tabs = f"white tab {d['white'] + 1}, clear tab {d['clear'] + 1}"
+    rolls = d.get("rolls") or []
+    if d.get("why") == "the Obstacle Throw" and len(rolls) == 2:
+        turns = ", ".join(
+            f"{layer} rolls {roll}: {roll} {'clockwise' if roll % 2 == 0 else 'counter-clockwise'}"
+            for layer, roll in zip(("white", "clear"), rolls, strict=True)
+        )
+        return f"The Obstacle Throw: {turns}; now {tabs}."
+    if rolls:
+        return f"The obstacle layers turn ({d['why']}, rolls {' and '.join(map(str, rolls))}): {tabs}."
+    return f"The obstacle layers turn ({d['why']}): {tabs}."
+
+
+def strike_text(x: dict) -> str:
+    """One damage roll, die by die (DO L412-419): a hero's weapon die plus bonuses less the
+    enemy's armour; the enemy's die less the hero's armour, at least 1."""
+    seat = f"player {x['seat'] + 1}"
+    if x["by"] == "hero":
+        return f"{seat} rolls {x['roll']} for {x['damage']} damage"
+    if x.get("warded"):
+        return f"the enemy rolls {x['roll']}, warded off {seat}"
+    absorbed = x["roll"] - x["damage"]
+    armour = ""
+    if absorbed > 0:
+        armour = " (armour, at least 1)" if x["damage"] == 1 else f" (armour −{absorbed})"
+    return f"the enemy rolls {x['roll']}: {x['damage']} damage to {seat}{armour}"
+
+
 def describe(event: Event) -> str:
     d = event.data
     c = load()
@@ -42,8 +90,7 @@ def describe(event: Event) -> str:
         case "LootCleared":
             return "Dropped loot is cleared away."
         case "LayersTurned":
-            tabs = f"white tab {d['white'] + 1}, clear tab {d['clear'] + 1}"
-            return f"The obstacle layers turn ({d['why']}): {tabs}."
+            return layers_turned(d)
         case "RunesCast":
             return f"{who(d)} casts the runes: {', '.join(c.runes[r]['name'] for r in d['runes'])}."
         case "RuneDiscarded":
@@ -82,11 +129,15 @@ def describe(event: Event) -> str:
         case "LootRevealed":
             return f"{who(d)} flips a loot token: {d['face'].replace('_', ' ')}."
         case "AttackRolled":
-            return f"Attack roll: heroes {d['dice']} against {d['enemy']}."
+            heroes = "; ".join(
+                f"player {int(seat) + 1} {dice_text(dice)}" for seat, dice in d["dice"].items()
+            )
+            return f"Attack roll: {heroes} against the enemy's {dice_text(d['enemy'])}."
         case "DieBoosted":
             return f"{who(d)} raises a die to {d['to']}."
         case "BattleEnded":
-            return f"The battle resolves: {len(d['strikes'])} damage roll(s)."
+            strikes = "; ".join(strike_text(x) for x in d["strikes"]) or "no damage roll"
+            return f"The battle resolves: {strikes}."
         case "HeroDied":
             name = c.characters[d["character"]]["name"]
             return f"{who(d)}'s {name} falls on {d['space']} and rises as a zombie."
@@ -108,6 +159,75 @@ def describe(event: Event) -> str:
             return f"{who(d)} explores the barrow: {d['dice']} ({d['pattern']})."
         case "LocationUnlocked":
             return f"The location on {d['space']} is unlocked ({d['why']})."
-        case "Waiting":
+        case "LootTaken":
+            return f"{who(d)} picks up the {token_name(d['token'])} on {d['space']}."
+        case "LootDropped":
+            return f"{who(d)} drops the {token_name(d['token'])} on {d['space']}."
+        case "LootGiven":
+            return f"{who(d)} gives the {token_name(d['token'])} to player {d['to'] + 1}."
+        case "LootSpent":
+            tokens = ", ".join(token_name(t) for t in d["tokens"])
+            return f"{who(d)} spends {tokens} ({d['why']})."
+        case "GearGained":
+            return f"{who(d)} gains {gear_name(d['gear'])} ({d['why']})."
+        case "GearLost":
+            return f"{who(d)} loses {gear_name(d['gear'])} ({d['why']})."
+        case "GearEquipped":
+            return f"{who(d)} equips {gear_name(d['gear'])} ({d['slot']})."
+        case "ApChanged":
+            return f"{who(d)}: {d['why']}."
+        case "SurpriseAttack":
+            return f"{who(d)} is attacked by surprise: the next AP is a fight (DO L244)."
+        case "TeamProposed":
+            asked = ", ".join(f"player {x + 1}" for x in d["invited"]) or "nobody in reach"
+            return f"{who(d)} proposes a team attack; asked: {asked}."
+        case "TeamAnswered":
+            if not d["join"]:
+                return f"{who(d)} declines player {d['leader'] + 1}'s team attack."
+            heroic = " with a heroic attack" if d.get("heroic") else ""
+            return f"{who(d)} joins player {d['leader'] + 1}'s team attack{heroic}."
+        case "TeamWithdrawn":
+            return f"{who(d)}'s team attack is withdrawn ({d['why']})."
+        case "TieVoted":
+            return f"{who(d)} votes that player {d['first'] + 1} faces the enemy first."
+        case "BattleReady":
+            return f"{who(d)} is ready."
+        case "GambleAnswered":
+            verb = "joins" if d["join"] else "declines"
+            return f"{who(d)} {verb} player {d['host'] + 1}'s game."
+        case "BloodOffered":
+            return f"{who(d)} hands in {d['n']} blood of the beast for the omen."
+        case "BelongingsTaken":
+            return f"{who(d)} takes the fallen hero's belongings on {d['space']}."
+        case "GraveDug":
+            return f"A fallen hero's belongings are buried on {d['space']}, guarded by a zombie."
+        case "HeroPlaced":
+            return f"{who(d)} starts on {d['at']}."
+        case "CampfireLit":
+            return f"{who(d)} lights a campfire on {d['space']}."
+        case "CampMade":
+            return f"{who(d)} makes a permanent camp on {d['space']}."
+        case "BarrowMissed":
+            return f"{who(d)} searches for a barrow and rolls {d['roll']}: nothing."
+        case "BarrowGone":
+            return f"The barrow on {d['space']} is spent."
+        case "HoardSearched":
+            return f"{who(d)} searches the gear hoard and rolls {d['roll']}."
+        case "WellAnswered":
+            return f"{who(d)} throws a coin in the Well of Fortune and rolls {d['roll']}."
+        case "VortexMoved":
+            return f"A darkness vortex moves {d['roll']} to {d['to']}."
+        case "PendingRoll":
+            dice = d.get("dice") or d.get("rolls") or []
+            return f"{who(d)} rolls {dice_text(dice)}." if dice else ""
+        case "ChapterRestarted":
+            return f"The game master restarts chapter {d['chapter']} from its start (DO L114)."
+        case "EffectSet":
+            return f"{who(d)}: {d['effect'].replace('_', ' ')} {d['n']}."
+        case "ChargesSet":
+            return f"{who(d)}'s {gear_name(d['gear'])}: {d['n']} charge(s) left."
+        case "DiscountSet":
+            return f"{who(d)} haggles {d['n']} gold off the next purchase." if d["n"] else ""
+        case "Waiting" | "PendingCleared" | "Used" | "RuneRead":
             return ""
     return event.type

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.dark_omen import bot, describe, flow, view
+from app.games.dark_omen import bot, describe, flow, targets, view
 from app.games.dark_omen.actions import ap_left, engaged_by, free_choices, seat_choices
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
@@ -286,7 +286,11 @@ class DarkOmen(RulesFold, GameBase):
             choices = self._choices_for(state, d, int(seat))
             if choices:
                 out.append(
-                    Prompt(seat, view.prompt_title(state, d, int(seat)), tuple(strip(c) for c in choices))
+                    Prompt(
+                        seat,
+                        view.prompt_title(state, d, int(seat)),
+                        tuple(targets.priced(state, int(seat), strip(c)) for c in choices),
+                    )
                 )
         if isinstance(d, Act):
             for h in state.heroes:
@@ -301,11 +305,7 @@ class DarkOmen(RulesFold, GameBase):
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
-        if choice.type == "move":
-            return f"space:{choice.args['to']}"
-        if choice.type == "attack":
-            return f"creature:{choice.args['creature']}"
-        return None
+        return targets.choice_target(state, choice)
 
     def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         return bot.choose(state, prompt, rng)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from app.games.dark_omen import stats
+from app.games.dark_omen import combat, stats, texts
 from app.games.dark_omen.board import pos_to_tab
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import Act, NextChapter
-from app.games.dark_omen.state import State
+from app.games.dark_omen.state import METER_MAX, State
 from app.kernel.flow import Decision
 from app.kernel.types import Viewer
 
@@ -46,12 +46,27 @@ def blocked_edges(side_name: str, white: int, clear: int) -> tuple[str, ...]:
     return tuple(sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, layers)))
 
 
-PUBLIC_CREATURE = ("id", "space", "level", "kind", "name", "hp", "armor", "dr", "dice", "omen")
+PUBLIC_CREATURE = (
+    "id",
+    "space",
+    "level",
+    "kind",
+    "name",
+    "hp",
+    "armor",
+    "dr",
+    "dice",
+    "omen",
+    "stage",
+    "staged",
+)
 
 
 def creature_view(x: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """A face-down creature token shows no level until a hero engages it (DO L476)."""
     out = {k: v for k, v in x.items() if k in PUBLIC_CREATURE}
+    if x.get("kind") == "boss" and x.get("card") in load().bosses:
+        out["phases"] = [p.get("phase", "") for p in load().bosses[x["card"]].get("phases", [])]
     if x.get("token") and not x.get("flipped"):
         out["face_down"] = True
         if not viewer.is_gm:
@@ -59,6 +74,64 @@ def creature_view(x: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         else:
             out["token"] = x["token"]
     return out
+
+
+def prop_view(prop: dict[str, Any]) -> dict[str, Any]:
+    """An omen's token on the map (DO L141-143: fires, graves, omen loot, a person to lead),
+    lying on a space or carried by a hero. ``State.props`` comes with issue 14's omens; a
+    state without it has none (read with ``getattr`` until both land together)."""
+    return {k: prop[k] for k in ("id", "kind", "name", "space", "carried_by") if k in prop}
+
+
+def gamble_view(table: dict[str, Any]) -> dict[str, Any]:
+    """A game of chance at a tavern or village (DO L342-356): the players' dice on the
+    table; the board shows the house's roll only through the log, when the game ends."""
+    return {k: table[k] for k in ("game", "players", "invited", "scores", "ante") if k in table}
+
+
+@lru_cache(maxsize=8)
+def _stock(level: int) -> tuple[dict[str, Any], ...]:
+    c = load()
+    return tuple(
+        {
+            "id": gid,
+            "name": c.gear[gid]["name"],
+            "level": c.gear[gid]["level"],
+            "type": c.gear[gid]["type"],
+            "price": int(c.gear[gid]["price"]),
+        }
+        for gid in c.shop(level)
+    )
+
+
+def market_view(s: State) -> dict[str, Any]:
+    """What the market sells at this chapter's level, at list price (a hero's haggled
+    discount is shown on the hero, DO L332-337), and which cards a hero already owns."""
+    owned = sorted({g for h in s.heroes for g in h.gear})
+    return {"level": s.chapter or 1, "stock": list(_stock(s.chapter or 1)), "owned": owned}
+
+
+def battle_view(s: State, p: dict[str, Any]) -> dict[str, Any]:
+    """The attack roll as it stands in the boost window (DO L398-470, ``combat``): each
+    enemy die high to low and the hero die facing it, and the damage rolls that would follow
+    now, in order. Forecast only: the boosts still to come change it."""
+    team = len(p["members"]) > 1
+    contributions: dict[int, list[int]] = {}
+    unused: dict[int, list[int]] = {}
+    for m in p["members"]:
+        contributions[m], unused[m] = combat.contributed(p["dice"][str(m)], m in p["heroic"], team)
+    order = combat.ordered(contributions, unused)
+    enemy = sorted(p["enemy"], reverse=True)
+    pairs = [{"enemy": e, "hero": list(order[i]) if i < len(order) else None} for i, e in enumerate(enemy)]
+    extra = [list(h) for h in order[len(enemy) :]]
+    hits = combat.strikes(p["enemy"], order, solo=not team)
+    return {
+        "leader": p["leader"],
+        "pairs": pairs,
+        "extra": extra,
+        "strikes": [x.to_json() for x in hits],
+        "unblocked": s.options.get("unblocked_target", "lowest"),
+    }
 
 
 def view(s: State, viewer: Viewer) -> dict[str, Any]:
@@ -83,6 +156,8 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                 "gold": h.gold,
                 "blood": h.blood,
                 "ap_left": max(0, h.ap_limit - h.ap),
+                "ap_limit": h.ap_limit,
+                "discount": h.discount,
                 "done": h.done,
                 "inventory": [{"token": t, "face": c.face(t)} for t in h.inventory],
                 "potions": [{"token": t, "face": c.face(t)} for t in h.potions],
@@ -90,7 +165,13 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                 "equipped": dict(h.equipped),
                 "charges": dict(h.charges),
                 "runes": [
-                    {"id": r, "name": c.runes[r]["name"], "house": c.runes[r]["house"]} for r in h.runes
+                    {
+                        "id": r,
+                        "name": c.runes[r]["name"],
+                        "house": c.runes[r]["house"],
+                        "text": texts.rune_text(r),
+                    }
+                    for r in h.runes
                 ],
                 "guild": h.guild,
                 "pending": h.pending,
@@ -98,11 +179,9 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
             }
         )
     d = s.decision
-    blocked = (
-        sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, s.layers))
-        if s.chapter is not None
-        else []
-    )
+    blocked: list[str] = []
+    if s.chapter is not None:
+        blocked = list(blocked_edges(side.name, s.layers["white"], s.layers["clear"]))
     out: dict[str, Any] = {
         "chapter": s.chapter,
         "chapters": [s.first_chapter, s.last_chapter],
@@ -112,6 +191,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
         "night": s.night,
         "meter": s.meter,
         "meter_state": stats.meter_state(s),
+        "meter_scale": {"max": METER_MAX, "valor": stats.VALOR, "resistance": stats.RESISTANCE},
         "side": side.name,
         "tabs": {layer: pos_to_tab(pos) for layer, pos in s.layers.items()},
         "blocked": blocked,
@@ -141,7 +221,22 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
             "status": s.omen["status"],
             "space": omen.get("space"),
             "blood": [s.omen["blood"], omen.get("blood")],
+            **texts.omen_texts(omen["id"]),
         }
+    out["props"] = [prop_view(p) for p in getattr(s, "props", ())]
+    out["battles"] = [
+        battle_view(s, h.pending)
+        for h in s.heroes
+        if h.pending and h.pending["kind"] == "battle" and h.pending["leader"] == h.seat
+    ]
+    out["you"] = (
+        sorted(seat for seat in viewer.seats if isinstance(seat, int)) if viewer.role == "seat" else []
+    )
+    out["layers"] = dict(s.layers)
+    out["gambles"] = {host: gamble_view(g) for host, g in s.gambles.items()}
+    out["market"] = (
+        market_view(s) if any(isinstance(h.at, str) and h.at.endswith(":market") for h in s.heroes) else None
+    )
     if viewer.is_gm:
         out["face_down"] = {str(k): {"token": v, "face": c.face(v)} for k, v in s.loot.items()}
     if isinstance(d, Act):
