@@ -60,11 +60,43 @@
   }
   document.addEventListener("htmx:sendError", offline);
   document.addEventListener("htmx:timeout", offline);
+  // 4409: this seat was opened on another device or handed to a new player. A seat page
+  // drops to the live spectator page (which says why) rather than stay with dead buttons.
+  var CLOSE_SEAT_MOVED = 4409;
   document.addEventListener("htmx:wsClose", function (e) {
     var code = e.detail && e.detail.event ? e.detail.event.code : 0;
+    var moved = document.querySelector("[data-seat-moved]");
+    if (code === CLOSE_SEAT_MOVED && moved) {
+      setConn("closed", "seat moved");
+      window.location.replace(moved.dataset.seatMoved);
+      return;
+    }
     if (code >= 4000) { setConn("closed", "disconnected"); }
     else { setConn("reconnecting", "reconnecting…"); }
   });
+
+  // A refused click (someone else moved first, say) is said in #flash until the next update:
+  // the server stamps the seq it refused at (data-seq; else the page's seq when it showed),
+  // and the first live update past that seq clears the message.
+  function pageSeq() {
+    var marker = document.getElementById("seq");
+    return marker ? Number(marker.dataset.seq || "0") : 0;
+  }
+  function stampFlash() {
+    var flash = document.getElementById("flash");
+    if (flash && flash.classList.contains("flash-error") && !flash.dataset.seq) flash.dataset.seq = String(pageSeq());
+  }
+  function clearPassedFlash() {
+    var flash = document.getElementById("flash");
+    if (!flash || !flash.classList.contains("flash-error") || flash.dataset.offline || !flash.dataset.seq) return;
+    if (pageSeq() > Number(flash.dataset.seq)) {
+      flash.className = "flash";
+      flash.textContent = "";
+      delete flash.dataset.seq;
+    }
+  }
+  document.addEventListener("htmx:afterSwap", stampFlash);
+  document.addEventListener("htmx:wsAfterMessage", clearPassedFlash);
 
   // A form with data-command-id="<prefix>" sends a command_id made here with each message;
   // a retry below resends it unchanged, so the server stores the message once.

@@ -78,11 +78,27 @@ def message_page(request: Request, status: int, title: str, message: str) -> HTM
     return page(request, "message.html", status, title=title, message=message)
 
 
-def flash(request: Request, message: str = "", status: int = 200, kind: str = "error") -> HTMLResponse:
+def flash(
+    request: Request, message: str = "", status: int = 200, kind: str = "error", seq: int | None = None
+) -> HTMLResponse:
+    """The ``#flash`` answer to a button. ``seq``: the table's seq when a command was refused;
+    the page clears the message with its first update past it (static/umbra.js), so a
+    "someone moved first" refusal stays until the next move, then goes."""
     template = request.app.state.templates.get_template("table.html")
-    return HTMLResponse(
-        render_block(template, "flash", {"message": message, "kind": kind}), status_code=status
-    )
+    ctx = {"message": message, "kind": kind, "flash_seq": seq}
+    return HTMLResponse(render_block(template, "flash", ctx), status_code=status)
+
+
+SEAT_MOVED_NOTICE = (
+    "This seat was opened on another device, or the game master handed it to a new player, so "
+    "this device no longer controls it: you are watching the game as a spectator. Open your "
+    "invite link again to take the seat back (after a hand-over only the new link works)."
+)
+
+
+def watch_url(table_id: str) -> str:
+    """Where a device whose seat moved elsewhere goes: the live spectator page, saying why."""
+    return f"/t/{table_id}/watch?seat_moved=1"
 
 
 async def form_data(request: Request) -> dict[str, list[str]]:
@@ -342,7 +358,7 @@ def _opens(session: TableSession, token: str) -> bool:
 # -- table pages ------------------------------------------------------------------------
 
 
-async def table_page(request: Request, table_id: str, mode: str) -> HTMLResponse:
+async def table_page(request: Request, table_id: str, mode: str, notice: str = "") -> HTMLResponse:
     hub = hub_of(request)
     try:
         session = await hub.session(table_id)
@@ -373,6 +389,8 @@ async def table_page(request: Request, table_id: str, mode: str) -> HTMLResponse
         log=log,
         log_from=log_from,
         log_as=log_as,
+        message=notice,
+        kind="notice",
         **ctx,
     )
 
@@ -406,8 +424,10 @@ async def seat_page(request: Request, table_id: str) -> HTMLResponse:
 
 
 @router.get("/t/{table_id}/watch", response_class=HTMLResponse)
-async def watch_page(request: Request, table_id: str) -> HTMLResponse:
-    return await table_page(request, table_id, "watch")
+async def watch_page(request: Request, table_id: str, seat_moved: str = "") -> HTMLResponse:
+    """The spectator page; ``seat_moved=1`` is where a seat's page goes once the seat was
+    opened on another device or handed to a new player (README: it drops to watching)."""
+    return await table_page(request, table_id, "watch", SEAT_MOVED_NOTICE if seat_moved else "")
 
 
 @router.get("/t/{table_id}/gm", response_class=HTMLResponse)
@@ -450,6 +470,7 @@ async def submit(
     request: Request, table_id: str, command: Command, command_id: str, client_seq: int | None
 ) -> HTMLResponse:
     hub = hub_of(request)
+    viewer: Viewer = SPECTATOR
     try:
         session = await hub.session(table_id)
         viewer = await hub.viewer(table_id, cookie_tokens(request, table_id), lenient=True)
@@ -461,10 +482,27 @@ async def submit(
     except NotFound as exc:
         return flash(request, str(exc), 404)
     except AuthError as exc:
-        return flash(request, exc.message, exc.status)
+        response = flash(request, exc.message, exc.status)
+        if viewer is SPECTATOR and isinstance(command.seat, int):
+            # This browser holds no seat here any more (it moved to another device, or to a
+            # new player): its click leads to the live spectator page instead.
+            response.headers["HX-Redirect"] = watch_url(table_id)
+        return response
     except RuleError as exc:
-        return flash(request, exc.message, exc.status)
+        return flash(request, refusal(exc), exc.status, seq=session.seq)
     return flash(request, "")  # a database outage: errors.install's handler answers html_error
+
+
+def refusal(err: RuleError) -> str:
+    """A refused command as its page says it: a click chosen on a state the table has left
+    (someone else moved first) is said without seq numbers (no event numbers for players)."""
+    cause = err.__cause__
+    if err.code == "stale" and isinstance(cause, RuleError):
+        return (
+            "the table has moved on since this page was drawn (someone moved first), so that was "
+            f"not done: {cause.message}"
+        )
+    return err.message
 
 
 @router.post("/t/{table_id}/seats/{seat}/bot", response_class=HTMLResponse)
