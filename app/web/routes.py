@@ -96,6 +96,24 @@ SEAT_MOVED_NOTICE = (
 )
 
 
+BOT_PACES = (
+    (0.0, "at once"),
+    (0.5, "quickly (0.5 s a move)"),
+    (1.5, "at a pace to follow (1.5 s a move)"),
+    (3.0, "slowly (3 s a move)"),
+)
+"""The bot paces the game master's page offers (any 0–10 s may be set through the API)."""
+
+
+def pace_choices(current: float | None) -> list[tuple[float, str]]:
+    """The pace menu, with the table's current pace in it even if it is not one of ours."""
+    choices = list(BOT_PACES)
+    if current is not None and all(current != seconds for seconds, _ in choices):
+        choices.append((current, f"{current:g} s a move"))
+        choices.sort()
+    return choices
+
+
 def watch_url(table_id: str) -> str:
     """Where a device whose seat moved elsewhere goes: the live spectator page, saying why."""
     return f"/t/{table_id}/watch?seat_moved=1"
@@ -380,9 +398,13 @@ async def table_page(request: Request, table_id: str, mode: str, notice: str = "
     recent = await session.events_between(log_from, session.seq)
     log = list(reversed(fragments.log_entries(env, hub, session, recent, viewer)))
     log_as = "watch" if mode == "watch" else "seat"
+    pace = await hub.bots.pace(session) if mode == "gm" and ctx["has_bot"] else None
     return page(
         request,
         "table.html",
+        bot_pace=pace,
+        pace_choices=pace_choices(pace),
+        pace_error="",
         mode=mode,
         shell=shell,
         board=board,
