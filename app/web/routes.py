@@ -308,11 +308,37 @@ async def lobby_created(request: Request, table_id: str) -> HTMLResponse:
     game = get_game(session.record.game)
     links = created_links(request, created)
     bots = {s.seat for s in session.seats if s.bot}
+    roles, summary = seat_roles(game, session.record.options, [s.name for s in session.seats])
     for link in links["seats"]:
         link["bot"] = link["seat"] in bots  # a reload shows the bot switches as they are now
-    response = page(request, "created.html", game=game, created=links, has_bot=has_bot(game))
+        link["roles"] = roles.get(link["seat"], [])
+    response = page(request, "created.html", game=game, created=links, has_bot=has_bot(game), summary=summary)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def seat_roles(
+    game: Game | None, options: dict[str, Any], names: list[str]
+) -> tuple[dict[int, list[str]], list[str]]:
+    """What the game says of a table's options (``describe_options``: who controls which
+    hero, who plays the Necromancer), each line that begins with a player's name put by
+    that seat (without the name), the rest apart: the ready page marks each seat's role."""
+    if game is None:
+        return {}, []
+    try:
+        lines = game.describe_options(options, names)
+    except RuleError:
+        return {}, []
+    by_seat: dict[int, list[str]] = {}
+    rest: list[str] = []
+    for line in lines:
+        named = [seat for seat, name in enumerate(names) if line.startswith(name + " ")]
+        if not named:
+            rest.append(line)
+            continue
+        seat = max(named, key=lambda s: len(names[s]))  # "Al B plays…" is Al B's, not Al's
+        by_seat.setdefault(seat, []).append(line[len(names[seat]) + 1 :])
+    return by_seat, rest
 
 
 # -- joining ----------------------------------------------------------------------------
