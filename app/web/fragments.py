@@ -32,6 +32,7 @@ from app.kernel.types import GM_SEAT, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
+from app.web.boardview import board_view
 from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
 from app.web.templating import render_block, render_blocks
 
@@ -118,7 +119,7 @@ def context(
         "seats": session.seats,
         "names": names,
         "viewer": viewer,
-        "view": session.game.view(session.state, viewer) if view is None else view,
+        "view": board_view(session.game, session.state, viewer) if view is None else view,
         "prompts": prompts,
         "waiting_for": hub.waiting_for(session),
         "outcome": session.outcome,

@@ -30,6 +30,7 @@ from app.live.session import TableSession
 from app.live.tables import CreatedTable
 from app.store import StoredEvent
 from app.web import fragments
+from app.web.boardview import board_view
 from app.web.stream import HtmlStream
 from app.web.templating import make_environment, render_block
 
@@ -595,7 +596,7 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
     env = request.app.state.templates
     seq = max(0, min(seq, session.seq))
     state = await session.state_at(seq)
-    view = session.game.view(state, SPECTATOR)
+    view = board_view(session.game, state, SPECTATOR)
     ctx = fragments.context(hub, session, SPECTATOR, view=view) | {"seq": seq, "prompts": []}
     ctx["outcome"] = session.game.outcome(state)
     board = fragments.board_html(env, ctx)

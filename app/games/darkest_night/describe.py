@@ -349,3 +349,17 @@ def describe_event(event: Event) -> str:
         return text(event.data)
     except (KeyError, TypeError, IndexError):
         return event.type
+
+
+def page_extras(state: Any) -> dict[str, Any]:
+    """What a page's board shows beyond the view (``app.web.boardview``): the event card
+    revealed and not yet discarded, while it resolves (DN 7.0), with its text. Public: its
+    ``EventRevealed`` told everyone."""
+    for step in state.agenda:
+        if step.get("op") == "discard_event":
+            spec = load().events[str(step["card"]).split("#")[0]]
+            who = hero_label(str(step["hero"])) if step.get("hero") else ""
+            return {
+                "event": {"id": spec.id, "name": spec.name, "text": spec.text, "fate": spec.fate, "hero": who}
+            }
+    return {}
