@@ -126,6 +126,15 @@
     if (unchanged) form.reset();
   });
 
+  // A setting's checkbox (.switch) the server refused goes back to how it was; a taken one
+  // is redrawn by the live update that follows.
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var box = e.detail.elt;
+    if (e.detail.successful || !box.matches || !box.matches(".switch input[type=checkbox]")) return;
+    if (e.detail.xhr && e.detail.xhr.status === 503) return; // retried below, as sent
+    box.checked = !box.checked;
+  });
+
   // 503 + Retry-After: the server is reconnecting to its database and stored nothing. Send
   // the very same request again (same element, same parameters; commands carry a fixed
   // command_id, so a retry cannot act twice) after Retry-After seconds, up to MAX_RETRIES.

@@ -34,6 +34,7 @@ def test_a_players_own_controls_on_the_darkest_night_seat_page(
     page = open_page(table.seat_url(seat))
     expect_live(page)
 
+    expect(page.locator("#dn-context")).to_be_hidden()  # a wide screen has the panels beside
     # Stakes before the roll: what success and failure do, and the odds.
     pray = required_choices(page).filter(has_text="Pray")
     expect(pray.locator(".detail")).to_contain_text(re.compile(r"\d+%; fail: "))

@@ -3,6 +3,8 @@ and the choice buttons stay big enough to tap."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
@@ -110,6 +112,12 @@ def test_the_darkest_night_board_fits_a_phone_and_plays_by_touch(
     assert frame and frame["width"] <= PHONE["width"]
     map_box = seat.locator(".dn-map-canvas").bounding_box()
     assert map_box and map_box["height"] > 200
+    # The choices' context next to them: the hero asked, where and how it stands, just above.
+    context = seat.locator("#dn-context")
+    expect(context).to_be_visible()
+    expect(context).to_contain_text(re.compile(r"in the \w+ · grace \d+/\d+ · secrecy"))
+    above, choices = context.bounding_box(), seat.locator("#prompts").bounding_box()
+    assert above and choices and above["y"] + above["height"] <= choices["y"] + 1
     smallest = smallest_text(seat, "#dn-map svg text, #dn-status svg text")
     assert smallest >= 9.9, f"a map or track label is drawn {smallest:.1f} px high on a phone"
     for name in ("monastery", "village", "ruins"):  # the locations lie inside the map
