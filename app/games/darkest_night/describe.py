@@ -251,7 +251,9 @@ TEXTS: dict[str, Callable[[D], str]] = {
         f"{d['what']} (done for you: {d.get('why') or 'there was nothing else to choose'})."
     ),
     "AutoPassSet": lambda d: (
-        f"Seat {d['seat'] + 1} {'now auto-passes' if d['on'] else 'stops auto-passing'} with nothing to do."
+        "turns auto-pass on: rolls as they stand, rolls kept, the action step ended after the action."
+        if d["on"]
+        else "turns auto-pass off: asked again before every roll and at the end of every action step."
     ),
     "EventRevealed": lambda d: f"{hero(d)} meets an event: {d['name']} (fate {d['fate']}) — {d['text']}",
     "EventSetAside": lambda d: f"Omen: {name_of('event', d['card'])} is set aside for the higher fate.",
