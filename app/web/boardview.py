@@ -13,8 +13,5 @@ from app.kernel.types import Viewer
 
 def board_view(game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
     view = game.view(state, viewer)
-    extras = getattr(game, "page_extras", None)
-    if extras is None:
-        return view
-    more = extras(state, viewer)
+    more = game.page_extras(state, viewer)
     return view | more if more else view
