@@ -75,6 +75,16 @@
     else { setConn("reconnecting", "reconnecting…"); }
   });
 
+  // A seat page that reconnects after its seat moved (it was offline when the socket would
+  // have said so) is sent the players panel of a spectator, with no seat of its own in it:
+  // it drops to the watch page the same way.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var moved = document.querySelector("[data-seat-moved]");
+    if (moved && document.getElementById("seats") && !document.querySelector("#seats .seat-mine")) {
+      window.location.replace(moved.dataset.seatMoved);
+    }
+  });
+
   // A refused click (someone else moved first, say) is said in #flash until the next update:
   // the server stamps the seq it refused at (data-seq; else the page's seq when it showed),
   // and the first live update past that seq clears the message.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import WebSocketRoute, expect
 
 from tests.e2e.conftest import PageFactory, Served
 from tests.e2e.support import click_choice, create_table, expect_live, expect_seq, lowest_choice, screenshot
@@ -17,10 +17,35 @@ from tests.e2e.support import click_choice, create_table, expect_live, expect_se
 pytestmark = pytest.mark.browser
 
 
+class CutOffSocket:
+    """Routes a page's websocket through the test: the server's close never reaches the
+    page, and ``drop`` closes the page's side as a network blip would (it reconnects)."""
+
+    def __init__(self) -> None:
+        self.route: WebSocketRoute | None = None
+
+    def __call__(self, route: WebSocketRoute) -> None:
+        self.route = route
+        server = route.connect_to_server()
+        server.on_message(route.send)
+        server.on_close(lambda code, reason: None)
+
+    def drop(self) -> None:
+        assert self.route
+        self.route.close(code=1012, reason="network blip")
+
+
 def test_the_game_master_hands_a_seat_to_a_new_player(server: Served, open_page: PageFactory) -> None:
     table = create_table(server.url, ["Ann", "Bo"], target=30)
     ann = open_page(table.seat_url(0))
     expect_live(ann)
+    # A second tab of Ann's whose socket misses the news (as if offline): the test swallows
+    # the server's closing of it, then drops it so the page reconnects.
+    cut_off = CutOffSocket()
+    away = ann.context.new_page()
+    away.route_web_socket(re.compile(r"/ws/tables/"), cut_off)
+    away.goto(f"{server.url}/t/{table.id}?seat=0")
+    expect_live(away)
     gm = open_page(table.gm_url)
     expect_live(gm)
 
@@ -41,6 +66,12 @@ def test_the_game_master_hands_a_seat_to_a_new_player(server: Served, open_page:
     expect(ann.locator(".topbar .role")).to_have_text("Spectator")
     expect_live(ann)
     expect(ann.locator("#prompts button.choice")).to_have_count(0)
+
+    # The tab that missed it finds out on reconnecting, and drops to watching the same way.
+    expect(away).to_have_url(re.compile(r"/t/\w+\?seat=0$"))
+    cut_off.drop()
+    expect(away).to_have_url(re.compile(rf"/t/{table.id}/watch\?seat_moved=1$"))
+    expect_live(away)
 
     cai = open_page(url)
     expect_live(cai)
