@@ -443,6 +443,8 @@
     if (!signature) { alertedFor = ""; return; }
     if (!document.hidden || signature === alertedFor) return;
     alertedFor = signature;
+    // The player handed their seat to the bot: it answers, so the tab need not call them.
+    if (document.querySelector("#seats .seat-mine .tag-bot")) return;
     document.title = TURN_MARK + plainTitle;
     if (soundOn()) beep();
     notifyTurn();
