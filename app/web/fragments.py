@@ -32,7 +32,6 @@ from app.kernel.types import GM_SEAT, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
-from app.web.boardview import board_view
 from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
 from app.web.templating import render_block, render_blocks
 
@@ -110,7 +109,7 @@ def context(
     prompts = viewer_prompts(hub, session, viewer)
     names = seat_names(session)
     held = sorted(s for s in viewer.seats if isinstance(s, int))
-    return {
+    out = {
         "my_names": [names[s] for s in held if s in names],
         "chat_seat": held[0] if held else (GM_SEAT if viewer.is_gm else None),
         "table": session.record,
@@ -119,7 +118,7 @@ def context(
         "seats": session.seats,
         "names": names,
         "viewer": viewer,
-        "view": board_view(session.game, session.state, viewer) if view is None else view,
+        "view": session.game.view(session.state, viewer) if view is None else view,
         "prompts": prompts,
         "waiting_for": hub.waiting_for(session),
         "outcome": session.outcome,
@@ -127,6 +126,11 @@ def context(
         "has_bot": has_bot(session.game),
         "campaign": campaign(session.game, session.state),
     }
+    if view is None:  # what the board shows beyond the view (``Game.page_extras``)
+        more = session.game.page_extras(session.state, viewer)
+        if more:
+            out["view"] = out["view"] | more
+    return out
 
 
 @lru_cache(maxsize=64)
