@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 
 DEFAULT_DATABASE_URL = "sqlite:///data/umbra.db"
+BOT_PACE = 1.5
+"""Seconds per bot move by default: slow enough for people to follow each move (issue 11)."""
 
 
 def _flag(name: str) -> bool:
@@ -23,8 +25,10 @@ class Settings:
     max_body_bytes: int = 1 << 20
     extra_games: tuple[str, ...] = field(default_factory=tuple)
     """Modules to import for their games (tests register a test-only game this way)."""
-    bot_delay: float = 0.05
-    """Seconds a seat's bot waits before each move, so people can follow its play."""
+    bot_delay: float = -1.0
+    """Seconds a seat's bot waits before each move, so people can follow its play: the pace
+    of a table whose game master has not chosen one (``app.live.bots``). Negative (unset):
+    ``BOT_PACE`` (1.5 s), or instant in test mode, so tests and benches never wait."""
     secret_key: str = ""
     """Signs exports (HMAC-SHA256). Empty: one is generated once and kept in the database,
     so every replica on that database shares it."""
@@ -40,6 +44,10 @@ class Settings:
     """HTTP requests in progress at once in one process; beyond it a request is answered
     503 ``overloaded`` with ``Retry-After`` at once (``app.api.gate``)."""
 
+    def __post_init__(self) -> None:
+        if self.bot_delay < 0:
+            object.__setattr__(self, "bot_delay", 0.0 if self.test_mode else BOT_PACE)
+
     @classmethod
     def from_env(cls) -> Settings:
         return cls(
@@ -49,7 +57,7 @@ class Settings:
             snapshot_every=int(os.environ.get("UMBRA_SNAPSHOT_EVERY", "100")),
             max_body_bytes=int(os.environ.get("UMBRA_MAX_BODY_BYTES", str(1 << 20))),
             extra_games=tuple(m for m in os.environ.get("UMBRA_EXTRA_GAMES", "").split(",") if m.strip()),
-            bot_delay=float(os.environ.get("UMBRA_BOT_DELAY", "0.05")),
+            bot_delay=float(os.environ.get("UMBRA_BOT_DELAY", "-1")),
             secret_key=os.environ.get("UMBRA_SECRET_KEY", ""),
             max_import_bytes=int(os.environ.get("UMBRA_MAX_IMPORT_BYTES", str(8 << 20))),
             max_import_events=int(os.environ.get("UMBRA_MAX_IMPORT_EVENTS", "50000")),

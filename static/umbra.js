@@ -60,11 +60,53 @@
   }
   document.addEventListener("htmx:sendError", offline);
   document.addEventListener("htmx:timeout", offline);
+  // 4409: this seat was opened on another device or handed to a new player. A seat page
+  // drops to the live spectator page (which says why) rather than stay with dead buttons.
+  var CLOSE_SEAT_MOVED = 4409;
   document.addEventListener("htmx:wsClose", function (e) {
     var code = e.detail && e.detail.event ? e.detail.event.code : 0;
+    var moved = document.querySelector("[data-seat-moved]");
+    if (code === CLOSE_SEAT_MOVED && moved) {
+      setConn("closed", "seat moved");
+      window.location.replace(moved.dataset.seatMoved);
+      return;
+    }
     if (code >= 4000) { setConn("closed", "disconnected"); }
     else { setConn("reconnecting", "reconnecting…"); }
   });
+
+  // A seat page that reconnects after its seat moved (it was offline when the socket would
+  // have said so) is sent the players panel of a spectator, with no seat of its own in it:
+  // it drops to the watch page the same way.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var moved = document.querySelector("[data-seat-moved]");
+    if (moved && document.getElementById("seats") && !document.querySelector("#seats .seat-mine")) {
+      window.location.replace(moved.dataset.seatMoved);
+    }
+  });
+
+  // A refused click (someone else moved first, say) is said in #flash until the next update:
+  // the server stamps the seq it refused at (data-seq; else the page's seq when it showed),
+  // and the first live update past that seq clears the message.
+  function pageSeq() {
+    var marker = document.getElementById("seq");
+    return marker ? Number(marker.dataset.seq || "0") : 0;
+  }
+  function stampFlash() {
+    var flash = document.getElementById("flash");
+    if (flash && flash.classList.contains("flash-error") && !flash.dataset.seq) flash.dataset.seq = String(pageSeq());
+  }
+  function clearPassedFlash() {
+    var flash = document.getElementById("flash");
+    if (!flash || !flash.classList.contains("flash-error") || flash.dataset.offline || !flash.dataset.seq) return;
+    if (pageSeq() > Number(flash.dataset.seq)) {
+      flash.className = "flash";
+      flash.textContent = "";
+      delete flash.dataset.seq;
+    }
+  }
+  document.addEventListener("htmx:afterSwap", stampFlash);
+  document.addEventListener("htmx:wsAfterMessage", clearPassedFlash);
 
   // A form with data-command-id="<prefix>" sends a command_id made here with each message;
   // a retry below resends it unchanged, so the server stores the message once.
@@ -92,6 +134,15 @@
       if (sent && sent.has(name) && sent.get(name) !== value) unchanged = false;
     });
     if (unchanged) form.reset();
+  });
+
+  // A setting's checkbox (.switch) the server refused goes back to how it was; a taken one
+  // is redrawn by the live update that follows.
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var box = e.detail.elt;
+    if (e.detail.successful || !box.matches || !box.matches(".switch input[type=checkbox]")) return;
+    if (e.detail.xhr && e.detail.xhr.status === 503) return; // retried below, as sent
+    box.checked = !box.checked;
   });
 
   // 503 + Retry-After: the server is reconnecting to its database and stored nothing. Send
@@ -392,6 +443,8 @@
     if (!signature) { alertedFor = ""; return; }
     if (!document.hidden || signature === alertedFor) return;
     alertedFor = signature;
+    // The player handed their seat to the bot: it answers, so the tab need not call them.
+    if (document.querySelector("#seats .seat-mine .tag-bot")) return;
     document.title = TURN_MARK + plainTitle;
     if (soundOn()) beep();
     notifyTurn();

@@ -88,6 +88,8 @@ class Game(Protocol):
 
     def chapters(self, state: Any) -> list[Chapter]: ...
 
+    def page_extras(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
+
 
 class GameBase:
     """Defaults for the optional parts of the contract. Subclass and override."""
@@ -168,6 +170,12 @@ class GameBase:
         """The chapters of a campaign played at this table, in order, with each one's
         outcome and the one being played; [] for a game of one sitting (the default)."""
         return []
+
+    def page_extras(self, state: Any, viewer: Viewer) -> dict[str, Any]:
+        """What a page's board shows beyond ``view`` (keys added to the view its templates
+        read), kept out of ``view`` so the API's views and recorded games keep their shape;
+        only what ``viewer`` may see. None by default."""
+        return {}
 
 
 def campaign(game: Game, state: Any) -> dict[str, Any] | None:

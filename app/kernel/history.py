@@ -20,6 +20,9 @@ from app.kernel.types import Command, Event, RuleError
 PLATFORM_PREFIX = "table."
 CHAT_EVENT = PLATFORM_PREFIX + "chat"
 UNDO_EVENT = PLATFORM_PREFIX + "undo"
+BOT_PACE_EVENT = PLATFORM_PREFIX + "bot_pace"
+MAX_BOT_PACE = 10.0
+"""The slowest a table's bots may be set to move, in seconds per move."""
 MAX_CHAT_LENGTH = 500
 COMMAND_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
 COMMAND_ID = re.compile(COMMAND_ID_PATTERN)
@@ -93,6 +96,20 @@ def chat_event(command: Command) -> Event:
     return Event(CHAT_EVENT, {"seat": command.seat, "text": text})
 
 
+def bot_pace_event(command: Command) -> Event:
+    """The game master sets the table's bot pace (issue 11): ``{"seconds": 0–10}`` per bot
+    move, kept in the log so it outlives a restart (``app.live.bots`` reads the newest)."""
+    seconds = command.args.get("seconds")
+    if (
+        set(command.args) != {"seconds"}
+        or isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not 0 <= seconds <= MAX_BOT_PACE
+    ):
+        raise RuleError("bad_bot_pace", f'the bots\' pace is {{"seconds": 0–{MAX_BOT_PACE:g}}} per move')
+    return Event(BOT_PACE_EVENT, {"seconds": round(float(seconds), 2)})
+
+
 # -- checking a whole log ------------------------------------------------------------------
 
 
@@ -146,6 +163,8 @@ def check_history(game: Game, entries: Sequence[LogEntry], seat_count: int) -> N
                 _check_chat(entry, where)
             elif event.type == UNDO_EVENT:
                 _check_undo(game, entry, standing, where)
+            elif event.type == BOT_PACE_EVENT:
+                _check_bot_pace(entry, where)
             else:
                 raise bad(f"{where}: no such event type")
             continue
@@ -173,6 +192,16 @@ def _check_chat(entry: LogEntry, where: str) -> None:
         raise bad(f"{where}: a chat line is stored trimmed")
     if entry.actor not in (f"seat:{data['seat']}", "gm"):
         raise bad(f"{where}: a chat line is sent by its own seat")
+
+
+def _check_bot_pace(entry: LogEntry, where: str) -> None:
+    """A bot pace exactly as ``bot_pace_event`` makes it, set by the game master."""
+    try:
+        remade = bot_pace_event(Command("gm", "bot_pace", dict(entry.event.data)))
+    except RuleError as err:
+        raise bad(f"{where}: {err.message}") from err
+    if remade.data != entry.event.data or entry.actor != "gm":
+        raise bad(f"{where}: the bots' pace is set by the game master, in seconds")
 
 
 def _check_undo(game: Game, entry: LogEntry, standing: list[_Command], where: str) -> None:

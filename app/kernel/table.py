@@ -18,6 +18,8 @@ from app.kernel.types import GM_SEAT, Command, Event, RuleError, Viewer
 PLATFORM_PREFIX = history.PLATFORM_PREFIX
 CHAT = "chat"
 UNDO = "undo"
+BOT_PACE = "bot_pace"
+BOT_PACE_EVENT = history.BOT_PACE_EVENT
 UNDO_EVENT = history.UNDO_EVENT
 MAX_CHAT_LENGTH = history.MAX_CHAT_LENGTH
 
@@ -117,6 +119,10 @@ def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.
     check_json(command.args, "args", COMMAND_BOUNDS)
     if command.type == CHAT:
         return [history.chat_event(command)]
+    if command.type == BOT_PACE:
+        if command.seat != GM_SEAT:
+            raise RuleError("gm_only", "only the game master sets the bots' pace", status=403)
+        return [history.bot_pace_event(command)]
     outcome = game.outcome(state)
     if outcome is not None:
         raise RuleError("game_over", f"the game is over: {outcome.reason}", status=409)
@@ -137,6 +143,9 @@ def event_for_viewer(game: Game, event: Event, viewer: Viewer) -> Event | None:
 def describe(game: Game, event: Event) -> str:
     if event.type == PLATFORM_PREFIX + CHAT:
         return str(event.data.get("text", ""))
+    if event.type == BOT_PACE_EVENT:
+        seconds = event.data.get("seconds", 0)
+        return f"sets the bots' pace to {seconds:g} s a move" if seconds else "lets the bots move at once"
     if event.type == UNDO_EVENT:
         # No event numbers for players: the lines taken back are struck through instead.
         return "takes back their last action"

@@ -4,8 +4,9 @@ this module only decides when to ask and sends the pick through the normal comma
 
 One background task per session that has a bot seat. It acts as one more subscriber:
 whenever the table changes (a commit, or a seat changing hands) it plays every required
-prompt that belongs to a bot seat, one command at a time with a short pause between moves
-so people can watch, until the table waits on a person again. A bot command's id is
+prompt that belongs to a bot seat, one command at a time with a pause between moves so
+people can follow them (the table's pace: the newest ``table.bot_pace`` event its game
+master logged, else the configured default), until the table waits on a person again. A bot command's id is
 ``bot-<seq>-<seat>``, derived from the state it was chosen on, and the bot's own randomness
 comes from the table's seed and that seq: when several processes serve a table each may
 drive its bots, and the second to send a move gets ``replayed`` instead of a second move.
@@ -18,11 +19,13 @@ import contextlib
 import hashlib
 import logging
 import random
+from collections.abc import Reversible
 from typing import TYPE_CHECKING
 
 from app.kernel.game import has_bot
+from app.kernel.history import BOT_PACE_EVENT
 from app.kernel.types import Choice, Command, RuleError, Viewer
-from app.store import is_outage
+from app.store import StoredEvent, is_outage
 
 if TYPE_CHECKING:
     from app.live.session import TableSession
@@ -42,6 +45,14 @@ def bot_rng(seed: str, seq: int, seat: int) -> random.Random:
     and unrelated to the rng that decides the game's dice and cards."""
     digest = hashlib.sha256(f"{seed}:bot:{seq}:{seat}".encode()).digest()
     return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def latest_pace(events: Reversible[StoredEvent]) -> float | None:
+    """The pace the newest ``table.bot_pace`` event among ``events`` (oldest first) set."""
+    for stored in reversed(events):
+        if stored.event.type == BOT_PACE_EVENT:
+            return float(stored.event.data["seconds"])
+    return None
 
 
 def bot_seats(session: TableSession) -> set[int]:
@@ -71,6 +82,10 @@ class BotDriver:
     def __init__(self, cache: SessionCache, *, delay: float) -> None:
         self.cache = cache
         self.delay = delay
+        """The pace of a table whose game master chose none (``Settings.bot_delay``)."""
+        self.older_paces: dict[str, tuple[int, float | None]] = {}
+        """Per table: the newest pace set at or before a seq the session no longer keeps in
+        memory (read once from the store; the log before it never changes)."""
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.waiting: set[str] = set()
         """Tables whose bot task waits for a person (nothing for a bot to play)."""
@@ -119,6 +134,23 @@ class BotDriver:
             return
         self.tasks[session.id] = asyncio.create_task(self._drive(session), name=f"bots-{session.id}")
 
+    async def pace(self, session: TableSession) -> float:
+        """Seconds between this table's bot moves: its newest ``table.bot_pace`` event (in
+        memory, else in the part of the log the session no longer keeps), else the default."""
+        recent = session.recent
+        found = latest_pace(recent)
+        if found is not None:
+            return found
+        first = recent[0].seq if recent else session.seq + 1
+        if first <= 1:
+            return self.delay
+        seen, older = self.older_paces.get(session.id, (0, None))
+        if seen < first - 1:
+            between = latest_pace(await session.store.events_after(session.id, seen, upto=first - 1))
+            older = older if between is None else between
+            self.older_paces[session.id] = (first - 1, older)
+        return self.delay if older is None else older
+
     def is_playing(self, table_id: str) -> bool:
         """Is a bot of this table about to move (not merely waiting on a person)?"""
         task = self.tasks.get(table_id)
@@ -128,6 +160,7 @@ class BotDriver:
         """The table leaves memory: stop its bot task (loading the table starts it again)."""
         task = self.tasks.pop(table_id, None)
         self.waiting.discard(table_id)
+        self.older_paces.pop(table_id, None)
         if task is not None:
             task.cancel()
 
@@ -171,7 +204,7 @@ class BotDriver:
                 return seq, False
             if move is None:
                 return seq, False
-            await asyncio.sleep(self.delay)  # let people see each move; let others in
+            await asyncio.sleep(await self.pace(session))  # let people follow each move; let others in
             if session.seq != seq:
                 continue  # the table moved meanwhile: look again
             seat, choice = move

@@ -109,7 +109,7 @@ def context(
     prompts = viewer_prompts(hub, session, viewer)
     names = seat_names(session)
     held = sorted(s for s in viewer.seats if isinstance(s, int))
-    return {
+    out = {
         "my_names": [names[s] for s in held if s in names],
         "chat_seat": held[0] if held else (GM_SEAT if viewer.is_gm else None),
         "table": session.record,
@@ -126,6 +126,11 @@ def context(
         "has_bot": has_bot(session.game),
         "campaign": campaign(session.game, session.state),
     }
+    if view is None:  # what the board shows beyond the view (``Game.page_extras``)
+        more = session.game.page_extras(session.state, viewer)
+        if more:
+            out["view"] = out["view"] | more
+    return out
 
 
 @lru_cache(maxsize=64)

@@ -30,6 +30,7 @@ from app.live.session import TableSession
 from app.live.tables import CreatedTable
 from app.store import StoredEvent
 from app.web import fragments
+from app.web.boardview import board_view
 from app.web.stream import HtmlStream
 from app.web.templating import make_environment, render_block
 
@@ -78,11 +79,45 @@ def message_page(request: Request, status: int, title: str, message: str) -> HTM
     return page(request, "message.html", status, title=title, message=message)
 
 
-def flash(request: Request, message: str = "", status: int = 200, kind: str = "error") -> HTMLResponse:
+def flash(
+    request: Request, message: str = "", status: int = 200, kind: str = "error", seq: int | None = None
+) -> HTMLResponse:
+    """The ``#flash`` answer to a button. ``seq``: the table's seq when a command was refused;
+    the page clears the message with its first update past it (static/umbra.js), so a
+    "someone moved first" refusal stays until the next move, then goes."""
     template = request.app.state.templates.get_template("table.html")
-    return HTMLResponse(
-        render_block(template, "flash", {"message": message, "kind": kind}), status_code=status
-    )
+    ctx = {"message": message, "kind": kind, "flash_seq": seq}
+    return HTMLResponse(render_block(template, "flash", ctx), status_code=status)
+
+
+SEAT_MOVED_NOTICE = (
+    "This seat was opened on another device, or the game master handed it to a new player, so "
+    "this device no longer controls it: you are watching the game as a spectator. Open your "
+    "invite link again to take the seat back (after a hand-over only the new link works)."
+)
+
+
+BOT_PACES = (
+    (0.0, "at once"),
+    (0.5, "quickly (0.5 s a move)"),
+    (1.5, "at a pace to follow (1.5 s a move)"),
+    (3.0, "slowly (3 s a move)"),
+)
+"""The bot paces the game master's page offers (any 0–10 s may be set through the API)."""
+
+
+def pace_choices(current: float | None) -> list[tuple[float, str]]:
+    """The pace menu, with the table's current pace in it even if it is not one of ours."""
+    choices = list(BOT_PACES)
+    if current is not None and all(current != seconds for seconds, _ in choices):
+        choices.append((current, f"{current:g} s a move"))
+        choices.sort()
+    return choices
+
+
+def watch_url(table_id: str) -> str:
+    """Where a device whose seat moved elsewhere goes: the live spectator page, saying why."""
+    return f"/t/{table_id}/watch?seat_moved=1"
 
 
 async def form_data(request: Request) -> dict[str, list[str]]:
@@ -278,11 +313,37 @@ async def lobby_created(request: Request, table_id: str) -> HTMLResponse:
     game = get_game(session.record.game)
     links = created_links(request, created)
     bots = {s.seat for s in session.seats if s.bot}
+    roles, summary = seat_roles(game, session.record.options, [s.name for s in session.seats])
     for link in links["seats"]:
         link["bot"] = link["seat"] in bots  # a reload shows the bot switches as they are now
-    response = page(request, "created.html", game=game, created=links, has_bot=has_bot(game))
+        link["roles"] = roles.get(link["seat"], [])
+    response = page(request, "created.html", game=game, created=links, has_bot=has_bot(game), summary=summary)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def seat_roles(
+    game: Game | None, options: dict[str, Any], names: list[str]
+) -> tuple[dict[int, list[str]], list[str]]:
+    """What the game says of a table's options (``describe_options``: who controls which
+    hero, who plays the Necromancer), each line that begins with a player's name put by
+    that seat (without the name), the rest apart: the ready page marks each seat's role."""
+    if game is None:
+        return {}, []
+    try:
+        lines = game.describe_options(options, names)
+    except RuleError:
+        return {}, []
+    by_seat: dict[int, list[str]] = {}
+    rest: list[str] = []
+    for line in lines:
+        named = [seat for seat, name in enumerate(names) if line.startswith(name + " ")]
+        if not named:
+            rest.append(line)
+            continue
+        seat = max(named, key=lambda s: len(names[s]))  # "Al B plays…" is Al B's, not Al's
+        by_seat.setdefault(seat, []).append(line[len(names[seat]) + 1 :])
+    return by_seat, rest
 
 
 # -- joining ----------------------------------------------------------------------------
@@ -346,7 +407,7 @@ def _opens(session: TableSession, token: str) -> bool:
 # -- table pages ------------------------------------------------------------------------
 
 
-async def table_page(request: Request, table_id: str, mode: str) -> HTMLResponse:
+async def table_page(request: Request, table_id: str, mode: str, notice: str = "") -> HTMLResponse:
     hub = hub_of(request)
     try:
         session = await hub.session(table_id)
@@ -368,15 +429,21 @@ async def table_page(request: Request, table_id: str, mode: str) -> HTMLResponse
     recent = await session.events_between(log_from, session.seq)
     log = list(reversed(fragments.log_entries(env, hub, session, recent, viewer)))
     log_as = "watch" if mode == "watch" else "seat"
+    pace = await hub.bots.pace(session) if mode == "gm" and ctx["has_bot"] else None
     return page(
         request,
         "table.html",
+        bot_pace=pace,
+        pace_choices=pace_choices(pace),
+        pace_error="",
         mode=mode,
         shell=shell,
         board=board,
         log=log,
         log_from=log_from,
         log_as=log_as,
+        message=notice,
+        kind="notice",
         **ctx,
     )
 
@@ -410,8 +477,10 @@ async def seat_page(request: Request, table_id: str) -> HTMLResponse:
 
 
 @router.get("/t/{table_id}/watch", response_class=HTMLResponse)
-async def watch_page(request: Request, table_id: str) -> HTMLResponse:
-    return await table_page(request, table_id, "watch")
+async def watch_page(request: Request, table_id: str, seat_moved: str = "") -> HTMLResponse:
+    """The spectator page; ``seat_moved=1`` is where a seat's page goes once the seat was
+    opened on another device or handed to a new player (README: it drops to watching)."""
+    return await table_page(request, table_id, "watch", SEAT_MOVED_NOTICE if seat_moved else "")
 
 
 @router.get("/t/{table_id}/gm", response_class=HTMLResponse)
@@ -454,6 +523,7 @@ async def submit(
     request: Request, table_id: str, command: Command, command_id: str, client_seq: int | None
 ) -> HTMLResponse:
     hub = hub_of(request)
+    viewer: Viewer = SPECTATOR
     try:
         session = await hub.session(table_id)
         viewer = await hub.viewer(table_id, cookie_tokens(request, table_id), lenient=True)
@@ -465,10 +535,27 @@ async def submit(
     except NotFound as exc:
         return flash(request, str(exc), 404)
     except AuthError as exc:
-        return flash(request, exc.message, exc.status)
+        response = flash(request, exc.message, exc.status)
+        if viewer is SPECTATOR and isinstance(command.seat, int):
+            # This browser holds no seat here any more (it moved to another device, or to a
+            # new player): its click leads to the live spectator page instead.
+            response.headers["HX-Redirect"] = watch_url(table_id)
+        return response
     except RuleError as exc:
-        return flash(request, exc.message, exc.status)
+        return flash(request, refusal(exc), exc.status, seq=session.seq)
     return flash(request, "")  # a database outage: errors.install's handler answers html_error
+
+
+def refusal(err: RuleError) -> str:
+    """A refused command as its page says it: a click chosen on a state the table has left
+    (someone else moved first) is said without seq numbers (no event numbers for players)."""
+    cause = err.__cause__
+    if err.code == "stale" and isinstance(cause, RuleError):
+        return (
+            "the table has moved on since this page was drawn (someone moved first), so that was "
+            f"not done: {cause.message}"
+        )
+    return err.message
 
 
 @router.post("/t/{table_id}/seats/{seat}/bot", response_class=HTMLResponse)
@@ -513,7 +600,7 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
     env = request.app.state.templates
     seq = max(0, min(seq, session.seq))
     state = await session.state_at(seq)
-    view = session.game.view(state, SPECTATOR)
+    view = board_view(session.game, state, SPECTATOR)
     ctx = fragments.context(hub, session, SPECTATOR, view=view) | {"seq": seq, "prompts": []}
     ctx["outcome"] = session.game.outcome(state)
     board = fragments.board_html(env, ctx)

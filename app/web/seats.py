@@ -1,17 +1,22 @@
-"""The game master's "hand to a new player" form on the GM page: a new invite link for a
-seat, the old link and the device holding the seat revoked (``app.live.seats``). The page
-shows the new link once, in ``#flash``; the players panel updates live."""
+"""The game master's seat controls on the GM page: "hand to a new player" (a new invite link
+for a seat, the old link and the device holding the seat revoked, ``app.live.seats``; the
+page shows the new link once, in ``#flash``; the players panel updates live) and the
+table's bot pace (a ``bot_pace`` command, logged)."""
 
 from __future__ import annotations
+
+import secrets
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from app.http.links import invite_url
 from app.http.tokens import cookie_tokens
-from app.kernel.types import RuleError
+from app.kernel import table as kernel
+from app.kernel.types import GM_SEAT, Command, RuleError
 from app.live.errors import AuthError, NotFound
-from app.web.routes import flash, form_data, hub_of
+from app.web.routes import flash, form_data, hub_of, pace_choices
+from app.web.templating import render_block
 
 router = APIRouter(include_in_schema=False)
 
@@ -34,3 +39,33 @@ async def reissue_seat(request: Request, table_id: str, seat: int) -> HTMLRespon
         seat=done.seat, name=done.name, url=invite_url(request, table_id, done.invite_token)
     )
     return HTMLResponse(html)
+
+
+@router.post("/t/{table_id}/bot-pace", response_class=HTMLResponse)
+async def bot_pace(request: Request, table_id: str) -> HTMLResponse:
+    """Form: ``seconds`` per bot move (issue 11: bots move at a pace people can follow). The
+    game master's ``bot_pace`` command, so the choice is in the log and outlives a restart;
+    answers with the pace menu as it now stands (and why, if refused)."""
+    form = await form_data(request)
+    raw = (form.get("seconds") or [""])[-1].strip()
+    hub = hub_of(request)
+    error, status = "", 200
+    try:
+        session = await hub.session(table_id)
+        viewer = await hub.viewer(table_id, cookie_tokens(request, table_id), required=True, lenient=True)
+        if not viewer.is_gm:
+            raise AuthError(403, "gm_only", "only the game master sets the bots' pace")
+        try:
+            seconds = float(raw) if len(raw) <= 8 else float("nan")
+        except ValueError:
+            seconds = float("nan")
+        command = Command(GM_SEAT, kernel.BOT_PACE, {"seconds": seconds})
+        await session.submit(command, viewer, command_id="pace-" + secrets.token_hex(8))
+    except NotFound as exc:
+        return flash(request, str(exc), 404)
+    except (AuthError, RuleError) as exc:
+        error, status = exc.message, exc.status
+    pace = await hub.bots.pace(session)
+    template = request.app.state.templates.get_template("table.html")
+    ctx = {"table_id": table_id, "bot_pace": pace, "pace_choices": pace_choices(pace), "pace_error": error}
+    return HTMLResponse(render_block(template, "bot_pace", ctx), status_code=status)

@@ -3,6 +3,8 @@ and the choice buttons stay big enough to tap."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
@@ -48,6 +50,19 @@ def edge(locator: Locator) -> float:
     return box["x"] + box["width"]
 
 
+def smallest_text(page: Page, selector: str) -> float:
+    """The smallest rendered font size (CSS px) of the SVG texts ``selector`` finds: each
+    text's computed size times the scale its SVG draws at."""
+    return float(
+        page.evaluate(
+            """(selector) => Math.min(...Array.from(document.querySelectorAll(selector))
+                 .filter((t) => t.textContent.trim() && t.getBBox().width > 0)
+                 .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))""",
+            selector,
+        )
+    )
+
+
 def test_every_page_fits_a_phone_screen(server: Served, open_page: PageFactory) -> None:
     lobby = phone_page(open_page, server.url + "/")
     assert_fits(lobby, "lobby")
@@ -91,8 +106,20 @@ def test_the_darkest_night_board_fits_a_phone_and_plays_by_touch(
         expect(seat.locator("#seq")).to_have_attribute("data-seq", str(table.summary()["seq"]))
     if table.summary()["waiting_for"] != [0]:
         pytest.skip("the first hero to act is not Ann's with this seed")
+    # The map scrolls in its frame rather than shrink its labels (issue 11): the frame fits
+    # the phone, and no text of the map or the darkness track is drawn under 10 px.
+    frame = seat.locator(".dn-map-scroll").bounding_box()
+    assert frame and frame["width"] <= PHONE["width"]
     map_box = seat.locator(".dn-map-canvas").bounding_box()
-    assert map_box and map_box["width"] <= PHONE["width"] and map_box["height"] > 200
+    assert map_box and map_box["height"] > 200
+    # The choices' context next to them: the hero asked, where and how it stands, just above.
+    context = seat.locator("#dn-context")
+    expect(context).to_be_visible()
+    expect(context).to_contain_text(re.compile(r"in the \w+ · grace \d+/\d+ · secrecy"))
+    above, choices = context.bounding_box(), seat.locator("#prompts").bounding_box()
+    assert above and choices and above["y"] + above["height"] <= choices["y"] + 1
+    smallest = smallest_text(seat, "#dn-map svg text, #dn-status svg text")
+    assert smallest >= 9.9, f"a map or track label is drawn {smallest:.1f} px high on a phone"
     for name in ("monastery", "village", "ruins"):  # the locations lie inside the map
         box = seat.locator(f"#dn-loc-{name}").bounding_box()
         assert (

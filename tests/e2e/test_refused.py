@@ -111,6 +111,7 @@ def test_refused_commands_show_why_in_the_flash(server: Served, open_page: PageF
     expect_seq(stale, seq)
     expect(choice_buttons(stale)).to_have_count(0)
     expect(stale.locator("#status")).to_contain_text("Waiting for Bob.")
+    expect_error(stale, "it is Bob's turn, not yours")  # still said: the state it was refused on
 
     # Forged commands sent through the page: each refused with its reason, nothing changes.
     send_forged(ann, table.id, {"command_id": "forged-1", "seat": 1, "type": "roll", "args": {}})
@@ -123,8 +124,11 @@ def test_refused_commands_show_why_in_the_flash(server: Served, open_page: PageF
     expect_error(bob, "you may pass only when you can neither play nor roll")
     assert table.summary()["seq"] == seq
 
-    # A good move afterwards clears the message.
+    # A good move afterwards clears the message; the next update clears it on the other pages.
     click_choice(bob, lowest_choice(bob))
     expect(bob.locator("#flash")).to_be_empty()
     expect(bob.locator("#flash")).not_to_have_class(re.compile(r"\bflash-error\b"))
     expect_seq(ann, table.summary()["seq"])
+    for page in (ann, stale):
+        expect(page.locator("#flash")).to_be_empty()
+        expect(page.locator("#flash")).to_be_hidden()

@@ -81,3 +81,19 @@ def test_a_reload_shows_the_bot_switches_as_they_are_now(client: TestClient) -> 
     again = client.get(str(page.url))
     assert 'aria-label="Take Bo back from the bot"' in again.text
     assert 'aria-label="Let the bot play Ann"' in again.text
+
+
+def test_the_ready_page_marks_who_plays_the_necromancer(client: TestClient) -> None:
+    """Issue 11: the ready page says what each seat plays (DN 3.2, 20.3), and says it again
+    on a reload."""
+    form = {"game": "darkest_night", "seat": ["Ann", "Bo", "Cy"], "opt_necromancer_player": "on"}
+    posted = client.post("/lobby", data=form, follow_redirects=False)
+    assert posted.status_code == 303, posted.text
+    for _ in range(2):
+        page = client.get(posted.headers["location"]).text
+        rows = re.findall(r'<li class="invite">\s*<span class="who">(.*?)</span>', page, flags=re.S)
+        assert len(rows) == 4 and rows[3] == "Spectators"
+        assert rows[2].startswith("Cy ") and "seat-role-necromancer" in rows[2]
+        assert "plays the Necromancer (DN 20.3)." in rows[2]
+        assert "Necromancer" not in rows[0] + rows[1] and "controls" in rows[0] and "controls" in rows[1]
+        assert "Combined difficulty modifier" in page  # the rest of the summary, apart

@@ -23,7 +23,7 @@ from app.web.templating import make_environment
 from tests.conftest import LiveServer
 from tests.support.tables import auth
 
-DN_FRAGMENTS = ["dn-offer", "dn-status", "dn-map", "dn-heroes", "dn-dice", "dn-cards"]
+DN_FRAGMENTS = ["dn-context", "dn-offer", "dn-status", "dn-map", "dn-heroes", "dn-dice", "dn-cards"]
 NAMES = ["Ann", "<b>Bo</b>"]
 
 

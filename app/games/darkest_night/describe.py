@@ -251,7 +251,9 @@ TEXTS: dict[str, Callable[[D], str]] = {
         f"{d['what']} (done for you: {d.get('why') or 'there was nothing else to choose'})."
     ),
     "AutoPassSet": lambda d: (
-        f"Seat {d['seat'] + 1} {'now auto-passes' if d['on'] else 'stops auto-passing'} with nothing to do."
+        "turns auto-pass on: rolls as they stand, rolls kept, the action step ended after the action."
+        if d["on"]
+        else "turns auto-pass off: asked again before every roll and at the end of every action step."
     ),
     "EventRevealed": lambda d: f"{hero(d)} meets an event: {d['name']} (fate {d['fate']}) — {d['text']}",
     "EventSetAside": lambda d: f"Omen: {name_of('event', d['card'])} is set aside for the higher fate.",
@@ -349,3 +351,17 @@ def describe_event(event: Event) -> str:
         return text(event.data)
     except (KeyError, TypeError, IndexError):
         return event.type
+
+
+def page_extras(state: Any) -> dict[str, Any]:
+    """What a page's board shows beyond the view (``app.web.boardview``): the event card
+    revealed and not yet discarded, while it resolves (DN 7.0), with its text. Public: its
+    ``EventRevealed`` told everyone."""
+    for step in state.agenda:
+        if step.get("op") == "discard_event":
+            spec = load().events[str(step["card"]).split("#")[0]]
+            who = hero_label(str(step["hero"])) if step.get("hero") else ""
+            return {
+                "event": {"id": spec.id, "name": spec.name, "text": spec.text, "fate": spec.fate, "hero": who}
+            }
+    return {}

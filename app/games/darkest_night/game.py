@@ -259,6 +259,12 @@ class DarkestNight(GameBase):
     def secrets(self, state: State) -> list[Secret]:
         return secrets(state)
 
+    def page_extras(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """What the pages show beyond the view: the event card in play (DN 7.0)."""
+        from app.games.darkest_night.describe import page_extras
+
+        return page_extras(state)
+
     def choice_target(self, state: State, choice: Choice) -> str | None:
         """The map's location, blight or hero a choice acts on (``targets.py``)."""
         from app.games.darkest_night.targets import choice_target

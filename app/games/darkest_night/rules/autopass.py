@@ -30,6 +30,11 @@ PASSES: dict[str, str] = {
 keep the roll (DN 15.0), end the action step (DN 8.0; only once the action is taken)."""
 
 
+AUTO_PASS_LABEL = "Auto-pass when I have nothing to do"
+"""One label for turning it on and off: the seat page shows the choice as a checkbox
+(a command of only ``{"on": …}`` is a setting), ticked while it is on."""
+
+
 def auto_passing(s: State, seat: Any) -> bool:
     return seat in s.options.get(AUTO_PASS, ())
 
@@ -50,13 +55,13 @@ def auto_pass_choice(s: State, seat: int) -> Choice:
         return Choice(
             "set_auto_pass",
             {"on": False},
-            "Stop auto-passing",
-            "be asked again before every roll and at the end of every action step",
+            AUTO_PASS_LABEL,
+            "on: untick to be asked again before every roll and at the end of every action step",
         )
     return Choice(
         "set_auto_pass",
         {"on": True},
-        "Auto-pass when I have nothing to do",
+        AUTO_PASS_LABEL,
         "roll without adding sparks, keep rolls, end the action step once the action is taken",
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from types import SimpleNamespace
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
@@ -18,7 +19,7 @@ from app.games.darkest_night.rules.common import (
     roll_dice,
 )
 from app.games.darkest_night.state import State
-from app.kernel.types import Choice
+from app.kernel.types import Choice, Unavailable
 
 
 def neighbours(ctx_or_state: Any, location: str) -> tuple[str, ...]:
@@ -170,7 +171,49 @@ def necromancer_move_choices(s: State, d: NecromancerMove) -> list[Choice]:
     ]
 
 
-@decision(NecromancerMove, necromancer_move_choices)
+def necromancer_move_unavailable(s: State, d: NecromancerMove) -> list[Unavailable]:
+    """Each destination the Necromancer player is not offered, with why (DN 20.3.2): a
+    detected hero is chased by a shortest route (a Gate: straight to a detected hero's
+    location); with none detected he moves to a location without heroes, adjacent unless
+    a Gate, and must move if he can; never into the Monastery (DN 10.0). Each keeps its
+    location in its ``type``, so a refused command is never given another's reason."""
+    here = s.necromancer
+    detected = [h for h in s.living() if h.location != MONASTERY and d.roll > h.secrecy]
+    from app.games.darkest_night.content import load
+
+    view: Any = SimpleNamespace(s=s, c=load())
+    gate = blight_effect_active(view, "necromancer_all_adjacent", None) > 0
+    occupied = {h.location for h in s.living()}
+    adjacent = set(neighbours(None, here))
+    hunted = " or ".join(f"the {loc}" for loc in sorted({h.location for h in detected}))
+    out: list[Unavailable] = []
+    for loc in LOCATIONS:
+        if loc in d.targets:
+            continue
+        label, rule = ("Stay" if loc == here else f"Move to the {loc}"), "DN 20.3.2"
+        if loc == MONASTERY:
+            reason, rule = "he may never enter the Monastery", "DN 10.0"
+        elif detected and loc == here:
+            reason = f"he must move toward a hero he detected ({hunted})"
+        elif detected and gate:
+            reason = f"with a Gate he goes straight to a hero he detected ({hunted})"
+        elif detected and loc not in adjacent:
+            reason = f"not adjacent to the {here}"
+        elif detected:
+            reason = f"not on a shortest route to a hero he detected ({hunted})"
+        elif loc == here:
+            reason = "he detected no hero, so he must move while a location without heroes is in reach"
+        elif loc in occupied:
+            reason = "a hero is there: detecting none, he may not move onto a hero"
+        elif not gate and loc not in adjacent:
+            reason = f"not adjacent to the {here}"
+        else:
+            reason = "not in reach"
+        out.append(Unavailable(f"move_necromancer:{loc}", label, reason, rule))
+    return out
+
+
+@decision(NecromancerMove, necromancer_move_choices, unavailable=necromancer_move_unavailable)
 def resolve_necromancer_move(ctx: Ctx, d: NecromancerMove, _t: str, args: dict[str, Any]) -> None:
     move_necromancer(ctx, args["to"], "the Necromancer's choice (DN 20.3.2)")
 
