@@ -4,6 +4,7 @@ pulling punches (DN 12.3), wounds and death (DN 13.1, 13.5)."""
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
@@ -52,6 +53,19 @@ def foe_label(foe: dict[str, Any]) -> str:
 def chance(dice: int, target: int, *, relic: bool = False, terror: bool = False, need: int = 1) -> float:
     """The chance that a roll succeeds: at least ``need`` dice reach ``target`` (DN 5.0).
     A relic adds 1 to the highest die (DN 15.2); Terror adds a die and drops the highest."""
+    key = (dice, target, relic, terror, need)
+    known = _CHANCES.get(key)
+    if known is None:
+        known = _CHANCES[key] = _chance(dice, target, relic, terror, need)
+    return known
+
+
+_CHANCES: dict[tuple[int, int, bool, bool, int], float] = {}
+"""``chance`` by its arguments: a pure function of a few small numbers, asked for every
+combat, search and prayer choice's label in every prompt (the table stays small)."""
+
+
+def _chance(dice: int, target: int, relic: bool, terror: bool, need: int) -> float:
     if relic:
         target -= 1  # only the highest die matters for the first success
     p = min(1.0, max(0.0, (7 - target) / 6))
@@ -59,8 +73,6 @@ def chance(dice: int, target: int, *, relic: bool = False, terror: bool = False,
     if terror:
         n += 1
         need += 1
-    from math import comb
-
     miss = sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(need))
     return 1 - miss
 

@@ -55,8 +55,8 @@ def artifacts_work(ctx: Ctx) -> bool:
 
 def carried_powers(hero: Hero, with_artifacts: bool = True) -> list[Power]:
     """The hero's powers and the artifacts they carry (artifacts are powers, DN 14.4)."""
-    if not with_artifacts:
-        return list(hero.powers)
+    if not with_artifacts or not hero.items:
+        return hero.powers.copy()
     artifacts = [
         Power(
             i.data["card"],
@@ -67,7 +67,7 @@ def carried_powers(hero: Hero, with_artifacts: bool = True) -> list[Power]:
         for i in hero.items
         if i.kind == "artifact"
     ]
-    return list(hero.powers) + artifacts
+    return hero.powers + artifacts
 
 
 def bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
@@ -88,20 +88,37 @@ def list_bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
     mods: list[dict[str, Any]] = []
     corrupted = blight_effect_active(ctx, "no_bonus_powers", hero.location, hero=hero) > 0
     working = artifacts_work(ctx)
+    powers = ctx.c.powers()
     for power in carried_powers(hero, working):
-        if not usable(power):
+        if power.exhausted:  # not ``usable``
             continue
-        definition = spec(ctx, power.id)
-        if not corrupted:
-            mods.extend(m | {"power": power.id, "owner": hero.id} for m in definition.bonus)
-        if not power.active:
-            mods.extend(m | {"power": power.id, "owner": hero.id} for m in definition.inactive)
+        definition = powers[power.id]
+        if not corrupted and definition.bonus:
+            mods.extend(owned_mods(definition, "bonus", hero.id))
+        if not power.active and definition.inactive:
+            mods.extend(owned_mods(definition, "inactive", hero.id))
     for other in ctx.s.living():
         for power in carried_powers(other, working):
             if power.active and not power.exhausted and applies_to(power, other, hero):
-                definition = spec(ctx, power.id)
-                mods.extend(m | {"power": power.id, "owner": other.id} for m in definition.active)
+                mods.extend(owned_mods(powers[power.id], "active", other.id))
     return mods
+
+
+_OWNED_MODS: dict[tuple[int, str, str], tuple[PowerDef, tuple[dict[str, Any], ...]]] = {}
+"""``owned_mods`` worked out: by the power's definition (its id: the definition is kept in
+the value, so the id is never reused while the entry lives), the kind and the owner."""
+
+
+def owned_mods(definition: PowerDef, kind: str, owner: str) -> tuple[dict[str, Any], ...]:
+    """A power's ``bonus``, ``inactive`` or ``active`` modifiers, each naming the power and
+    its owner. Made once per definition and owner: content never changes, and the
+    modifiers are only ever read (``bonus_mods``)."""
+    key = (id(definition), kind, owner)
+    known = _OWNED_MODS.get(key)
+    if known is None:
+        mods = tuple(m | {"power": definition.id, "owner": owner} for m in getattr(definition, kind))
+        known = _OWNED_MODS[key] = (definition, mods)
+    return known[1]
 
 
 def applies_to(power: Power, owner: Hero, hero: Hero) -> bool:
