@@ -52,7 +52,13 @@ class Ctx(Generic[S, C]):
         """Record a fact and apply it to the private state at once."""
         rules = self.rules
         event = Event(type_, data, rules.versions.get(type_, 1))
-        rules.apply(self.s, event)
+        applier = rules.appliers.get(type_)  # ``rules.apply``, inlined: several per command
+        if applier is not None:
+            if type_ not in rules.copy_on_write:
+                own_all = getattr(self.s, "own_all", None)
+                if own_all is not None:
+                    own_all()
+            applier(self.s, data)
         self.events.append(event)
         if self.memo:  # the state changed: an answer about it may not hold any more
             self.memo.clear()

@@ -35,7 +35,7 @@ ROLL_GROUPS = {
 
 
 def spec(ctx: Ctx, power_id: str) -> PowerDef:
-    return ctx.c.powers()[power_id]
+    return ctx.c.all_powers[power_id]  # ``Content.powers()``, without the call
 
 
 def usable(power: Power) -> bool:
@@ -88,7 +88,7 @@ def list_bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
     mods: list[dict[str, Any]] = []
     corrupted = blight_effect_active(ctx, "no_bonus_powers", hero.location, hero=hero) > 0
     working = artifacts_work(ctx)
-    powers = ctx.c.powers()
+    powers = ctx.c.all_powers
     for power in carried_powers(hero, working):
         if power.exhausted:  # not ``usable``
             continue

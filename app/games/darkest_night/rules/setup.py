@@ -160,15 +160,26 @@ def choose_hero_choices(s: State, d: ChooseHero) -> list[Choice]:
     content = load()
     out = []
     for hero_id in offered_heroes(s, d, content):
-        hero = content.heroes[hero_id]
-        detail = f"grace {hero.grace}, secrecy {hero.secrecy}"
-        if d.replacing:
-            detail += " (both 1 lower: a replacement, DN 13.1)"
-        starting = ", ".join(p.name for p in hero.powers if p.starting)
-        out.append(
-            Choice("choose_hero", {"hero": hero_id}, hero.name, f"{detail}; starting powers: {starting}")
-        )
+        key = (hero_id, bool(d.replacing))
+        text = _HERO_TEXTS.get(key)
+        if text is None:
+            text = _HERO_TEXTS[key] = hero_text(content, hero_id, bool(d.replacing))
+        out.append(Choice("choose_hero", {"hero": hero_id}, text[0], text[1]))
     return out
+
+
+_HERO_TEXTS: dict[tuple[str, bool], tuple[str, str]] = {}
+"""``hero_text`` by hero and whether it replaces a fallen one (content alone)."""
+
+
+def hero_text(content: Content, hero_id: str, replacing: bool) -> tuple[str, str]:
+    """A hero card's label and detail in the choice of a hero (DN 3.2, 13.1)."""
+    hero = content.heroes[hero_id]
+    detail = f"grace {hero.grace}, secrecy {hero.secrecy}"
+    if replacing:
+        detail += " (both 1 lower: a replacement, DN 13.1)"
+    starting = ", ".join(p.name for p in hero.powers if p.starting)
+    return hero.name, f"{detail}; starting powers: {starting}"
 
 
 @decision(ChooseHero, choose_hero_choices)
