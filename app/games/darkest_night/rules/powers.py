@@ -142,12 +142,26 @@ def bonus_total(ctx: Ctx, hero: Hero, op: str) -> int:
 def dice_bonus(
     ctx: Ctx, hero: Hero, roll: str, context: dict[str, Any] | None = None
 ) -> list[tuple[str, int]]:
-    """(source, dice) for every always-on dice modifier of this kind of roll."""
+    """(source, dice) for every always-on dice modifier of this kind of roll (worked out
+    once per state, like ``bonus_mods``: a prompt asks for each of its choices' labels and
+    dice; callers only read the list)."""
+    memo = ctx.memo
+    if memo is None:
+        return list_dice_bonus(ctx, hero, roll, context or {})
+    vs = context.get("vs") if context else None  # all ``condition_met`` reads of the context
+    key = ("dice_bonus", hero.id, hero.location, roll, vs)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = list_dice_bonus(ctx, hero, roll, context or {})
+    return known
+
+
+def list_dice_bonus(ctx: Ctx, hero: Hero, roll: str, context: dict[str, Any]) -> list[tuple[str, int]]:
     out = []
     for mod in bonus_mods(ctx, hero):
         if mod["op"] != "dice" or mod.get("roll", "any") not in ROLL_GROUPS.get(roll, {roll, "any"}):
             continue
-        if not condition_met(ctx, hero, mod, context or {}):
+        if not condition_met(ctx, hero, mod, context):
             continue
         out.append((spec(ctx, mod["power"]).name, int(mod["n"])))
     return out
