@@ -14,6 +14,7 @@ from app.games.darkest_night.describe import describe_event
 from app.games.darkest_night.engine import RULES, Ctx, apply, published_memo, reading
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
+from app.games.darkest_night.rules.common import hero_name
 from app.games.darkest_night.rules.items import ANY_TIME
 from app.games.darkest_night.rules.round import check_victory, schedule
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
@@ -350,8 +351,6 @@ def victory_check() -> Callable[[Ctx], None]:
 
 
 def prompt_title(state: State, d: Decision) -> str:
-    from app.games.darkest_night.rules.common import hero_name
-
     title = decision_title(d) or TITLES.get(d.kind, d.kind)
     hero = decision_hero(d)
     return f"{hero_name(state, hero)}: {title}" if hero else title

@@ -39,7 +39,12 @@ class Ctx(Generic[S, C]):
 
     memo: dict[Any, Any] | None = None
     """Answers the rules worked out about the state, if the game keeps any (None: it keeps
-    none). Only events change the state, so ``emit`` forgets them all."""
+    none). Only events change the state, so ``emit`` forgets them all (unless the event
+    changes nothing, or is one of ``memo_survives``)."""
+
+    memo_survives: frozenset[str] = frozenset()
+    """Event types whose appliers change nothing the game's memo'd answers read (the game
+    says which): emitting one keeps the memo."""
 
     def __init__(self, rules: Rules, state: S, rng: random.Random, content: C) -> None:
         self.rules = rules
@@ -59,9 +64,9 @@ class Ctx(Generic[S, C]):
                 if own_all is not None:
                     own_all()
             applier(self.s, data)
+            if self.memo and type_ not in self.memo_survives:
+                self.memo.clear()  # the state changed: an answer about it may not hold any more
         self.events.append(event)
-        if self.memo:  # the state changed: an answer about it may not hold any more
-            self.memo.clear()
 
     # -- the agenda ------------------------------------------------------------------------
 

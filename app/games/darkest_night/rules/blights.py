@@ -20,6 +20,7 @@ from app.games.darkest_night.rules.common import (
     place_blight,
     stock_of,
 )
+from app.games.darkest_night.rules.powers import bonus_mods, spec
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -171,8 +172,6 @@ def resolve_play_card(ctx: Ctx, d: PlayMapCard, _t: str, args: dict[str, Any]) -
 
 def hook_groups(ctx: Ctx, hero: Hero, hook: str) -> list[dict[str, Any]]:
     """Power effects that happen at this moment, one group each (labelled by the power)."""
-    from app.games.darkest_night.rules.powers import bonus_mods, spec
-
     groups = []
     for mod in bonus_mods(ctx, hero):
         if mod["op"] == "on" and mod.get("hook") == hook:

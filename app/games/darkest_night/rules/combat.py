@@ -23,6 +23,7 @@ from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     automatic,
     blight_effect_active,
+    blight_param_total,
     can_spend,
     default_grace,
     hero_name,
@@ -162,8 +163,6 @@ def roll_dice_count(ctx: Ctx, hero: Hero, roll: str, base: int, d: dict[str, Any
 
 def blight_dice(ctx: Ctx, hero: Hero, roll: str) -> int:
     """Unholy Aura: −1 fight die; Evil Presence: −1 elude die (DN 11.2)."""
-    from app.games.darkest_night.rules.common import blight_param_total
-
     if roll == "fight":
         return blight_param_total(ctx, "fight_dice", hero.location, hero=hero)
     if roll == "elude":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from app.games.darkest_night.content import LOCATIONS, MONASTERY, Content
+from app.games.darkest_night.content import LOCATIONS, MONASTERY, Content, load
 from app.games.darkest_night.decisions import ChooseHero, ChoosePowers
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import draw, hero_name, place_blight, stock_of
@@ -155,8 +155,6 @@ def offered_heroes(s: State, d: ChooseHero, content: Content) -> list[str]:
 
 
 def choose_hero_choices(s: State, d: ChooseHero) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     content = load()
     out = []
     for hero_id in offered_heroes(s, d, content):
@@ -279,8 +277,6 @@ def choose_powers(ctx: Ctx, st: Step) -> None:
 
 
 def choose_powers_choices(s: State, d: ChoosePowers) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     powers = load().powers()
     out = []
     for combo in combinations(d.starting, d.count):
