@@ -233,7 +233,7 @@ def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
     """Powers with an "any time" effect (DN 14.3.2)."""
     out: list[Choice] = []
     any_time = ctx.c.any_time_powers
-    if not any(p.id in any_time for p in hero.powers) and not any(
+    if any_time.isdisjoint([p.id for p in hero.powers]) and not any(
         i.kind == "artifact" and i.data["card"] in any_time for i in hero.items
     ):
         return out
