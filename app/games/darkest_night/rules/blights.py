@@ -21,6 +21,7 @@ from app.games.darkest_night.rules.common import (
     stock_of,
 )
 from app.games.darkest_night.rules.powers import bonus_mods, spec
+from app.games.darkest_night.rules.round import relic_count_this_turn
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -185,8 +186,6 @@ def start_of_turn_effects(ctx: Ctx, st: Step) -> None:
     """Start of turn (DN 6.0): the Necromancer here costs 1 secrecy (DN 10.0), each Holy
     Relic carried 1 (DN 15.2), Oblivion a power (DN 11.2), and powers' start-of-turn
     effects; the player orders simultaneous effects (DN 14.3.1)."""
-    from app.games.darkest_night.rules.round import relic_count_this_turn
-
     hero = ctx.s.heroes[st["hero"]]
     groups: list[dict[str, Any]] = []
     if ctx.s.necromancer == hero.location and not is_monastery(hero.location):
