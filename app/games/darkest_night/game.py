@@ -324,18 +324,19 @@ def hero_changed_v2(event: Event) -> Event:
 def victory_check() -> Callable[[Ctx], None]:
     """``check_victory`` before every step (DN 18.2, 20.4, and the pending question a
     rule may settle, DN 14.3.2), skipped while nothing happened since a check that found
-    nothing to do: it reads the state, which only events change, and the pending question,
-    which a step may replace without an event; with neither changed since, it would find
-    nothing again. (A check that acted, by an event or a step, is always made again.) It
-    ran about six times per command."""
+    nothing to do: it reads the state, which only events with an applier change
+    (``Ctx.changes``), and the pending question, which a step may replace without an
+    event; with neither changed since, it would find nothing again. (A check that acted,
+    by an event or a step, is always made again.) It ran about six times per command."""
     quiet_at: tuple[int, object] | None = None
-    """(events, pending question) after the last check that did nothing, or None."""
+    """(state changes, pending question) after the last check that did nothing, or None."""
 
     def check(ctx: Ctx) -> None:
         nonlocal quiet_at
-        events = len(ctx.events)
-        if quiet_at is not None and quiet_at[0] == events and quiet_at[1] is ctx.s.decision:
+        changes = ctx.changes
+        if quiet_at is not None and quiet_at[0] == changes and quiet_at[1] is ctx.s.decision:
             return
+        events = len(ctx.events)
         agenda = len(ctx.s.agenda)
         decision = ctx.s.decision
         check_victory(ctx)
@@ -345,7 +346,7 @@ def victory_check() -> Callable[[Ctx], None]:
             and ctx.s.decision is decision
             and ctx.s.result is None
         )
-        quiet_at = (events, decision) if did_nothing else None
+        quiet_at = (changes, decision) if did_nothing else None
 
     return check
 

@@ -52,6 +52,9 @@ class Ctx(Generic[S, C]):
         self.rng = rng
         self.c = content
         self.events: list[Event] = []
+        self.changes = 0
+        """How many of the events changed the state (had an applier): an answer read from
+        the state holds while this stays the same."""
 
     def emit(self, type_: str, **data: Any) -> None:
         """Record a fact and apply it to the private state at once."""
@@ -64,6 +67,7 @@ class Ctx(Generic[S, C]):
                 if own_all is not None:
                     own_all()
             applier(self.s, data)
+            self.changes += 1
             if self.memo and type_ not in self.memo_survives:
                 self.memo.clear()  # the state changed: an answer about it may not hold any more
         self.events.append(event)
