@@ -302,7 +302,10 @@ def resolve_choose_powers(ctx: Ctx, d: ChoosePowers, _type: str, args: dict[str,
 def shuffle_power_deck(ctx: Ctx, st: Step) -> None:
     """The other powers of the hero (and of a secondary class) form the power deck."""
     hero = ctx.s.heroes[st["hero"]]
-    owners = {hero.kind} | ({hero.flags["secondary"]} if hero.flags.get("secondary") else set())
+    # The primary class first, then the secondary: a list, not a set, whose order (a
+    # string's hash) would differ from one process to the next, and the same seed would
+    # shuffle a different deck (the engine is deterministic, DESIGN.md).
+    owners = [hero.kind, *([hero.flags["secondary"]] if hero.flags.get("secondary") else [])]
     in_play = {p.id for p in hero.powers}
     deck = [p.id for o in owners for p in ctx.c.heroes[o].powers if p.id not in in_play]
     if ctx.s.options.get("no_quests"):
