@@ -227,7 +227,7 @@ class DarkestNight(GameBase):
                 choices = self._choices_for(state, d, seat)
                 if choices:
                     out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
-        for seat in sorted({h.seat for h in state.living()}):
+        for seat in sorted({h.seat for h in state.heroes.values() if not h.dead}):  # the living
             extra = ANY_TIME.choices(state, seat)
             if extra:
                 out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))

@@ -233,8 +233,8 @@ def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
     """Powers with an "any time" effect (DN 14.3.2)."""
     out: list[Choice] = []
     any_time = ctx.c.any_time_powers
-    if any_time.isdisjoint([p.id for p in hero.powers]) and not any(
-        i.kind == "artifact" and i.data["card"] in any_time for i in hero.items
+    if any_time.isdisjoint([p.id for p in hero.powers]) and not (
+        hero.items and any(i.kind == "artifact" and i.data["card"] in any_time for i in hero.items)
     ):
         return out
     for power in carried_powers(hero, artifacts_work(ctx)):
