@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.darkest_night.content import Content
+from app.games.darkest_night.content import Content, load
 from app.games.darkest_night.state import State
 from app.kernel.flow import Ctx as FlowCtx
 from app.kernel.flow import Rules, Step, refuse
@@ -78,13 +78,26 @@ def published_memo(state: State) -> dict[Any, Any] | None:
     return None
 
 
+MEMO_SURVIVES = frozenset(
+    {"Waiting", "TurnStepReached", "DiceRolled", "CardDrawn", "CardDiscarded", "DarknessChanged"}
+)
+"""Events that change neither a hero nor a blight (the agenda and decision, the turn's step,
+the last roll, a deck, the darkness): the memo's answers hold across them (``Ctx.memo``).
+They are most of a command's events."""
+
+
 class Ctx(FlowCtx[State, Content]):
     """One Darkest Night command's work (see ``app.kernel.flow.Ctx``)."""
 
     memo: dict[Any, Any] | None = None
     """Answers about the state (a hero's lasting modifiers, whether artifacts work): shared
     by the readers of one published state (``reading``); for a command's private state,
-    its own (``working``), forgotten at every event; None elsewhere."""
+    its own (``working``), forgotten at every event that changes the state, except those
+    of ``memo_survives``; None elsewhere. The answers kept here read only the heroes and
+    the blights (``powers.bonus_mods``, ``powers.artifacts_work``, ``powers.dice_bonus``,
+    ``stakes.blight_dice_sources``)."""
+
+    memo_survives = MEMO_SURVIVES
 
     def __init__(self, state: State, rng: random.Random, content: Content) -> None:
         super().__init__(RULES, state, rng, content)
@@ -107,8 +120,6 @@ class Ctx(FlowCtx[State, Content]):
         if memo is not None and known is not None and known.s is state and known.memo is memo:
             known.rng = _ReaderRandom()  # type: ignore[assignment]  (as fresh as a new reader's)
             return known  # one reader per published state: it reads, never writes
-        from app.games.darkest_night.content import load
-
         ctx = cls(state, _ReaderRandom(), load())  # type: ignore[arg-type]
         ctx.memo = memo
         if memo is not None:

@@ -14,6 +14,7 @@ from app.games.darkest_night.describe import describe_event
 from app.games.darkest_night.engine import RULES, Ctx, apply, published_memo, reading
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
+from app.games.darkest_night.rules.common import hero_name
 from app.games.darkest_night.rules.items import ANY_TIME
 from app.games.darkest_night.rules.round import check_victory, schedule
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
@@ -226,7 +227,7 @@ class DarkestNight(GameBase):
                 choices = self._choices_for(state, d, seat)
                 if choices:
                     out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
-        for seat in sorted({h.seat for h in state.living()}):
+        for seat in sorted({h.seat for h in state.heroes.values() if not h.dead}):  # the living
             extra = ANY_TIME.choices(state, seat)
             if extra:
                 out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))
@@ -329,18 +330,19 @@ def hero_changed_v2(event: Event) -> Event:
 def victory_check() -> Callable[[Ctx], None]:
     """``check_victory`` before every step (DN 18.2, 20.4, and the pending question a
     rule may settle, DN 14.3.2), skipped while nothing happened since a check that found
-    nothing to do: it reads the state, which only events change, and the pending question,
-    which a step may replace without an event; with neither changed since, it would find
-    nothing again. (A check that acted, by an event or a step, is always made again.) It
-    ran about six times per command."""
+    nothing to do: it reads the state, which only events with an applier change
+    (``Ctx.changes``), and the pending question, which a step may replace without an
+    event; with neither changed since, it would find nothing again. (A check that acted,
+    by an event or a step, is always made again.) It ran about six times per command."""
     quiet_at: tuple[int, object] | None = None
-    """(events, pending question) after the last check that did nothing, or None."""
+    """(state changes, pending question) after the last check that did nothing, or None."""
 
     def check(ctx: Ctx) -> None:
         nonlocal quiet_at
-        events = len(ctx.events)
-        if quiet_at is not None and quiet_at[0] == events and quiet_at[1] is ctx.s.decision:
+        changes = ctx.changes
+        if quiet_at is not None and quiet_at[0] == changes and quiet_at[1] is ctx.s.decision:
             return
+        events = len(ctx.events)
         agenda = len(ctx.s.agenda)
         decision = ctx.s.decision
         check_victory(ctx)
@@ -350,14 +352,12 @@ def victory_check() -> Callable[[Ctx], None]:
             and ctx.s.decision is decision
             and ctx.s.result is None
         )
-        quiet_at = (events, decision) if did_nothing else None
+        quiet_at = (changes, decision) if did_nothing else None
 
     return check
 
 
 def prompt_title(state: State, d: Decision) -> str:
-    from app.games.darkest_night.rules.common import hero_name
-
     title = decision_title(d) or TITLES.get(d.kind, d.kind)
     hero = decision_hero(d)
     return f"{hero_name(state, hero)}: {title}" if hero else title

@@ -39,7 +39,12 @@ class Ctx(Generic[S, C]):
 
     memo: dict[Any, Any] | None = None
     """Answers the rules worked out about the state, if the game keeps any (None: it keeps
-    none). Only events change the state, so ``emit`` forgets them all."""
+    none). Only events change the state, so ``emit`` forgets them all (unless the event
+    changes nothing, or is one of ``memo_survives``)."""
+
+    memo_survives: frozenset[str] = frozenset()
+    """Event types whose appliers change nothing the game's memo'd answers read (the game
+    says which): emitting one keeps the memo."""
 
     def __init__(self, rules: Rules, state: S, rng: random.Random, content: C) -> None:
         self.rules = rules
@@ -47,15 +52,25 @@ class Ctx(Generic[S, C]):
         self.rng = rng
         self.c = content
         self.events: list[Event] = []
+        self.changes = 0
+        """How many of the events changed the state (had an applier): an answer read from
+        the state holds while this stays the same."""
 
     def emit(self, type_: str, **data: Any) -> None:
         """Record a fact and apply it to the private state at once."""
         rules = self.rules
         event = Event(type_, data, rules.versions.get(type_, 1))
-        rules.apply(self.s, event)
+        applier = rules.appliers.get(type_)  # ``rules.apply``, inlined: several per command
+        if applier is not None:
+            if type_ not in rules.copy_on_write:
+                own_all = getattr(self.s, "own_all", None)
+                if own_all is not None:
+                    own_all()
+            applier(self.s, data)
+            self.changes += 1
+            if self.memo and type_ not in self.memo_survives:
+                self.memo.clear()  # the state changed: an answer about it may not hold any more
         self.events.append(event)
-        if self.memo:  # the state changed: an answer about it may not hold any more
-            self.memo.clear()
 
     # -- the agenda ------------------------------------------------------------------------
 

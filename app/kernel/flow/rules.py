@@ -83,6 +83,9 @@ class Window:
     title: str = "At any time"
 
 
+RECORDED_STEPS = 4096
+"""How many valid steps ``Rules.step_record`` remembers (then it starts again)."""
+
 RESUME_OP = "resume_decision"
 """The step the kernel schedules after an interruption to ask the set-aside decision again."""
 
@@ -109,6 +112,10 @@ class Rules:
         self._decoded: tuple[Record, Decision] | None = None
         self._checked_shapes: set[tuple[Any, ...]] = set()
         """Step shapes (parameter names in order, ``op`` among them) found valid."""
+        self._recorded: dict[int, Step] = {}
+        """Steps found valid, by identity (each kept, so its id is not reused while it is
+        here): a pending step is recorded again with every command until it runs, and a
+        step is never changed in place (``step_record``)."""
         self.versions: dict[str, int] = {}
         """The schema version each event type is written at (``Ctx.emit`` stamps it)."""
         self.steps_version = 1
@@ -254,6 +261,8 @@ class Rules:
         (nested steps too, and a set-aside decision as its record). The step itself, not
         a copy: a step is never changed in place once made (``Ctx.then`` and ``later``
         make new ones), so the agenda, the record and the states folded from it share it."""
+        if self._recorded.get(id(st)) is st:  # this very step was found valid before
+            return st
         op = st.get("op")
         # The op and the parameter names, in order: a shape found valid once passes again.
         shape = (op, *st) if isinstance(op, str) else None
@@ -268,6 +277,9 @@ class Rules:
         for value in st.values():
             if isinstance(value, dict | list | tuple):
                 self._check_nested(value)
+        if len(self._recorded) >= RECORDED_STEPS:
+            self._recorded.clear()
+        self._recorded[id(st)] = st
         return st
 
     def _check_nested(self, value: Any) -> None:

@@ -22,7 +22,9 @@ from app.games.darkest_night.rules.common import (
 )
 from app.games.darkest_night.rules.items import keys_available, spend_keys
 from app.games.darkest_night.rules.powers import (
+    artifacts_work,
     bonus_mods,
+    carried_powers,
     dice_bonus,
     note_use,
     refresh_all,
@@ -231,7 +233,6 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
 def card_actions(ctx: Ctx, hero: Hero, *, free: bool) -> list[Choice]:
     """Action effects of powers (DN 14.0), quests here (DN 16.2) and mysteries here (DN 17.3)."""
     from app.games.darkest_night.rules.cards import placed_actions
-    from app.games.darkest_night.rules.powers import artifacts_work, carried_powers
 
     out = []
     for power in carried_powers(hero, artifacts_work(ctx)):

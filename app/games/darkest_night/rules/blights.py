@@ -20,6 +20,8 @@ from app.games.darkest_night.rules.common import (
     place_blight,
     stock_of,
 )
+from app.games.darkest_night.rules.powers import bonus_mods, spec
+from app.games.darkest_night.rules.round import relic_count_this_turn
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -171,8 +173,6 @@ def resolve_play_card(ctx: Ctx, d: PlayMapCard, _t: str, args: dict[str, Any]) -
 
 def hook_groups(ctx: Ctx, hero: Hero, hook: str) -> list[dict[str, Any]]:
     """Power effects that happen at this moment, one group each (labelled by the power)."""
-    from app.games.darkest_night.rules.powers import bonus_mods, spec
-
     groups = []
     for mod in bonus_mods(ctx, hero):
         if mod["op"] == "on" and mod.get("hook") == hook:
@@ -186,8 +186,6 @@ def start_of_turn_effects(ctx: Ctx, st: Step) -> None:
     """Start of turn (DN 6.0): the Necromancer here costs 1 secrecy (DN 10.0), each Holy
     Relic carried 1 (DN 15.2), Oblivion a power (DN 11.2), and powers' start-of-turn
     effects; the player orders simultaneous effects (DN 14.3.1)."""
-    from app.games.darkest_night.rules.round import relic_count_this_turn
-
     hero = ctx.s.heroes[st["hero"]]
     groups: list[dict[str, Any]] = []
     if ctx.s.necromancer == hero.location and not is_monastery(hero.location):

@@ -17,6 +17,7 @@ from app.games.darkest_night.decisions import (
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     NECROMANCER_STRENGTH,
+    blight_effect_active,
     discard,
     draw,
     end_game,
@@ -47,8 +48,6 @@ def village_arrow(ctx: Ctx, face: int) -> str:
 @step("draw_event", "hero", "power", "single", "why")
 def draw_event(ctx: Ctx, st: Step) -> None:
     """Draw and resolve an event; with an Omen here, draw 2 and resolve the higher fate."""
-    from app.games.darkest_night.rules.common import blight_effect_active
-
     hero = ctx.s.heroes[st["hero"]]
     count = (
         2

@@ -4,6 +4,7 @@ pulling punches (DN 12.3), wounds and death (DN 13.1, 13.5)."""
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
@@ -22,6 +23,7 @@ from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
     automatic,
     blight_effect_active,
+    blight_param_total,
     can_spend,
     default_grace,
     hero_name,
@@ -52,6 +54,19 @@ def foe_label(foe: dict[str, Any]) -> str:
 def chance(dice: int, target: int, *, relic: bool = False, terror: bool = False, need: int = 1) -> float:
     """The chance that a roll succeeds: at least ``need`` dice reach ``target`` (DN 5.0).
     A relic adds 1 to the highest die (DN 15.2); Terror adds a die and drops the highest."""
+    key = (dice, target, relic, terror, need)
+    known = _CHANCES.get(key)
+    if known is None:
+        known = _CHANCES[key] = _chance(dice, target, relic, terror, need)
+    return known
+
+
+_CHANCES: dict[tuple[int, int, bool, bool, int], float] = {}
+"""``chance`` by its arguments: a pure function of a few small numbers, asked for every
+combat, search and prayer choice's label in every prompt (the table stays small)."""
+
+
+def _chance(dice: int, target: int, relic: bool, terror: bool, need: int) -> float:
     if relic:
         target -= 1  # only the highest die matters for the first success
     p = min(1.0, max(0.0, (7 - target) / 6))
@@ -59,8 +74,6 @@ def chance(dice: int, target: int, *, relic: bool = False, terror: bool = False,
     if terror:
         n += 1
         need += 1
-    from math import comb
-
     miss = sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(need))
     return 1 - miss
 
@@ -150,8 +163,6 @@ def roll_dice_count(ctx: Ctx, hero: Hero, roll: str, base: int, d: dict[str, Any
 
 def blight_dice(ctx: Ctx, hero: Hero, roll: str) -> int:
     """Unholy Aura: −1 fight die; Evil Presence: −1 elude die (DN 11.2)."""
-    from app.games.darkest_night.rules.common import blight_param_total
-
     if roll == "fight":
         return blight_param_total(ctx, "fight_dice", hero.location, hero=hero)
     if roll == "elude":

@@ -16,7 +16,17 @@ NECROMANCER_STRENGTH = 7
 
 
 def hero_name(_: Ctx | State, hero_id: str) -> str:
-    return hero_label(str(hero_id)) if hero_id else "Someone"
+    if not hero_id:
+        return "Someone"
+    name = _HERO_NAMES.get(hero_id)
+    if name is None:
+        name = _HERO_NAMES[hero_id] = hero_label(str(hero_id))
+    return name
+
+
+_HERO_NAMES: dict[str, str] = {}
+"""``hero_name`` by hero id: a name comes from the content alone (asked for in every
+prompt's labels)."""
 
 
 # -- global and local effects of blights, darkness cards and powers -------------------

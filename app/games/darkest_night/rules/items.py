@@ -109,18 +109,20 @@ def anytime_choices(s: State, seat: int) -> list[Choice]:
     """What a player may do at any time for their heroes: give, store, take, use."""
     if s.result is not None or s.phase == "setup":
         return []
+    mine = [h for h in s.heroes.values() if not h.dead and h.seat == seat]
+    if not mine:
+        return []
     ctx = Ctx.reader(s)
     out: list[Choice] = []
     decayed = not artifacts_work(ctx)  # Decay: items have no effect (DN 11.2)
-    for hero in s.living():
-        if hero.seat != seat:
-            continue
+    for hero in mine:
         name = hero_name(ctx, hero.id)
+        here = s.heroes_at(hero.location) if hero.items else []
         for item in hero.items:
             label = item_name(ctx, item)
             if item.locked:
                 continue
-            for other in s.heroes_at(hero.location):
+            for other in here:
                 if other.id != hero.id and can_receive(other, item):
                     out.append(
                         Choice(
@@ -153,8 +155,7 @@ def anytime_choices(s: State, seat: int) -> list[Choice]:
                         )
                     )
         out.extend(power_uses(ctx, hero))
-    if any(h.seat == seat for h in s.living()):
-        out.append(auto_pass_choice(s, seat))
+    out.append(auto_pass_choice(s, seat))
     return out
 
 
@@ -232,8 +233,8 @@ def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
     """Powers with an "any time" effect (DN 14.3.2)."""
     out: list[Choice] = []
     any_time = ctx.c.any_time_powers
-    if not any(p.id in any_time for p in hero.powers) and not any(
-        i.kind == "artifact" and i.data["card"] in any_time for i in hero.items
+    if any_time.isdisjoint([p.id for p in hero.powers]) and not (
+        hero.items and any(i.kind == "artifact" and i.data["card"] in any_time for i in hero.items)
     ):
         return out
     for power in carried_powers(hero, artifacts_work(ctx)):

@@ -35,7 +35,7 @@ ROLL_GROUPS = {
 
 
 def spec(ctx: Ctx, power_id: str) -> PowerDef:
-    return ctx.c.powers()[power_id]
+    return ctx.c.all_powers[power_id]  # ``Content.powers()``, without the call
 
 
 def usable(power: Power) -> bool:
@@ -55,8 +55,8 @@ def artifacts_work(ctx: Ctx) -> bool:
 
 def carried_powers(hero: Hero, with_artifacts: bool = True) -> list[Power]:
     """The hero's powers and the artifacts they carry (artifacts are powers, DN 14.4)."""
-    if not with_artifacts:
-        return list(hero.powers)
+    if not with_artifacts or not hero.items:
+        return hero.powers.copy()
     artifacts = [
         Power(
             i.data["card"],
@@ -67,7 +67,7 @@ def carried_powers(hero: Hero, with_artifacts: bool = True) -> list[Power]:
         for i in hero.items
         if i.kind == "artifact"
     ]
-    return list(hero.powers) + artifacts
+    return hero.powers + artifacts
 
 
 def bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
@@ -88,20 +88,37 @@ def list_bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
     mods: list[dict[str, Any]] = []
     corrupted = blight_effect_active(ctx, "no_bonus_powers", hero.location, hero=hero) > 0
     working = artifacts_work(ctx)
+    powers = ctx.c.all_powers
     for power in carried_powers(hero, working):
-        if not usable(power):
+        if power.exhausted:  # not ``usable``
             continue
-        definition = spec(ctx, power.id)
-        if not corrupted:
-            mods.extend(m | {"power": power.id, "owner": hero.id} for m in definition.bonus)
-        if not power.active:
-            mods.extend(m | {"power": power.id, "owner": hero.id} for m in definition.inactive)
+        definition = powers[power.id]
+        if not corrupted and definition.bonus:
+            mods.extend(owned_mods(definition, "bonus", hero.id))
+        if not power.active and definition.inactive:
+            mods.extend(owned_mods(definition, "inactive", hero.id))
     for other in ctx.s.living():
         for power in carried_powers(other, working):
             if power.active and not power.exhausted and applies_to(power, other, hero):
-                definition = spec(ctx, power.id)
-                mods.extend(m | {"power": power.id, "owner": other.id} for m in definition.active)
+                mods.extend(owned_mods(powers[power.id], "active", other.id))
     return mods
+
+
+_OWNED_MODS: dict[tuple[int, str, str], tuple[PowerDef, tuple[dict[str, Any], ...]]] = {}
+"""``owned_mods`` worked out: by the power's definition (its id: the definition is kept in
+the value, so the id is never reused while the entry lives), the kind and the owner."""
+
+
+def owned_mods(definition: PowerDef, kind: str, owner: str) -> tuple[dict[str, Any], ...]:
+    """A power's ``bonus``, ``inactive`` or ``active`` modifiers, each naming the power and
+    its owner. Made once per definition and owner: content never changes, and the
+    modifiers are only ever read (``bonus_mods``)."""
+    key = (id(definition), kind, owner)
+    known = _OWNED_MODS.get(key)
+    if known is None:
+        mods = tuple(m | {"power": definition.id, "owner": owner} for m in getattr(definition, kind))
+        known = _OWNED_MODS[key] = (definition, mods)
+    return known[1]
 
 
 def applies_to(power: Power, owner: Hero, hero: Hero) -> bool:
@@ -125,12 +142,26 @@ def bonus_total(ctx: Ctx, hero: Hero, op: str) -> int:
 def dice_bonus(
     ctx: Ctx, hero: Hero, roll: str, context: dict[str, Any] | None = None
 ) -> list[tuple[str, int]]:
-    """(source, dice) for every always-on dice modifier of this kind of roll."""
+    """(source, dice) for every always-on dice modifier of this kind of roll (worked out
+    once per state, like ``bonus_mods``: a prompt asks for each of its choices' labels and
+    dice; callers only read the list)."""
+    memo = ctx.memo
+    if memo is None:
+        return list_dice_bonus(ctx, hero, roll, context or {})
+    vs = context.get("vs") if context else None  # all ``condition_met`` reads of the context
+    key = ("dice_bonus", hero.id, hero.location, roll, vs)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = list_dice_bonus(ctx, hero, roll, context or {})
+    return known
+
+
+def list_dice_bonus(ctx: Ctx, hero: Hero, roll: str, context: dict[str, Any]) -> list[tuple[str, int]]:
     out = []
     for mod in bonus_mods(ctx, hero):
         if mod["op"] != "dice" or mod.get("roll", "any") not in ROLL_GROUPS.get(roll, {roll, "any"}):
             continue
-        if not condition_met(ctx, hero, mod, context or {}):
+        if not condition_met(ctx, hero, mod, context):
             continue
         out.append((spec(ctx, mod["power"]).name, int(mod["n"])))
     return out

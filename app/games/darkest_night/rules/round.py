@@ -9,6 +9,7 @@ from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import NextHero
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.autopass import AUTO_PASS, auto_answer
+from app.games.darkest_night.rules.combat import settle_pending
 from app.games.darkest_night.rules.common import (
     automatic,
     default_secrecy,
@@ -206,8 +207,6 @@ def check_victory(ctx: Ctx) -> None:
         return
     if s.decision is not None:
         if s.decision.kind in SETTLED_KINDS:
-            from app.games.darkest_night.rules.combat import settle_pending
-
             settle_pending(ctx)
         if s.decision is not None and s.options.get(AUTO_PASS):
             auto_answer(ctx)  # a seat that auto-passes is not asked what adds nothing

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from app.games.darkest_night.content import LOCATIONS, MONASTERY, Content
+from app.games.darkest_night.content import LOCATIONS, MONASTERY, Content, load
 from app.games.darkest_night.decisions import ChooseHero, ChoosePowers
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import draw, hero_name, place_blight, stock_of
@@ -155,20 +155,29 @@ def offered_heroes(s: State, d: ChooseHero, content: Content) -> list[str]:
 
 
 def choose_hero_choices(s: State, d: ChooseHero) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     content = load()
     out = []
     for hero_id in offered_heroes(s, d, content):
-        hero = content.heroes[hero_id]
-        detail = f"grace {hero.grace}, secrecy {hero.secrecy}"
-        if d.replacing:
-            detail += " (both 1 lower: a replacement, DN 13.1)"
-        starting = ", ".join(p.name for p in hero.powers if p.starting)
-        out.append(
-            Choice("choose_hero", {"hero": hero_id}, hero.name, f"{detail}; starting powers: {starting}")
-        )
+        key = (hero_id, bool(d.replacing))
+        text = _HERO_TEXTS.get(key)
+        if text is None:
+            text = _HERO_TEXTS[key] = hero_text(content, hero_id, bool(d.replacing))
+        out.append(Choice("choose_hero", {"hero": hero_id}, text[0], text[1]))
     return out
+
+
+_HERO_TEXTS: dict[tuple[str, bool], tuple[str, str]] = {}
+"""``hero_text`` by hero and whether it replaces a fallen one (content alone)."""
+
+
+def hero_text(content: Content, hero_id: str, replacing: bool) -> tuple[str, str]:
+    """A hero card's label and detail in the choice of a hero (DN 3.2, 13.1)."""
+    hero = content.heroes[hero_id]
+    detail = f"grace {hero.grace}, secrecy {hero.secrecy}"
+    if replacing:
+        detail += " (both 1 lower: a replacement, DN 13.1)"
+    starting = ", ".join(p.name for p in hero.powers if p.starting)
+    return hero.name, f"{detail}; starting powers: {starting}"
 
 
 @decision(ChooseHero, choose_hero_choices)
@@ -268,8 +277,6 @@ def choose_powers(ctx: Ctx, st: Step) -> None:
 
 
 def choose_powers_choices(s: State, d: ChoosePowers) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     powers = load().powers()
     out = []
     for combo in combinations(d.starting, d.count):
@@ -295,7 +302,10 @@ def resolve_choose_powers(ctx: Ctx, d: ChoosePowers, _type: str, args: dict[str,
 def shuffle_power_deck(ctx: Ctx, st: Step) -> None:
     """The other powers of the hero (and of a secondary class) form the power deck."""
     hero = ctx.s.heroes[st["hero"]]
-    owners = {hero.kind} | ({hero.flags["secondary"]} if hero.flags.get("secondary") else set())
+    # The primary class first, then the secondary: a list, not a set, whose order (a
+    # string's hash) would differ from one process to the next, and the same seed would
+    # shuffle a different deck (the engine is deterministic, DESIGN.md).
+    owners = [hero.kind, *([hero.flags["secondary"]] if hero.flags.get("secondary") else [])]
     in_play = {p.id for p in hero.powers}
     deck = [p.id for o in owners for p in ctx.c.heroes[o].powers if p.id not in in_play]
     if ctx.s.options.get("no_quests"):

@@ -20,11 +20,22 @@ def blight_dice_sources(ctx: Ctx, hero: Hero, roll: str) -> list[tuple[str, int]
     effect = BLIGHT_DICE.get(roll)
     if effect is None or hero.flags.get("ignore_blights"):
         return []
+    memo = ctx.memo  # once per state, as ``dice_bonus``: callers only read the list
+    if memo is None:
+        return list_blight_dice_sources(ctx, effect, hero.location)
+    key = ("blight_dice_sources", effect, hero.location)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = list_blight_dice_sources(ctx, effect, hero.location)
+    return known
+
+
+def list_blight_dice_sources(ctx: Ctx, effect: str, here: str) -> list[tuple[str, int]]:
     red, local = ctx.c.blights_by_effect.get(effect, (frozenset(), frozenset()))
     out = []
     for location, blights in ctx.s.blights.items():
         for blight in blights:
-            if blight.type in red or (blight.type in local and location == hero.location):
+            if blight.type in red or (blight.type in local and location == here):
                 out.append((blight.type, int(ctx.c.blights[blight.type].params.get("n", 0))))
     return out
 

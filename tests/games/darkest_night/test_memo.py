@@ -1,0 +1,163 @@
+"""The answers the engine remembers about a state are the answers it would work out again.
+
+A command's private state keeps a memo of answers (a hero's lasting modifiers, dice
+bonuses, blight dice, whether artifacts work) that survives the events of
+``engine.MEMO_SURVIVES`` (they change no hero and no blight) and events that change
+nothing; any other event forgets it. These tests play seeded random games in which, after
+every event a command emits, every remembered answer is worked out afresh (no memo) and
+compared: a wrong entry in ``MEMO_SURVIVES``, or a memo'd answer that reads more than the
+heroes and the blights, fails here. They also check the small caches of answers that
+depend on the content alone (``chance``, a power's modifiers, hero names)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from app.games.darkest_night import DARKEST_NIGHT
+from app.games.darkest_night import game as dn_game
+from app.games.darkest_night.content import load
+from app.games.darkest_night.describe import hero_label
+from app.games.darkest_night.engine import MEMO_SURVIVES, RULES, Ctx
+from app.games.darkest_night.rules.combat import _chance, chance
+from app.games.darkest_night.rules.common import hero_name
+from app.games.darkest_night.rules.powers import (
+    artifacts_work,
+    bonus_mods,
+    dice_bonus,
+    list_bonus_mods,
+    owned_mods,
+)
+from app.games.darkest_night.rules.stakes import BLIGHT_DICE, blight_dice_sources
+from app.games.darkest_night.state import State
+from app.kernel import table as kernel
+from app.kernel.game import validate_options
+from app.kernel.rng import rng_for
+from app.kernel.types import GAME_MASTER, GM_SEAT, Command, SeatInfo, Viewer
+
+
+def play(seed: int, seats: int, commands: int) -> tuple[State, int]:
+    """Up to ``commands`` random legal commands of a seeded game (sometimes an "any time"
+    one, as the conformance run picks them): the last state and the commands played."""
+    picker = random.Random(seed)
+    game = DARKEST_NIGHT
+    opening = game.setup(
+        validate_options(game, {}), [SeatInfo(i, f"P{i}") for i in range(seats)], rng_for(f"memo-{seed}", 1)
+    )
+    state, count = kernel.replay(game, opening), len(opening)
+    for played in range(commands):
+        if game.outcome(state) is not None:
+            return state, played
+        prompts = [p for p in game.prompts(state) if p.choices]
+        optional = [p for p in prompts if not p.required]
+        pool = optional if optional and picker.random() < 0.2 else [p for p in prompts if p.required]
+        prompt = picker.choice(pool)
+        choice = picker.choice(prompt.choices)
+        actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
+        events = kernel.decide(
+            game,
+            state,
+            Command(prompt.seat, choice.type, choice.args),
+            actor,
+            rng_for(f"memo-{seed}", count + 1),
+        )
+        state, count = kernel.fold_all(game, state, events), count + len(events)
+    return state, commands
+
+
+def fresh_answer(ctx: Ctx, key: Any) -> Any:
+    """The answer a memo key stands for, worked out on the same state with no memo."""
+    plain = Ctx(ctx.s, ctx.rng, ctx.c)  # memo None: nothing remembered
+    if key == "artifacts_work":
+        return artifacts_work(plain)
+    kind, *rest = key
+    if kind == "bonus_mods":
+        return bonus_mods(plain, ctx.s.heroes[rest[0]])
+    if kind == "dice_bonus":
+        hero_id, location, roll, vs = rest
+        hero = ctx.s.heroes[hero_id]
+        assert hero.location == location
+        return dice_bonus(plain, hero, roll, {"vs": vs})
+    if kind == "blight_dice_sources":
+        effect, location = rest
+        holder = next(h for h in ctx.s.heroes.values() if h.location == location)
+        roll = next(r for r, e in BLIGHT_DICE.items() if e == effect)
+        return blight_dice_sources(plain, holder, roll)
+    raise AssertionError(f"a memo key this test does not know: {key!r}")
+
+
+class CheckingCtx(Ctx):
+    """A command's context that, after every event it emits, checks each remembered
+    answer against a fresh one."""
+
+    checked = 0
+
+    def emit(self, type_: str, **data: Any) -> None:
+        super().emit(type_, **data)
+        for key, known in list((self.memo or {}).items()):
+            if (
+                isinstance(key, tuple)
+                and key[0] == "blight_dice_sources"
+                and not any(h.location == key[2] for h in self.s.heroes.values())
+            ):
+                continue  # no hero stands there any more: nothing to ask it for
+            if isinstance(key, tuple) and key[0] in ("bonus_mods", "dice_bonus"):
+                hero = self.s.heroes.get(key[1])
+                if hero is None or (key[0] == "dice_bonus" and hero.location != key[2]):
+                    continue  # asked again, the key would differ: the entry is never read
+            assert fresh_answer(self, key) == known, f"after {type_}: {key!r} is stale"
+            CheckingCtx.checked += 1
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_every_remembered_answer_holds_after_every_event(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dn_game, "Ctx", CheckingCtx)
+    CheckingCtx.checked = 0
+    _, played = play(seed, 2, 400)
+    assert played > 100
+    assert CheckingCtx.checked > 200  # the memo was used, and kept across events
+
+
+def test_the_events_that_keep_the_memo_change_no_hero_and_no_blight() -> None:
+    """Each applier of ``MEMO_SURVIVES`` is registered, and none of them is one that
+    writes a hero (through ``hero_w``) or the blights."""
+    import inspect
+
+    for event_type in MEMO_SURVIVES:
+        applier = RULES.appliers[event_type]
+        source = inspect.getsource(applier)
+        assert "hero" not in source and "blight" not in source, event_type
+
+
+def test_chance_is_the_formula_for_every_roll_asked() -> None:
+    for dice, target, relic, terror, need in itertools.product(
+        range(0, 7), range(1, 9), (False, True), (False, True), (1, 2)
+    ):
+        expected = _chance(dice, target, relic, terror, need)
+        assert chance(dice, target, relic=relic, terror=terror, need=need) == expected
+        assert chance(dice, target, relic=relic, terror=terror, need=need) == expected  # remembered
+
+
+def test_a_powers_modifiers_are_made_once_per_owner_and_name_them() -> None:
+    content = load()
+    definition = next(p for p in content.all_powers.values() if p.bonus)
+    mods = owned_mods(definition, "bonus", "seer")
+    assert owned_mods(definition, "bonus", "seer") is mods
+    assert mods == tuple(m | {"power": definition.id, "owner": "seer"} for m in definition.bonus)
+    assert owned_mods(definition, "bonus", "prince") != mods
+
+
+def test_hero_names_are_the_labels() -> None:
+    for hero_id in [*load().heroes, "prince~2"]:
+        assert hero_name(None, hero_id) == hero_label(hero_id)  # type: ignore[arg-type]
+    assert hero_name(None, "") == "Someone"  # type: ignore[arg-type]
+
+
+def test_bonus_mods_without_memo_equal_the_listing() -> None:
+    state, _ = play(5, 1, 150)
+    ctx = Ctx(state, None, load())  # type: ignore[arg-type]
+    for hero in state.living():
+        assert bonus_mods(ctx, hero) == list_bonus_mods(ctx, hero)
