@@ -48,7 +48,7 @@ def waiting_for(session: TableSession) -> list[Any]:
 def view_payload(session: TableSession, viewer: Viewer) -> dict[str, Any]:
     return {
         "seq": session.seq,
-        "view": session.game.view(session.state, viewer),
+        "view": session.view_for(viewer),
         "prompts": [prompt_json(session, p) for p in prompts_for(session, viewer)],
         "waiting_for": waiting_for(session),
         "outcome": session.outcome.to_json() if session.outcome else None,
@@ -112,12 +112,22 @@ def events_payload(session: TableSession, events: list[StoredEvent], viewer: Vie
 
 
 def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
-    """A prompt with each choice as a ready-to-send command.
+    """A prompt with each choice as a ready-to-send command, made once per seq for every
+    viewer, page and request that sends it (``TableSession.derived``; never changed after).
 
     The ``command_id`` is derived from the table, the seq and the command itself, so
     sending the same choice twice from the same state is one command, not two; the
     table's secret seed goes into it too, so no one can predict another seat's ids."""
 
+    # Keyed by the prompt object, kept in the value so that its id is not reused meanwhile;
+    # the game's prompts are one list per seq, an undo prompt is made per call (and missed).
+    kept = session.derived(("prompt", id(prompt)), lambda: (prompt, _prompt_json(session, prompt)))
+    if kept[0] is prompt:
+        return kept[1]  # type: ignore[no-any-return]
+    return _prompt_json(session, prompt)
+
+
+def _prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     def command(choice_type: str, args: dict[str, Any]) -> dict[str, Any]:
         # The table's secret seed keeps another seat from guessing (and spending) this id.
         body = json.dumps(

@@ -28,12 +28,12 @@ from jinja2 import Environment, Template, TemplateNotFound
 from app.kernel import table as kernel
 from app.kernel.game import campaign, has_bot
 from app.kernel.history import UNDO_EVENT, undo_span
-from app.kernel.types import GM_SEAT, Viewer
+from app.kernel.types import GM_SEAT, Prompt, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
-from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
-from app.web.templating import render_block, render_blocks
+from app.web.parts import LEGACY_PART, MISSING, BlockMemo, Node, PartCache, PartRender
+from app.web.templating import block_inputs, render_block, render_blocks
 
 if TYPE_CHECKING:
     from app.kernel.types import Choice
@@ -86,21 +86,43 @@ def choice_dom_id(seat: Any, choice: Choice) -> str:
 def viewer_prompts(hub: Hub, session: TableSession, viewer: Viewer) -> list[dict[str, Any]]:
     """This viewer's prompts, each choice with its stable element ``id`` and the board
     ``target`` it stands for (``Game.choice_target``): the per-viewer layer that makes the
-    shared board clickable. A spectator has no prompts, so nothing on its board is wired."""
+    shared board clickable. A spectator has no prompts, so nothing on its board is wired.
+    Each prompt's buttons are made once per seq for every page showing it."""
     out = []
     seen: set[str] = set()
-    game = session.game
     for prompt in hub.prompts_for(session, viewer):
-        wire = prompt_json(session, prompt)
-        for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
-            dom_id = choice_dom_id(prompt.seat, choice)
-            while dom_id in seen:  # the same command offered twice keeps distinct ids
+        wire = prompt_buttons(session, prompt)
+        ids = [c["id"] for c in wire["choices"]]
+        if seen.isdisjoint(ids) and len(set(ids)) == len(ids):
+            seen.update(ids)
+            out.append(wire)
+            continue
+        choices = []
+        for choice in wire["choices"]:  # the same command offered twice keeps distinct ids
+            dom_id = choice["id"]
+            while dom_id in seen:
                 dom_id += "-2"
             seen.add(dom_id)
-            target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
-            sent |= {"id": dom_id, "target": target}
-        out.append(wire)
+            choices.append(choice | {"id": dom_id})
+        out.append(wire | {"choices": choices})
     return out
+
+
+def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
+    """``prompt_json`` with each choice's element id and board target, once per seq (the
+    prompt object is kept in the value, so its id is not reused while it is a key)."""
+
+    def make() -> tuple[Prompt, dict[str, Any]]:
+        wire = prompt_json(session, prompt)
+        game = session.game
+        choices = []
+        for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
+            target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
+            choices.append(sent | {"id": choice_dom_id(prompt.seat, choice), "target": target})
+        return prompt, wire | {"choices": choices}
+
+    kept = session.derived(("buttons", id(prompt)), make)
+    return kept[1] if kept[0] is prompt else make()[1]  # type: ignore[no-any-return]
 
 
 def context(
@@ -118,7 +140,7 @@ def context(
         "seats": session.seats,
         "names": names,
         "viewer": viewer,
-        "view": session.game.view(session.state, viewer) if view is None else view,
+        "view": session.view_for(viewer) if view is None else view,
         "prompts": prompts,
         "waiting_for": hub.waiting_for(session),
         "outcome": session.outcome,
@@ -147,6 +169,8 @@ class TableRenders:
     seq, the board of each distinct view (viewers whose views are equal share one)."""
 
     parts: PartCache = field(default_factory=PartCache)
+    blocks: BlockMemo = field(default_factory=BlockMemo)
+    """The shell's fragments, by their inputs (``render_nodes``)."""
     seq: int = -1
     boards: list[tuple[dict[str, Any], dict[str, Node]]] = field(default_factory=list)
     html: dict[int, dict[str, str]] = field(default_factory=dict)
@@ -174,14 +198,35 @@ def forget_renders(session: TableSession) -> None:
 
 
 def render_nodes(
-    template: Template, blocks: list[tuple[str, str]], ctx: dict[str, Any], cache: PartCache | None
+    template: Template,
+    blocks: list[tuple[str, str]],
+    ctx: dict[str, Any],
+    cache: PartCache | None,
+    memo: BlockMemo | None = None,
 ) -> dict[str, Node]:
     """Render the named ``blocks`` of ``template`` (element id, block name), reusing every part
-    whose slice ``cache`` already holds a render for."""
+    whose slice ``cache`` already holds a render for, and (with a ``memo``) every whole block
+    whose inputs are those of a render the memo holds: such a block's template is not run."""
     render = PartRender(cache)
-    outputs = render_blocks(template, [name for _, name in blocks], ctx | {"_parts": render})
-    # One block at a time: ``fragment`` takes the parts the block just made.
-    return {part_id: render.fragment(part_id, out) for (part_id, _), out in zip(blocks, outputs, strict=True)}
+    out: dict[str, Node] = {}
+    todo: list[tuple[str, str, Any]] = []
+    for part_id, name in blocks:
+        inputs = block_inputs(template, name) if memo is not None else None
+        values = None if inputs is None else tuple(ctx.get(n, MISSING) for n in inputs)
+        node = None
+        if memo is not None and values is not None:
+            node = memo.find((template.name or "", name), values, cache)
+        if node is None:
+            todo.append((part_id, name, values))
+        out[part_id] = node  # type: ignore[assignment]  # placed now: page order
+    if todo:
+        outputs = render_blocks(template, [name for _, name, _ in todo], ctx | {"_parts": render})
+        # One block at a time: ``fragment`` takes the parts the block just made.
+        for (part_id, name, values), output in zip(todo, outputs, strict=True):
+            node = out[part_id] = render.fragment(part_id, output)
+            if memo is not None and values is not None:
+                memo.keep((template.name or "", name), values, node, cache.seq if cache is not None else -1)
+    return out
 
 
 def board_nodes(env: Environment, ctx: dict[str, Any], cache: PartCache | None = None) -> dict[str, Node]:
@@ -240,12 +285,13 @@ def shell_nodes(
 ) -> dict[str, Node]:
     """The shell's fragments (status, prompts, players, seq marker) as part trees, reusing the
     table's renders of those whose slice is unchanged (``templates/table.html``)."""
-    cache = None
+    cache = memo = None
     if session is not None:
-        cache = renders_of(session).parts
+        renders = renders_of(session)
+        cache, memo = renders.parts, renders.blocks
         cache.begin(session.seq)
     blocks = [(name, f"frag_{name}") for name in SHELL_FRAGMENTS]
-    return render_nodes(env.get_template("table.html"), blocks, ctx, cache)
+    return render_nodes(env.get_template("table.html"), blocks, ctx, cache, memo)
 
 
 def shell_fragments(

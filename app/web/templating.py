@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
+from types import BuiltinFunctionType, FunctionType, MethodType
 from typing import Any
 
 from jinja2 import (
@@ -15,9 +16,12 @@ from jinja2 import (
     FileSystemLoader,
     Template,
     TemplateNotFound,
+    meta,
+    nodes,
     select_autoescape,
 )
 from jinja2.loaders import split_template_path
+from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
 from app.kernel.registry import get_game
@@ -70,6 +74,32 @@ class GameRootLoader(BaseLoader):
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+_ALWAYS_PLAIN = (Macro, BuiltinFunctionType)
+"""Callables that never take Jinja's context, environment or eval context as first argument."""
+
+
+class ViewContext(Context):
+    """Jinja's context with a short way for a template's calls: a macro (each ``part`` tag's
+    body is one), a builtin or a function without a ``pass_*`` mark is called directly,
+    without ``Context.call``'s two look-ups of that mark per call (a part tag made several
+    such calls; a live update, thousands). Everything else goes the long way, unchanged."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805  (Jinja's own signature)
+        kind = type(__obj)
+        if kind is FunctionType or kind is MethodType:
+            if hasattr(__obj, "jinja_pass_arg"):  # a bound method looks on its function
+                return super().call(__obj, *args, **kwargs)
+        elif not isinstance(__obj, _ALWAYS_PLAIN):
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(
+                "value was undefined because a callable raised a StopIteration exception"
+            )
 
 
 class ViewEnvironment(Environment):
@@ -78,6 +108,8 @@ class ViewEnvironment(Environment):
     ``x.key`` raised and caught an AttributeError (a tenth of the CPU of a live update).
     Same answers as Jinja's: a dict's own methods (``items``, ``keys``…) still win over
     keys of the same name, and a missing key is undefined."""
+
+    context_class = ViewContext
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
@@ -119,3 +151,58 @@ def render_blocks(template: Template, blocks: list[str], context: dict[str, Any]
     ctx = template.new_context(context)
     for block in blocks:
         yield "".join(template.blocks[block](ctx))
+
+
+BLOCK_LOCALS = frozenset({"_parts", "caller", "loop", "self", "super", "varargs", "kwargs"})
+"""Names a block reads that are not its inputs: the render pass (``_parts``) and Jinja's own."""
+
+
+def block_inputs(template: Template, block: str) -> tuple[str, ...] | None:
+    """The context names a block of ``template`` reads (sorted), with those of every
+    template it includes with context, so the block's HTML is a pure function of their
+    values (``app.web.fragments``, DESIGN.md "Web": decide what changed on data). None
+    when that cannot be known from the source: a template included by a computed name,
+    or a block calling ``self``/``super``."""
+    env = template.environment
+    if template.name is None:
+        return None
+    return _block_inputs(env, template.name, block)
+
+
+@lru_cache(maxsize=256)
+def _block_inputs(env: Environment, template_name: str, block: str) -> tuple[str, ...] | None:
+    found = next((b for b in _parsed(env, template_name).find_all(nodes.Block) if b.name == block), None)
+    if found is None:
+        return None
+    body = nodes.Template(found.body, lineno=found.lineno)
+    body.set_environment(env)
+    names = _reads(env, body, set())
+    return None if names is None else tuple(sorted(names - BLOCK_LOCALS))
+
+
+@lru_cache(maxsize=64)
+def _parsed(env: Environment, template_name: str) -> nodes.Template:
+    source, _, _ = env.loader.get_source(env, template_name)  # type: ignore[union-attr]
+    return env.parse(source)
+
+
+def _reads(env: Environment, body: nodes.Template, seen: set[str]) -> set[str] | None:
+    """Undeclared names of ``body`` and of the templates it includes or imports with
+    context (each once); None if one of those is named by an expression."""
+    names = set(meta.find_undeclared_variables(body))
+    if {"self", "super"} & names:
+        return None
+    for node in body.find_all((nodes.Include, nodes.Import, nodes.FromImport)):
+        if not getattr(node, "with_context", True):
+            continue
+        if not isinstance(node.template, nodes.Const) or not isinstance(node.template.value, str):
+            return None
+        name = node.template.value
+        if name in seen:
+            continue
+        seen.add(name)
+        inner = _reads(env, _parsed(env, name), seen)
+        if inner is None:
+            return None
+        names |= inner
+    return names
