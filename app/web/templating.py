@@ -189,9 +189,9 @@ def _parsed(env: Environment, template_name: str) -> nodes.Template:
 def _reads(env: Environment, body: nodes.Template, seen: set[str]) -> set[str] | None:
     """Undeclared names of ``body`` and of the templates it includes or imports with
     context (each once); None if one of those is named by an expression."""
+    if any(n.name in ("self", "super") for n in body.find_all(nodes.Name)):
+        return None  # another block's output: not this block's inputs
     names = set(meta.find_undeclared_variables(body))
-    if {"self", "super"} & names:
-        return None
     for node in body.find_all((nodes.Include, nodes.Import, nodes.FromImport)):
         if not getattr(node, "with_context", True):
             continue
