@@ -119,6 +119,7 @@ class TableSession:
         self._changed = asyncio.Event()
         self._prompts: list[Prompt] = []
         self._prompts_seq = -1
+        self._prompt_ids: set[int] = set()
         self._derived: dict[Any, Any] = {}
         self._derived_of: tuple[int, Any] = (-1, None)
         self.seat_epoch = 0
@@ -289,8 +290,14 @@ class TableSession:
         """The game's prompts for the current state, computed once per seq for every viewer."""
         if self._prompts_seq != self.seq:
             self._prompts = self.game.prompts(self.state)
+            self._prompt_ids = {id(p) for p in self._prompts}
             self._prompts_seq = self.seq
         return self._prompts
+
+    def is_game_prompt(self, prompt: Prompt) -> bool:
+        """Is ``prompt`` one of ``game_prompts()`` at this seq (not one made per request, as
+        an undo prompt is)? Only those are worth deriving once per seq (``derived``)."""
+        return self._prompts_seq == self.seq and id(prompt) in self._prompt_ids
 
     def derived(self, key: Any, make: Callable[[], Any]) -> Any:
         """``make()``, computed once per seq (and state) for every caller asking with ``key``:

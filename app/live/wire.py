@@ -119,12 +119,9 @@ def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     sending the same choice twice from the same state is one command, not two; the
     table's secret seed goes into it too, so no one can predict another seat's ids."""
 
-    # Keyed by the prompt object, kept in the value so that its id is not reused meanwhile;
-    # the game's prompts are one list per seq, an undo prompt is made per call (and missed).
-    kept = session.derived(("prompt", id(prompt)), lambda: (prompt, _prompt_json(session, prompt)))
-    if kept[0] is prompt:
-        return kept[1]  # type: ignore[no-any-return]
-    return _prompt_json(session, prompt)
+    if not session.is_game_prompt(prompt):
+        return _prompt_json(session, prompt)  # made for this request (undo): not kept
+    return session.derived(("prompt", id(prompt)), lambda: _prompt_json(session, prompt))  # type: ignore[no-any-return]
 
 
 def _prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:

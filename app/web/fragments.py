@@ -109,20 +109,21 @@ def viewer_prompts(hub: Hub, session: TableSession, viewer: Viewer) -> list[dict
 
 
 def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
-    """``prompt_json`` with each choice's element id and board target, once per seq (the
-    prompt object is kept in the value, so its id is not reused while it is a key)."""
+    """``prompt_json`` with each choice's element id and board target; once per seq for
+    every page showing one of the game's prompts (``TableSession.derived``)."""
 
-    def make() -> tuple[Prompt, dict[str, Any]]:
+    def make() -> dict[str, Any]:
         wire = prompt_json(session, prompt)
         game = session.game
         choices = []
         for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
             target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
             choices.append(sent | {"id": choice_dom_id(prompt.seat, choice), "target": target})
-        return prompt, wire | {"choices": choices}
+        return wire | {"choices": choices}
 
-    kept = session.derived(("buttons", id(prompt)), make)
-    return kept[1] if kept[0] is prompt else make()[1]  # type: ignore[no-any-return]
+    if not session.is_game_prompt(prompt):
+        return make()  # made for this viewer (undo): not kept
+    return session.derived(("buttons", id(prompt)), make)  # type: ignore[no-any-return]
 
 
 def context(
