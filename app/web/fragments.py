@@ -32,8 +32,8 @@ from app.kernel.types import GM_SEAT, Prompt, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
-from app.web.parts import LEGACY_PART, MISSING, BlockMemo, Node, PartCache, PartRender
-from app.web.templating import block_inputs, render_block, render_blocks
+from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
+from app.web.templating import render_block, render_blocks
 
 if TYPE_CHECKING:
     from app.kernel.types import Choice
@@ -170,8 +170,6 @@ class TableRenders:
     seq, the board of each distinct view (viewers whose views are equal share one)."""
 
     parts: PartCache = field(default_factory=PartCache)
-    blocks: BlockMemo = field(default_factory=BlockMemo)
-    """The shell's fragments, by their inputs (``render_nodes``)."""
     seq: int = -1
     boards: list[tuple[dict[str, Any], dict[str, Node]]] = field(default_factory=list)
     html: dict[int, dict[str, str]] = field(default_factory=dict)
@@ -199,35 +197,14 @@ def forget_renders(session: TableSession) -> None:
 
 
 def render_nodes(
-    template: Template,
-    blocks: list[tuple[str, str]],
-    ctx: dict[str, Any],
-    cache: PartCache | None,
-    memo: BlockMemo | None = None,
+    template: Template, blocks: list[tuple[str, str]], ctx: dict[str, Any], cache: PartCache | None
 ) -> dict[str, Node]:
     """Render the named ``blocks`` of ``template`` (element id, block name), reusing every part
-    whose slice ``cache`` already holds a render for, and (with a ``memo``) every whole block
-    whose inputs are those of a render the memo holds: such a block's template is not run."""
+    whose slice ``cache`` already holds a render for."""
     render = PartRender(cache)
-    out: dict[str, Node] = {}
-    todo: list[tuple[str, str, Any]] = []
-    for part_id, name in blocks:
-        inputs = block_inputs(template, name) if memo is not None else None
-        values = None if inputs is None else tuple(ctx.get(n, MISSING) for n in inputs)
-        node = None
-        if memo is not None and values is not None:
-            node = memo.find((template.name or "", name), values, cache)
-        if node is None:
-            todo.append((part_id, name, values))
-        out[part_id] = node  # type: ignore[assignment]  # placed now: page order
-    if todo:
-        outputs = render_blocks(template, [name for _, name, _ in todo], ctx | {"_parts": render})
-        # One block at a time: ``fragment`` takes the parts the block just made.
-        for (part_id, name, values), output in zip(todo, outputs, strict=True):
-            node = out[part_id] = render.fragment(part_id, output)
-            if memo is not None and values is not None:
-                memo.keep((template.name or "", name), values, node, cache.seq if cache is not None else -1)
-    return out
+    outputs = render_blocks(template, [name for _, name in blocks], ctx | {"_parts": render})
+    # One block at a time: ``fragment`` takes the parts the block just made.
+    return {part_id: render.fragment(part_id, out) for (part_id, _), out in zip(blocks, outputs, strict=True)}
 
 
 def board_nodes(env: Environment, ctx: dict[str, Any], cache: PartCache | None = None) -> dict[str, Node]:
@@ -286,13 +263,12 @@ def shell_nodes(
 ) -> dict[str, Node]:
     """The shell's fragments (status, prompts, players, seq marker) as part trees, reusing the
     table's renders of those whose slice is unchanged (``templates/table.html``)."""
-    cache = memo = None
+    cache = None
     if session is not None:
-        renders = renders_of(session)
-        cache, memo = renders.parts, renders.blocks
+        cache = renders_of(session).parts
         cache.begin(session.seq)
     blocks = [(name, f"frag_{name}") for name in SHELL_FRAGMENTS]
-    return render_nodes(env.get_template("table.html"), blocks, ctx, cache, memo)
+    return render_nodes(env.get_template("table.html"), blocks, ctx, cache)
 
 
 def shell_fragments(

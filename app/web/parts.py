@@ -143,10 +143,6 @@ class PartCache:
                 return kept.node
         return None
 
-    def touch(self, node: Node) -> None:
-        """Mark ``node`` (reused whole, without running its template) used at this seq."""
-        self._touch(node)
-
     def _touch(self, node: Node) -> None:
         """Mark a reused render used at this seq, and the parts inside it (their bodies are
         not run, so they are not asked for): the next change inside reuses them too."""
@@ -159,45 +155,6 @@ class PartCache:
     def keep(self, part_id: str, key: Any, node: Node) -> None:
         entries = self.kept.setdefault(part_id, [])
         entries.insert(0, _Kept(key, node, self.seq))
-        del entries[RENDERS_KEPT:]
-
-
-MISSING = object()
-"""A block input the context does not hold (the analysis over-approximates what it reads)."""
-
-
-@dataclass(slots=True)
-class _Block:
-    inputs: tuple[Any, ...]
-    node: Node
-    touched: int
-
-
-@dataclass
-class BlockMemo:
-    """A table's renders of whole blocks (fragments), each kept with the values of every
-    context name the block reads (``app.web.templating.block_inputs``): a block whose inputs
-    equal (``==``) those of a kept render is that render, and its template is not run at
-    all. Unlike a part's slice, nothing here is written by hand: the inputs are read from
-    the template's source, so a template that starts reading another name is keyed on it
-    at once. Shared by the table's viewers (the seq marker is one render for every page)."""
-
-    kept: dict[tuple[str, str], list[_Block]] = field(default_factory=dict)
-    hits: int = 0
-
-    def find(self, key: tuple[str, str], inputs: tuple[Any, ...], cache: PartCache | None) -> Node | None:
-        for kept in self.kept.get(key, ()):
-            if kept.inputs == inputs:
-                if cache is not None and kept.touched != cache.seq:
-                    cache.touch(kept.node)  # its parts stay in the cache for the next change
-                    kept.touched = cache.seq
-                self.hits += 1
-                return kept.node
-        return None
-
-    def keep(self, key: tuple[str, str], inputs: tuple[Any, ...], node: Node, seq: int) -> None:
-        entries = self.kept.setdefault(key, [])
-        entries.insert(0, _Block(inputs, node, seq))
         del entries[RENDERS_KEPT:]
 
 

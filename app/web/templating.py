@@ -16,8 +16,6 @@ from jinja2 import (
     FileSystemLoader,
     Template,
     TemplateNotFound,
-    meta,
-    nodes,
     select_autoescape,
 )
 from jinja2.loaders import split_template_path
@@ -151,58 +149,3 @@ def render_blocks(template: Template, blocks: list[str], context: dict[str, Any]
     ctx = template.new_context(context)
     for block in blocks:
         yield "".join(template.blocks[block](ctx))
-
-
-BLOCK_LOCALS = frozenset({"_parts", "caller", "loop", "self", "super", "varargs", "kwargs"})
-"""Names a block reads that are not its inputs: the render pass (``_parts``) and Jinja's own."""
-
-
-def block_inputs(template: Template, block: str) -> tuple[str, ...] | None:
-    """The context names a block of ``template`` reads (sorted), with those of every
-    template it includes with context, so the block's HTML is a pure function of their
-    values (``app.web.fragments``, DESIGN.md "Web": decide what changed on data). None
-    when that cannot be known from the source: a template included by a computed name,
-    or a block calling ``self``/``super``."""
-    env = template.environment
-    if template.name is None:
-        return None
-    return _block_inputs(env, template.name, block)
-
-
-@lru_cache(maxsize=256)
-def _block_inputs(env: Environment, template_name: str, block: str) -> tuple[str, ...] | None:
-    found = next((b for b in _parsed(env, template_name).find_all(nodes.Block) if b.name == block), None)
-    if found is None:
-        return None
-    body = nodes.Template(found.body, lineno=found.lineno)
-    body.set_environment(env)
-    names = _reads(env, body, set())
-    return None if names is None else tuple(sorted(names - BLOCK_LOCALS))
-
-
-@lru_cache(maxsize=64)
-def _parsed(env: Environment, template_name: str) -> nodes.Template:
-    source, _, _ = env.loader.get_source(env, template_name)  # type: ignore[union-attr]
-    return env.parse(source)
-
-
-def _reads(env: Environment, body: nodes.Template, seen: set[str]) -> set[str] | None:
-    """Undeclared names of ``body`` and of the templates it includes or imports with
-    context (each once); None if one of those is named by an expression."""
-    if any(n.name in ("self", "super") for n in body.find_all(nodes.Name)):
-        return None  # another block's output: not this block's inputs
-    names = set(meta.find_undeclared_variables(body))
-    for node in body.find_all((nodes.Include, nodes.Import, nodes.FromImport)):
-        if not getattr(node, "with_context", True):
-            continue
-        if not isinstance(node.template, nodes.Const) or not isinstance(node.template.value, str):
-            return None
-        name = node.template.value
-        if name in seen:
-            continue
-        seen.add(name)
-        inner = _reads(env, _parsed(env, name), seen)
-        if inner is None:
-            return None
-        names |= inner
-    return names

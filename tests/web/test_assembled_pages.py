@@ -196,18 +196,7 @@ def test_test_games_pages_equal_a_fresh_render_after_any_updates(served: TestCli
     assert table.session.seq > 5
 
 
-# -- whole fragments reused on their inputs (app.web.templating.block_inputs, BlockMemo) -------
-
-BLOCKS = {
-    "page.html": (
-        '{% block frag_a %}{% set local = 2 %}<p id="a">{{ a }} {{ b.c }} {{ local }}{{ tick() }}</p>'
-        "{% include 'inc.html' %}{% endblock %}"
-        "{% block frag_computed %}{% include name %}{% endblock %}"
-        "{% block frag_self %}{{ self.frag_a() }}{% endblock %}"
-    ),
-    "inc.html": "<i>{{ d }}</i>{% include 'inner.html' %}",
-    "inner.html": "<b>{{ e }}</b>",
-}
+# -- template calls (app.web.templating.ViewContext) -------------------------------------------
 
 
 def block_env() -> Any:
@@ -216,37 +205,7 @@ def block_env() -> Any:
     from app.web.parts import PartExtension
     from app.web.templating import ViewEnvironment
 
-    return ViewEnvironment(loader=DictLoader(BLOCKS), extensions=[PartExtension], autoescape=True)
-
-
-def test_a_blocks_inputs_are_every_name_it_or_its_includes_read() -> None:
-    from app.web.templating import block_inputs
-
-    page = block_env().get_template("page.html")
-    assert block_inputs(page, "frag_a") == ("a", "b", "d", "e", "tick")
-    assert block_inputs(page, "frag_computed") is None  # an include by a computed name
-    assert block_inputs(page, "frag_self") is None
-
-
-def test_a_block_with_the_same_inputs_is_not_rendered_again_and_any_changed_input_is() -> None:
-    from app.web.parts import BlockMemo, PartCache
-
-    page = block_env().get_template("page.html")
-    runs: list[int] = []
-    tick = lambda: runs.append(1) or ""  # noqa: E731  (counts the block's runs)
-    ctx: dict[str, Any] = {"a": 1, "b": {"c": "x"}, "d": "dee", "e": "ee", "tick": tick}
-    memo, cache = BlockMemo(), PartCache()
-    cache.begin(1)
-    first = fragments.render_nodes(page, [("a", "frag_a")], ctx, cache, memo)["a"]
-    assert first.html() == '<p id="a">1 x 2</p><i>dee</i><b>ee</b>' and len(runs) == 1
-    cache.begin(2)
-    again = fragments.render_nodes(page, [("a", "frag_a")], dict(ctx, b={"c": "x"}), cache, memo)["a"]
-    assert again is first and len(runs) == 1 and memo.hits == 1  # equal inputs: not run
-    changed = fragments.render_nodes(page, [("a", "frag_a")], dict(ctx, e="new"), cache, memo)["a"]
-    assert changed.html() == '<p id="a">1 x 2</p><i>dee</i><b>new</b>' and len(runs) == 2
-    # Without a memo (a page rendered whole) the block is always run.
-    fragments.render_nodes(page, [("a", "frag_a")], ctx, cache)
-    assert len(runs) == 3
+    return ViewEnvironment(loader=DictLoader({}), extensions=[PartExtension], autoescape=True)
 
 
 def test_template_calls_keep_jinjas_meaning() -> None:
