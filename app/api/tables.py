@@ -25,7 +25,7 @@ from app.api.ratelimit import RateLimit
 from app.http.links import created_links, invite_url
 from app.http.tokens import request_tokens
 from app.kernel.registry import all_games
-from app.kernel.types import Command
+from app.kernel.types import Command, RuleError
 from app.live.hub import AuthError, CreatedTable, Hub
 from app.live.session import TableSession
 
@@ -41,6 +41,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     429: {"description": "Too many requests of this kind from your address (see Retry-After)"},
     503: {"description": "The database is away for a moment: nothing was done; retry (see Retry-After)"},
 }
+
+
+READ_YOUR_WRITES_SECONDS = 2.0
+"""How long ``GET /view?after=SEQ`` waits for this process to reach SEQ."""
 
 
 def created_payload(request: Request, created: CreatedTable) -> TableCreated:
@@ -142,17 +146,43 @@ def summary_payload(hub: Hub, session: TableSession) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/view", response_model=ViewOut, responses=ERRORS)
-async def table_view(table_id: str, request: Request, hub: HubDep) -> Response:
+async def table_view(table_id: str, request: Request, hub: HubDep, after: str | None = None) -> Response:
     """What this viewer may see now, and what it may do: each legal command ready to send.
-    No token: the spectator's view."""
+    No token: the spectator's view. ``?after=SEQ`` (the seq a command was answered with):
+    never a view older than that, whichever worker answers (it waits up to 2 s to catch up;
+    409 ``seq_not_reached`` if the table has no such seq)."""
     return await view_response(hub, request, table_id)
 
 
 async def view_response(hub: Hub, request: Request, table_id: str) -> Response:
-    """``GET /view``'s answer (also served by ``app.api.fastpath``)."""
+    """``GET /view``'s answer (also served by ``app.api.fastpath``). With ``?after=SEQ`` the
+    answer is never older than SEQ (read your writes: with several workers, the one that
+    answers may not have heard of the commit SEQ yet), waiting at most
+    ``READ_YOUR_WRITES_SECONDS``; a SEQ the table has not reached by then is 409."""
+    after = after_param(request)
     session = await hub.session(table_id)
     viewer = await hub.viewer(table_id, request_tokens(request, table_id))
+    if after is not None and not await session.reach(after, READ_YOUR_WRITES_SECONDS):
+        raise RuleError(
+            "seq_not_reached",
+            f"the table is at seq {session.seq}: seq {after} has not been committed "
+            f"(waited {READ_YOUR_WRITES_SECONDS:g} s); ask with the seq a command or a frame gave you",
+            status=409,
+        )
     return json_response(hub.view_payload(session, viewer))
+
+
+def after_param(request: Request) -> int | None:
+    """``?after=SEQ`` of ``GET /view``: a whole number (a negative one asks for nothing)."""
+    raw = request.query_params.get("after")
+    if raw is None or raw == "":
+        return None
+    try:
+        after = int(raw)
+    except ValueError:
+        message = f"after must be a whole number (a seq), not {raw[:40]!r}"
+        raise RuleError("invalid_request", message) from None
+    return after if after > 0 else None
 
 
 def json_response(payload: dict[str, Any]) -> Response:

@@ -55,6 +55,7 @@ import asyncio
 import contextlib
 import json
 import random
+import shlex
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -146,6 +147,21 @@ def find_game(name: str | None) -> tuple[Game | None, str]:
     return game, ""
 
 
+def command_line(game_name: str, args: argparse.Namespace | Any) -> str:
+    """The ``umbra bench live`` command that runs this bench again (printed with its figures;
+    an existing server's ``--postgres-url`` is left out: it may hold a password)."""
+    words = ["umbra", "bench", "live", game_name]
+    for flag in ("quick", "no_postgres", "no_sqlite", "json"):
+        if getattr(args, flag, False):
+            words.append("--" + flag.replace("_", "-"))
+    for option in ("tables", "seats", "rate", "seconds", "viewers", "seat_format", "workers"):
+        value = getattr(args, option, None)
+        if value is None or (option == "workers" and value == 1):
+            continue
+        words += ["--" + option.replace("_", "-"), f"{value:g}" if isinstance(value, float) else str(value)]
+    return shlex.join(words)
+
+
 def run_live(game_name: str | None, args: argparse.Namespace | Any) -> int:
     game, why = find_game(game_name)
     if game is None:
@@ -188,13 +204,16 @@ def run_live(game_name: str | None, args: argparse.Namespace | Any) -> int:
     as_json = bool(getattr(args, "json", False))
     results: list[Figures] = []
     out = sys.stdout
+    command = command_line(game.name, args)
     with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+        print(f"command: {command}", flush=True)
         print(describe(game, plan, seats, base is QUICK), flush=True)
         code = on_each_database(
             args, f"live-{game.name}", lambda db: bench_database(db, game, plan, seats, results)
         )
     if as_json:
-        out.write(json.dumps({"game": game.name, "ok": code == 0, "runs": [f.to_json() for f in results]}))
+        runs = [f.to_json() for f in results]
+        out.write(json.dumps({"game": game.name, "command": command, "ok": code == 0, "runs": runs}))
         out.write("\n")
     return code
 
@@ -504,9 +523,11 @@ async def play_at_rate(
 
 
 async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -> dict[str, Any] | None:
-    """``GET /view`` as the seat the table waits on: the one the bot's replica says, else
-    the one waited on at the last look (asking again as another seat if the view says the
-    table waits on others now); None if it failed (counted)."""
+    """``GET /view?after=<last commit>`` as the seat the table waits on: the one the bot's
+    replica says, else the one waited on at the last look (asking again as another seat if
+    the view says the table waits on others now); None if it failed (counted). ``after``
+    makes any worker answer at the last commit or later (read your writes), so a view
+    behind it is a failure of the server, still counted and asked again."""
     if table.state is not None:
         waiting = [p.seat for p in game.prompts(table.state) if p.required]
         if waiting and table.seat not in waiting:
@@ -515,15 +536,18 @@ async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -
     for _ in range(VIEW_TRIES):
         phase.views += 1
         headers = {"Authorization": f"Bearer {table.token_for(table.seat)}"}
-        response = await send(client, phase, "GET", f"/api/tables/{table.id}/view", headers=headers)
+        params = {"after": table.seq} if table.seq else None
+        response = await send(
+            client, phase, "GET", f"/api/tables/{table.id}/view", headers=headers, params=params
+        )
         if response.status_code != 200:
             phase.failures[f"GET /view: HTTP {response.status_code}: {response.text[:160]}"] += 1
             return None
         view = response.json()
         if view["seq"] < table.seq:
-            # Served by a worker that has not heard of the last commit yet (--workers):
-            # a careful client asks again rather than choose on an old view.
-            phase.retries["GET /view: behind the last commit (another worker catching up)"] += 1
+            # ``after`` promises otherwise: a careful client asks again rather than choose
+            # on an old view.
+            phase.retries["GET /view: behind the last commit despite ?after"] += 1
             await asyncio.sleep(0.005)
             continue
         waiting = view["waiting_for"]

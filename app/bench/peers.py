@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -65,6 +66,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep", type=Path, default=None, help="a scratch copy of the harness to reuse")
     parser.add_argument("--json", action="store_true", help="print both results as JSON")
     return parser.parse_args(argv)
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that runs this comparison again (printed with its figures)."""
+    words = ["python", "-m", "app.bench.peers"]
+    for option in ("tables", "spectators", "moves", "interval", "format", "rounds", "workers"):
+        words += ["--" + option, str(getattr(args, option))]
+    if args.sqlite:
+        words.append("--sqlite")
+    if args.database_url:
+        words += ["--database-url", "<url>"]
+    return shlex.join(words)
 
 
 def harness(args: argparse.Namespace) -> Path:
@@ -177,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     where = harness(args)
     rows: list[tuple[str, dict[str, Any]]] = []
     shape = f"{args.tables} tables x (4 seats + {args.spectators} spectators), a move per {args.interval} ms"
+    print(f"command: {command_line(args)}", flush=True)
     print(f"boardgame.io and Umbra, {shape}, {args.moves} measured moves per table", flush=True)
     with umbra_database(args) as url, tempfile.TemporaryDirectory(prefix="umbra-peers-out-") as folder:
         database = "sqlite" if url.startswith("sqlite") else "postgresql"

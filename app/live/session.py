@@ -14,7 +14,7 @@ import pickle
 import random
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -119,6 +119,9 @@ class TableSession:
         self._changed = asyncio.Event()
         self._prompts: list[Prompt] = []
         self._prompts_seq = -1
+        self._prompt_ids: set[int] = set()
+        self._derived: dict[Any, Any] = {}
+        self._derived_of: tuple[int, Any] = (-1, None)
         self.seat_epoch = 0
         """Bumped when a seat changes hands, so live connections re-check their seats."""
         self.subscribers = 0
@@ -287,8 +290,31 @@ class TableSession:
         """The game's prompts for the current state, computed once per seq for every viewer."""
         if self._prompts_seq != self.seq:
             self._prompts = self.game.prompts(self.state)
+            self._prompt_ids = {id(p) for p in self._prompts}
             self._prompts_seq = self.seq
         return self._prompts
+
+    def is_game_prompt(self, prompt: Prompt) -> bool:
+        """Is ``prompt`` one of ``game_prompts()`` at this seq (not one made per request, as
+        an undo prompt is)? Only those are worth deriving once per seq (``derived``)."""
+        return self._prompts_seq == self.seq and id(prompt) in self._prompt_ids
+
+    def derived(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per seq (and state) for every caller asking with ``key``:
+        what every viewer's page, socket and ``GET /view`` derive from the same state (a
+        viewer's view, a prompt's ready-to-send commands) is not derived again for each.
+        The values are shared, so callers never change them."""
+        if self._derived_of[0] != self.seq or self._derived_of[1] is not self.state:
+            self._derived, self._derived_of = {}, (self.seq, self.state)
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = self._derived[key] = make()
+            return value
+
+    def view_for(self, viewer: Viewer) -> dict[str, Any]:
+        """The game's view of the current state for ``viewer``, once per seq."""
+        return self.derived(("view", viewer), lambda: self.game.view(self.state, viewer))  # type: ignore[no-any-return]
 
     def _undo(self, command: Command, actor: Viewer) -> Event:
         if command.args:
@@ -314,6 +340,24 @@ class TableSession:
             if upto is not None and self.seq >= upto:
                 return
             await self._catch_up_locked()
+
+    async def reach(self, seq: int, timeout: float) -> bool:
+        """Read your writes across processes: return once this process's copy of the table
+        is at ``seq`` or beyond (True), or after ``timeout`` seconds without it (False).
+
+        A seq a client was answered with is committed, so the store has it: a process that
+        has not heard its NOTIFY yet reads what it missed at once (one SELECT, only when
+        behind), then waits, bounded, for anything still on its way."""
+        if self.seq >= seq:
+            return True
+        await self.catch_up(seq)
+        if self.seq >= seq:
+            return True
+        try:
+            await asyncio.wait_for(self.wait_beyond(seq - 1), timeout)
+        except TimeoutError:
+            return self.seq >= seq
+        return self.seq >= seq
 
     async def _catch_up_locked(self) -> bool:
         """Apply what other processes committed since this session's seq; True if any."""

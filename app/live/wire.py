@@ -48,7 +48,7 @@ def waiting_for(session: TableSession) -> list[Any]:
 def view_payload(session: TableSession, viewer: Viewer) -> dict[str, Any]:
     return {
         "seq": session.seq,
-        "view": session.game.view(session.state, viewer),
+        "view": session.view_for(viewer),
         "prompts": [prompt_json(session, p) for p in prompts_for(session, viewer)],
         "waiting_for": waiting_for(session),
         "outcome": session.outcome.to_json() if session.outcome else None,
@@ -112,12 +112,19 @@ def events_payload(session: TableSession, events: list[StoredEvent], viewer: Vie
 
 
 def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
-    """A prompt with each choice as a ready-to-send command.
+    """A prompt with each choice as a ready-to-send command, made once per seq for every
+    viewer, page and request that sends it (``TableSession.derived``; never changed after).
 
     The ``command_id`` is derived from the table, the seq and the command itself, so
     sending the same choice twice from the same state is one command, not two; the
     table's secret seed goes into it too, so no one can predict another seat's ids."""
 
+    if not session.is_game_prompt(prompt):
+        return _prompt_json(session, prompt)  # made for this request (undo): not kept
+    return session.derived(("prompt", id(prompt)), lambda: _prompt_json(session, prompt))  # type: ignore[no-any-return]
+
+
+def _prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     def command(choice_type: str, args: dict[str, Any]) -> dict[str, Any]:
         # The table's secret seed keeps another seat from guessing (and spending) this id.
         body = json.dumps(

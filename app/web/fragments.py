@@ -28,7 +28,7 @@ from jinja2 import Environment, Template, TemplateNotFound
 from app.kernel import table as kernel
 from app.kernel.game import campaign, has_bot
 from app.kernel.history import UNDO_EVENT, undo_span
-from app.kernel.types import GM_SEAT, Viewer
+from app.kernel.types import GM_SEAT, Prompt, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
@@ -86,21 +86,44 @@ def choice_dom_id(seat: Any, choice: Choice) -> str:
 def viewer_prompts(hub: Hub, session: TableSession, viewer: Viewer) -> list[dict[str, Any]]:
     """This viewer's prompts, each choice with its stable element ``id`` and the board
     ``target`` it stands for (``Game.choice_target``): the per-viewer layer that makes the
-    shared board clickable. A spectator has no prompts, so nothing on its board is wired."""
+    shared board clickable. A spectator has no prompts, so nothing on its board is wired.
+    Each prompt's buttons are made once per seq for every page showing it."""
     out = []
     seen: set[str] = set()
-    game = session.game
     for prompt in hub.prompts_for(session, viewer):
-        wire = prompt_json(session, prompt)
-        for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
-            dom_id = choice_dom_id(prompt.seat, choice)
-            while dom_id in seen:  # the same command offered twice keeps distinct ids
+        wire = prompt_buttons(session, prompt)
+        ids = [c["id"] for c in wire["choices"]]
+        if seen.isdisjoint(ids) and len(set(ids)) == len(ids):
+            seen.update(ids)
+            out.append(wire)
+            continue
+        choices = []
+        for choice in wire["choices"]:  # the same command offered twice keeps distinct ids
+            dom_id = choice["id"]
+            while dom_id in seen:
                 dom_id += "-2"
             seen.add(dom_id)
-            target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
-            sent |= {"id": dom_id, "target": target}
-        out.append(wire)
+            choices.append(choice | {"id": dom_id})
+        out.append(wire | {"choices": choices})
     return out
+
+
+def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
+    """``prompt_json`` with each choice's element id and board target; once per seq for
+    every page showing one of the game's prompts (``TableSession.derived``)."""
+
+    def make() -> dict[str, Any]:
+        wire = prompt_json(session, prompt)
+        game = session.game
+        choices = []
+        for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
+            target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
+            choices.append(sent | {"id": choice_dom_id(prompt.seat, choice), "target": target})
+        return wire | {"choices": choices}
+
+    if not session.is_game_prompt(prompt):
+        return make()  # made for this viewer (undo): not kept
+    return session.derived(("buttons", id(prompt)), make)  # type: ignore[no-any-return]
 
 
 def context(
@@ -118,7 +141,7 @@ def context(
         "seats": session.seats,
         "names": names,
         "viewer": viewer,
-        "view": session.game.view(session.state, viewer) if view is None else view,
+        "view": session.view_for(viewer) if view is None else view,
         "prompts": prompts,
         "waiting_for": hub.waiting_for(session),
         "outcome": session.outcome,

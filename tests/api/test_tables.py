@@ -394,3 +394,21 @@ def test_snapshots_load_the_same_state(db_url: str) -> None:
 def test_health(client: TestClient) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200 and response.json()["status"] == "ok"
+
+
+def test_view_after_a_seq_answers_at_that_seq_and_refuses_a_bad_one(client: TestClient) -> None:
+    """``GET /view?after=SEQ`` (read your writes): at SEQ or later; a SEQ the table never
+    reached is 409 ``seq_not_reached`` after a bounded wait; not a number is 422."""
+    table = new_table(client)
+    tid = table["table_id"]
+    seq = seq_of(client, tid)
+    view = client.get(f"/api/tables/{tid}/view", params={"after": seq})
+    assert view.status_code == 200 and view.json()["seq"] == seq
+    assert client.get(f"/api/tables/{tid}/view", params={"after": -3}).json()["seq"] == seq
+    ahead = client.get(f"/api/tables/{tid}/view", params={"after": seq + 1})
+    assert ahead.status_code == 409
+    error = ahead.json()["error"]
+    assert error["code"] == "seq_not_reached" and f"at seq {seq}" in error["message"]
+    bad = client.get(f"/api/tables/{tid}/view", params={"after": "soon"})
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request"
+    assert seq_of(client, tid) == seq

@@ -237,6 +237,10 @@ def test_live_bench_at_a_fixed_rate_prints_json(
     captured = capsys.readouterr()
     doc = json.loads(captured.out)
     assert doc["game"] == "pulse" and doc["ok"] is True
+    # The command that runs it again, printed with the figures (README, "Performance").
+    again = "umbra bench live pulse --quick --no-postgres --json --tables 2 --seats 2 --rate 4 --seconds 2"
+    assert doc["command"] == again + " --viewers 1 --seat-format html"
+    assert f"command: {doc['command']}" in captured.err
     (run,) = doc["runs"]
     assert (run["database"], run["tables"], run["seats"], run["spectators"]) == ("sqlite", 2, 2, 1)
     assert run["seat_format"] == "html" and run["workers"] == 1

@@ -119,3 +119,33 @@ def test_undo_survives_a_restart(db_url: str) -> None:
             f"/api/tables/{imported['table_id']}/view", headers=auth(imported["gm_token"])
         ).json()
     assert copy["view"]["heroes"] == again["heroes"]
+
+
+def test_what_a_seq_derives_is_made_once_and_a_per_request_prompt_is_not_kept(client: TestClient) -> None:
+    """Views and the game's prompts as ready-to-send commands are made once per seq for every
+    page, socket and ``GET /view`` (``TableSession.derived``); an undo prompt, made for each
+    request, is never kept, so asking again and again at one seq keeps nothing more."""
+    from app.kernel.types import Viewer
+    from app.live import wire
+
+    table = dn_table(client)
+    tid, tokens = table["table_id"], [s["token"] for s in table["seats"]]
+    post(client, tid, tokens[0], choice(client, tid, tokens[0], "take_turn"))
+    post(client, tid, tokens[0], choice(client, tid, tokens[0], "travel"))
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    session = client.portal.call(hub.session, tid)
+    seat0 = Viewer("seat", frozenset({0}))
+    game_prompt = next(p for p in session.game_prompts() if p.seat == 0)
+    assert wire.prompt_json(session, game_prompt) is wire.prompt_json(session, game_prompt)
+    assert session.view_for(seat0) is session.view_for(Viewer("seat", frozenset({0})))
+    views = [client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json() for _ in range(3)]
+    assert views[0] == views[2]
+    assert any(p["choices"][0]["command"]["type"] == "undo" for p in views[0]["prompts"])
+    kept = len(session._derived)
+    for _ in range(20):
+        client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0]))
+    assert len(session._derived) == kept
+    # A new seq derives afresh.
+    before = session.view_for(seat0)
+    post(client, tid, tokens[0], choice(client, tid, tokens[0], "undo"))
+    assert session.view_for(seat0) is not before and session._derived_of[0] == session.seq

@@ -122,3 +122,64 @@ def test_more_than_one_worker_is_refused_with_sqlite(
     err = capsys.readouterr().err
     assert "--workers 2 needs PostgreSQL" in err and "SQLite" in err
     assert not (tmp_path / "umbra.db").exists()  # refused before anything was done
+
+
+def clients_per_worker(url: str, tries: int = 40) -> dict[int, httpx.Client]:
+    """One kept-alive client per worker (a client keeps its one connection, so it stays on
+    the worker that accepted it), found by asking each new client for the worker's pid."""
+    found: dict[int, httpx.Client] = {}
+    for _ in range(tries):
+        client = httpx.Client(base_url=url, timeout=10, limits=httpx.Limits(max_connections=1))
+        pid = client.get("/healthz").json()["pid"]
+        if pid in found:
+            client.close()
+        else:
+            found[pid] = client
+        if len(found) == 2:
+            return found
+    for client in found.values():
+        client.close()
+    raise AssertionError(f"one client per worker not found in {tries} tries: {sorted(found)}")
+
+
+@pytest.mark.postgres
+def test_a_view_after_your_command_is_never_older_than_it_on_either_worker(two_workers: str) -> None:
+    """Issue 10: read your writes. A command committed through one worker, then
+    ``GET /view?after=<its seq>`` through the other at once: the view is at that seq or
+    later every time (the other worker has not necessarily heard the NOTIFY yet)."""
+    table = httpx.post(
+        f"{two_workers}/api/tables", json=create_body(seats=2, target=60, deck="long"), timeout=10
+    ).json()
+    tid, tokens = table["table_id"], [s["token"] for s in table["seats"]]
+    workers = clients_per_worker(two_workers)
+    writer, reader = workers.values()
+    try:
+        view = writer.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+        for round_ in range(24):
+            if round_ % 2:  # each worker in turn writes, the other reads
+                writer, reader = reader, writer
+            seat = view["waiting_for"][0]
+            answer = writer.post(
+                f"/api/tables/{tid}/commands", json=first_choice(view, seat), headers=auth(tokens[seat])
+            )
+            assert answer.status_code == 200, answer.text
+            seq = answer.json()["seq"]
+            got = reader.get(f"/api/tables/{tid}/view", params={"after": seq}, headers=auth(tokens[seat]))
+            assert got.status_code == 200, got.text
+            view = got.json()
+            assert view["seq"] >= seq, (round_, view["seq"], seq)
+            if view["waiting_for"] and view["waiting_for"][0] != seat:  # the next seat's prompts
+                seat = view["waiting_for"][0]
+                view = reader.get(
+                    f"/api/tables/{tid}/view", params={"after": seq}, headers=auth(tokens[seat])
+                ).json()
+                assert view["seq"] >= seq, (round_, view["seq"], seq)
+            if view["outcome"] is not None:
+                break
+        # A seq the table never reached: a precise 409 after the bounded wait, nothing else.
+        ahead = reader.get(f"/api/tables/{tid}/view", params={"after": view["seq"] + 50})
+        assert ahead.status_code == 409, ahead.text
+        assert ahead.json()["error"]["code"] == "seq_not_reached"
+    finally:
+        for client in workers.values():
+            client.close()

@@ -194,3 +194,38 @@ def test_darkest_night_pages_equal_a_fresh_render_after_any_updates(served: Test
 def test_test_games_pages_equal_a_fresh_render_after_any_updates(served: TestClient, game: str) -> None:
     table = play(served, game, f"{game}-pages", steps=30)
     assert table.session.seq > 5
+
+
+# -- template calls (app.web.templating.ViewContext) -------------------------------------------
+
+
+def block_env() -> Any:
+    from jinja2 import DictLoader
+
+    from app.web.parts import PartExtension
+    from app.web.templating import ViewEnvironment
+
+    return ViewEnvironment(loader=DictLoader({}), extensions=[PartExtension], autoescape=True)
+
+
+def test_template_calls_keep_jinjas_meaning() -> None:
+    """``ViewContext.call``'s short way: macros and plain functions are called directly; a
+    function marked ``pass_context`` still gets the context; StopIteration is undefined."""
+    from jinja2 import pass_context
+
+    from app.web.templating import ViewContext
+
+    @pass_context
+    def who(context: Any) -> str:
+        return str(context.get("name"))
+
+    def stop() -> None:
+        raise StopIteration
+
+    env = block_env()
+    assert env.context_class is ViewContext
+    source = (
+        "{% macro twice(x) %}{{ x }}{{ x }}{% endmacro %}{{ twice(name) }} {{ who() }} "
+        "{{ 'abc'.upper() }} {{ stop() is undefined }}{% for i in [1] %}{{ who() }}{% endfor %}"
+    )
+    assert env.from_string(source).render(name="Bo", who=who, stop=stop) == "BoBo Bo ABC TrueBo"
