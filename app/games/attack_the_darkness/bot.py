@@ -86,6 +86,10 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
             found = _by(ch, t)
             if found:
                 return found[0]
+    if kind == "arrange":
+        return _arrange(s, d, ch)
+    if kind in ("place_token", "choose_tile"):
+        return ch[0]
     if kind == "keep_equipment":
         return ch[0]
     if kind == "advance":
@@ -94,6 +98,10 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
         picks = _by(ch, "pick")
         done = _by(ch, "done")
         return done[0] if done and rng.random() < 0.7 else (rng.choice(picks) if picks else ch[-1])
+    if kind == "gm_place":
+        chars = [q.pos(s, q.ckey(i)) for i in range(len(s.chars))]
+        near = [c for c in chars if c is not None]
+        return min(ch, key=lambda c: min((chebyshev(tuple(c.args["to"]), x) for x in near), default=0))  # type: ignore[arg-type]
     if kind == "gm_monster":
         attacks = _by(ch, "attack")
         if attacks:
@@ -104,6 +112,19 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
             return min(moves, key=lambda c: _approach(s, mid, tuple(c.args["to"])))  # type: ignore[arg-type]
         return ch[-1]
     return rng.choice(list(ch))
+
+
+def _arrange(s: State, d: Any, ch: tuple[Choice, ...]) -> Choice:
+    """Cheapest action cards first, then the resource cards that give the most."""
+    tops = _by(ch, "top")
+    if not tops:
+        return ch[-1]
+    if d.deck == "actions":
+        return min(tops, key=lambda c: (C.actions[s.cards[c.args["card"]]].cost.total, c.args["card"]))
+    return max(
+        tops,
+        key=lambda c: (sum(a for a, _ in C.resources[s.cards[c.args["card"]]].resources), c.args["card"]),
+    )
 
 
 def _part(s: State, d: Any) -> Any:

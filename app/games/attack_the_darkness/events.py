@@ -166,6 +166,7 @@ def _token(s: State, d: dict[str, Any]) -> None:
 @applies("DangerSet")
 def _danger(s: State, d: dict[str, Any]) -> None:
     s.danger = d["danger"]
+    s.revealed = 0
 
 
 @applies("DungeonCardRevealed")
@@ -173,6 +174,7 @@ def _revealed(s: State, d: dict[str, Any]) -> None:
     """The top card is revealed (AtD L254-257): ``to`` says where it goes."""
     card = d["card"]
     source = d.get("source", "deck")
+    s.revealed += d.get("danger", 0)
     if source == "deck":
         s.dungeon_deck.remove(card)
     elif source == "seed":
@@ -206,20 +208,30 @@ def _entered(s: State, d: dict[str, Any]) -> None:
     else:
         s.line.insert(0, entry)
     for m in d["monsters"]:
-        s.monsters[m["id"]] = {
-            "card": d["card"],
-            "entry": entry,
-            "hp": m["hp"],
-            "pos": list(m["square"]),
-            "defended": 0,
-            "stunned": 0,
-            "immobilized": 0,
-            "dominated": 0,
-            "dominator": None,
-            "pressure": 0,
-            "summoned": False,
-        }
-        s.monster_seq = max(s.monster_seq, int(m["id"][1:]))
+        _add_monster(s, d["card"], entry, m)
+
+
+@applies("MonsterPlaced")
+def _placed(s: State, d: dict[str, Any]) -> None:
+    """Tabletop: the game master put one monster of a set in the line on its square."""
+    _add_monster(s, d["card"], d["entry"], d)
+
+
+def _add_monster(s: State, card: str, entry: str, m: dict[str, Any]) -> None:
+    s.monsters[m["id"]] = {
+        "card": card,
+        "entry": entry,
+        "hp": m["hp"],
+        "pos": list(m["square"]),
+        "defended": 0,
+        "stunned": 0,
+        "immobilized": 0,
+        "dominated": 0,
+        "dominator": None,
+        "pressure": 0,
+        "summoned": False,
+    }
+    s.monster_seq = max(s.monster_seq, int(m["id"][1:]))
 
 
 @applies("BossCardsReturned")
@@ -232,6 +244,7 @@ def _boss_back(s: State, d: dict[str, Any]) -> None:
 
 @applies("SeedSpent")
 def _seed_spent(s: State, d: dict[str, Any]) -> None:
+    s.revealed += d.get("danger", 0)
     s.seed_danger = 0
 
 

@@ -321,7 +321,7 @@ class AttackTheDarkness(RulesFold, GameBase):
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
-        if choice.type in ("speed", "move") and "to" in choice.args:
+        if choice.type in ("speed", "move", "token", "place") and "to" in choice.args:
             x, y = choice.args["to"]
             return f"square:{x}-{y}"
         if choice.type in ("target", "attack") and "who" in choice.args:

@@ -12,13 +12,17 @@ from app.games.attack_the_darkness.content import Part
 from app.games.attack_the_darkness.decisions import (
     Act,
     Area,
+    Arrange,
+    ChooseTile,
     Defend,
     Discard,
     GmMonster,
     GmPick,
+    GmPlace,
     MoveTo,
     Pay,
     PlaceTile,
+    PlaceToken,
     Target,
 )
 from app.games.attack_the_darkness.engine import RULES, Ctx
@@ -307,14 +311,32 @@ def tile_choices(s: State) -> list[Any]:
     ]
 
 
-def place_tokens(ctx: Ctx) -> None:
-    """Characters go on open stairs squares (AtD L251). **Decision:** in marching order,
-    on the stairs tile's squares in placement order."""
-    s = ctx.s
+@step("place_token", "seat")
+def place_token(ctx: Ctx, st: Step) -> None:
+    """Characters go on any open squares of the stairs tile (AtD L251). **Decision:** each
+    player places their own token, one at a time in marching order (facts file §10)."""
+    if token_squares(ctx.s):
+        ctx.ask(PlaceToken(seat=st["seat"]))
+
+
+def token_squares(s: State) -> list[Square]:
+    """The stairs squares no token stands on, logo first then clockwise (AtD L251, L260)."""
     stairs = next(t for t in s.tiles if t["stairs"])
-    squares = tile_order(stairs["x"], stairs["y"], stairs["o"])
-    for k, seat in enumerate(s.order):
-        ctx.emit("TokenPlaced", seat=seat, square=lst(squares[k % len(squares)]))
+    taken = q.occupied(s)
+    return [sq for sq in tile_order(stairs["x"], stairs["y"], stairs["o"]) if sq not in taken]
+
+
+def token_choices(s: State, d: PlaceToken) -> list[Any]:
+    from app.kernel.types import Choice
+
+    return [
+        Choice("token", {"to": lst(sq)}, f"Start on the stairs at {sq[0]},{sq[1]}") for sq in token_squares(s)
+    ]
+
+
+@RULES.decision(PlaceToken, token_choices)
+def resolve_token(ctx: Ctx, d: PlaceToken, _t: str, args: dict[str, Any]) -> None:
+    ctx.emit("TokenPlaced", seat=d.seat, square=list(args["to"]))
 
 
 def danger_level(s: State) -> int:
@@ -325,62 +347,111 @@ def danger_level(s: State) -> int:
 
 @step("populate")
 def populate(ctx: Ctx, st: Step) -> None:
-    """Populating an encounter (AtD L252-263): reveal dungeon cards until the revealed
-    monsters' danger meets or exceeds the danger level."""
+    """Populating an encounter (AtD L251-263): the players place their tokens on the stairs,
+    then the danger level is set and the monsters come."""
     s = ctx.s
-    place_tokens(ctx)
+    steps: list[Step] = [{"op": "place_token", "seat": seat} for seat in s.order]
+    ctx.then([*steps, {"op": "populate_begin"}])
+
+
+@step("populate_begin")
+def populate_begin(ctx: Ctx, st: Step) -> None:
+    """The danger level (AtD L253); the game master's picks in Tabletop (AtD L274); else a
+    sample dungeon's set-aside cards come first, then the seed of a dig (facts file §10),
+    then the dungeon deck (``populate_next``)."""
+    s = ctx.s
     level = danger_level(s)
     ctx.emit("DangerSet", danger=level, players=len(s.names), tiles=len(s.tiles))
     if s.tabletop:
         ctx.ask(GmPick(seat=GM_SEAT, total=0))
         return
-    total = 0
-    # Set-aside cards of a sample dungeon come first, then the seed of a dig (facts file §10).
+    steps: list[Step] = []
     if s.reserved and s.encounter + 1 == C.dungeons[s.dungeon].set_aside_encounter:
-        for inst in list(s.reserved):
-            total += reveal(ctx, inst, "reserved")
+        steps += [{"op": "reveal_card", "card": inst, "source": "reserved"} for inst in s.reserved]
     if s.seed:
-        total += (s.seed_danger + 1) // 2 if s.seed_danger else 0
-        for inst in list(s.seed):
-            reveal(ctx, inst, "seed")
-        ctx.emit("SeedSpent")
-    while total < level:
-        if not s.dungeon_deck:
-            if not s.dungeon_discard:
-                break
+        steps += [{"op": "reveal_card", "card": inst, "source": "seed"} for inst in s.seed]
+        steps.append({"op": "seed_spent"})
+    ctx.then([*steps, {"op": "populate_next"}])
+
+
+@step("reveal_card", "card", "source")
+def reveal_card(ctx: Ctx, st: Step) -> None:
+    """A known card (set aside by a sample dungeon, or seeded by a dig) is revealed."""
+    reveal(ctx, st["card"], st["source"])
+
+
+@step("seed_spent")
+def seed_spent(ctx: Ctx, st: Step) -> None:
+    """Dug monsters count half their combined danger, rounded up (AtD L281; facts file §12)."""
+    s = ctx.s
+    ctx.emit("SeedSpent", danger=(s.seed_danger + 1) // 2 if s.seed_danger else 0)
+
+
+@step("populate_next")
+def populate_next(ctx: Ctx, st: Step) -> None:
+    """Reveal the top dungeon card until the revealed monsters' danger meets or exceeds the
+    danger level (AtD L254-257); the deck is reshuffled only when empty (AtD L282). Then
+    partial boss sets go to the bottom of the deck (AtD L225) and the first round begins."""
+    s = ctx.s
+    if s.revealed < s.danger:
+        if not s.dungeon_deck and s.dungeon_discard:
             reshuffle_dungeon(ctx)
-        total += reveal(ctx, s.dungeon_deck[0], "deck")
+        if s.dungeon_deck:
+            ctx.then([{"op": "populate_next"}])
+            reveal(ctx, s.dungeon_deck[0], "deck")
+            return
     if s.set_aside:
         ctx.emit("BossCardsReturned", n=len(s.set_aside), cards=[s.cards[c] for c in s.set_aside])
     ctx.then([{"op": "round"}])
 
 
-def reveal(ctx: Ctx, inst: str, source: str) -> int:
-    """One revealed dungeon card; the danger it adds (AtD L254-257, L224-226)."""
+def reveal(ctx: Ctx, inst: str, source: str) -> None:
+    """One revealed dungeon card (AtD L254-257, L224-226); the event carries the danger it
+    adds (none for a seed's cards, counted as half their danger instead)."""
     s = ctx.s
     card = s.cards[inst]
     kind = C.dungeon_kind(card)
     if kind != "monster":
-        ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="discard")
-        return 0
+        ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="discard", danger=0)
+        return
     mon = C.monsters[card]
+    danger = 0 if source == "seed" else mon.danger
+    have = [inst]
     if mon.boss_set:
         have = [c for c in s.set_aside if C.monsters[s.cards[c]].boss_set == mon.boss_set] + [inst]
         if len(have) < mon.boss_parts:
-            ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="set_aside")
-            return 0
-        ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="line")
-        enter_monsters(ctx, card, have)
-        return 0 if source == "seed" else mon.danger
-    ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="line")
-    enter_monsters(ctx, card, [inst])
-    return 0 if source == "seed" else mon.danger
+            ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="set_aside", danger=0)
+            return
+    ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="line", danger=danger)
+    enter_monsters(ctx, card, have)
 
 
-def enter_monsters(ctx: Ctx, card: str, cards: list[str], *, near: str | None = None) -> None:
+def tile_ranking(s: State) -> list[tuple[tuple[bool, int, int], int]]:
+    """The non-stairs tiles best first for a set of monsters (AtD L255, L258): empty before
+    occupied, then the least full, then the farthest (walking distance from the nearest
+    character to the tile's nearest square); each with its key, so ties show."""
+    occupied = q.occupied(s)
+    chars = [q.pos(s, q.ckey(i)) for i in range(len(s.chars))]
+    dist = path_distances(s.open_squares(), [c for c in chars if c is not None])
+    out = []
+    for k, t in enumerate(s.tiles):
+        if t["stairs"]:
+            continue
+        sqs = tile_squares(t["x"], t["y"], t["o"])
+        far = min((dist.get(sq, 999) for sq in sqs), default=999)
+        full = sum(1 for sq in sqs if sq in occupied)
+        if full < len(sqs):
+            out.append(((full > 0, full, -far), k))
+    return sorted(out)
+
+
+def enter_monsters(
+    ctx: Ctx, card: str, cards: list[str], *, near: str | None = None, tile: int | None = None
+) -> None:
     """Place a set of monsters (AtD L258-260): the empty tile farthest from the players,
     logo first then clockwise, spiralling in; never the stairs; overflow to the least full,
-    farthest tile. **Decision:** ties go to the tile placed first."""
+    farthest tile. When tiles tie for farthest the players choose (AtD L255): the party's
+    first seat in marching order is asked (``ChooseTile``), unless ``tile`` names the choice."""
     s = ctx.s
     mon = C.monsters[card]
     n = mon.number
@@ -392,17 +463,16 @@ def enter_monsters(ctx: Ctx, card: str, cards: list[str], *, near: str | None = 
         ring = sorted(s.open_squares() - occupied, key=lambda sq: (chebyshev(here, sq), sq))
         squares = ring[:n]
     else:
-        chars = [q.pos(s, q.ckey(i)) for i in range(len(s.chars))]
-        dist = path_distances(s.open_squares(), [c for c in chars if c is not None])
-        candidates = []
-        for k, t in enumerate(s.tiles):
-            if t["stairs"]:
-                continue
-            sqs = tile_squares(t["x"], t["y"], t["o"])
-            far = min((dist.get(sq, 999) for sq in sqs), default=999)
-            full = sum(1 for sq in sqs if sq in occupied)
-            candidates.append((full > 0, full, -far, k))
-        for _, _, _, k in sorted(candidates):
+        ranking = tile_ranking(s)
+        if tile is None and ranking:
+            tied = [k for key, k in ranking if key == ranking[0][0]]
+            if len(tied) > 1:
+                ctx.ask(ChooseTile(seat=s.order[0], card=card, cards=list(cards), tiles=tied))
+                return
+        ordered = [k for _, k in ranking]
+        if tile is not None:
+            ordered = [tile] + [k for k in ordered if k != tile]
+        for k in ordered:
             t = s.tiles[k]
             for sq in tile_order(t["x"], t["y"], t["o"]):
                 if len(squares) < n and sq not in occupied and sq not in squares:
@@ -423,6 +493,22 @@ def enter_monsters(ctx: Ctx, card: str, cards: list[str], *, near: str | None = 
         at_left_of=at,
         name=mon.name,
     )
+
+
+def tile_tie_choices(s: State, d: ChooseTile) -> list[Any]:
+    from app.kernel.types import Choice
+
+    name = C.monsters[d.card].name
+    out = []
+    for k in d.tiles:
+        t = s.tiles[k]
+        out.append(Choice("tile", {"tile": k}, f"{name} go to the tile at {t['x']},{t['y']}"))
+    return out
+
+
+@RULES.decision(ChooseTile, tile_tie_choices)
+def resolve_tile_tie(ctx: Ctx, d: ChooseTile, _t: str, args: dict[str, Any]) -> None:
+    enter_monsters(ctx, d.card, list(d.cards), tile=int(args["tile"]))
 
 
 # -- Tabletop: the game master's monster picks (AtD L274) ----------------------------------------
@@ -470,8 +556,56 @@ def resolve_gm_pick(ctx: Ctx, d: GmPick, type_: str, args: dict[str, Any]) -> No
         ]
     for c in cards:
         ctx.emit("DungeonCardRevealed", card=c, id=s.cards[c], source="deck", to="line")
-    enter_monsters(ctx, s.cards[inst], cards)
-    ctx.ask(GmPick(seat=GM_SEAT, total=d.total + mon.danger))
+    entry = f"L{s.monster_seq + 1}"
+    card = s.cards[inst]
+    ctx.emit(
+        "MonstersEntered", entry=entry, card=card, cards=cards, monsters=[], at_left_of=None, name=mon.name
+    )
+    gm_place_next(
+        ctx, GmPlace(seat=GM_SEAT, entry=entry, card=card, left=mon.number, total=d.total + mon.danger)
+    )
+
+
+def gm_place_next(ctx: Ctx, d: GmPlace) -> None:
+    """Ask for the next monster's square; once the set is placed (or no square is left),
+    back to the picks."""
+    if d.left > 0 and gm_squares(ctx.s, d):
+        ctx.ask(d)
+    else:
+        ctx.ask(GmPick(seat=GM_SEAT, total=d.total))
+
+
+def gm_squares(s: State, d: GmPlace) -> list[Square]:
+    """Open, unoccupied squares of the non-stairs tiles (AtD L258, L274); once a monster of
+    the set stands on a tile, the rest of the set goes on that tile while it has room
+    (the set is placed together, AtD L255; facts file §9)."""
+    taken = q.occupied(s)
+    tiles = [tile_squares(t["x"], t["y"], t["o"]) for t in s.tiles if not t["stairs"]]
+    free = [[sq for sq in sqs if sq not in taken] for sqs in tiles]
+    placed = [tuple(m["pos"]) for m in s.monsters.values() if m["entry"] == d.entry]
+    if placed:
+        home = next((k for k, sqs in enumerate(tiles) if placed[0] in sqs), None)
+        if home is not None and free[home]:
+            return sorted(free[home])
+    return sorted({sq for sqs in free for sq in sqs})
+
+
+def gm_place_choices(s: State, d: GmPlace) -> list[Any]:
+    from app.kernel.types import Choice
+
+    name = C.monsters[d.card].name
+    return [Choice("place", {"to": lst(sq)}, f"Put a {name} on {sq[0]},{sq[1]}") for sq in gm_squares(s, d)]
+
+
+@RULES.decision(GmPlace, gm_place_choices)
+def resolve_gm_place(ctx: Ctx, d: GmPlace, _t: str, args: dict[str, Any]) -> None:
+    """Tabletop: the game master puts one monster of the set on a square (AtD L274)."""
+    s = ctx.s
+    mid = f"m{s.monster_seq + 1}"
+    ctx.emit(
+        "MonsterPlaced", entry=d.entry, card=d.card, id=mid, square=list(args["to"]), hp=C.monsters[d.card].hp
+    )
+    gm_place_next(ctx, d.replace(left=d.left - 1))
 
 
 # -- rounds (AtD L264-270) ---------------------------------------------------------------------------
@@ -690,37 +824,60 @@ def use_ability(ctx: Ctx, seat: int) -> None:
             n = e["n"]
             draw_n(ctx, seat, n, n if ch["cls"] == "psion" else 0)
         elif e["op"] == "arrange_top":
-            arrange_top(ctx, seat, e["n"])
+            steps += [
+                {"op": "arrange", "seat": seat, "deck": deck, "n": e["n"]}
+                for deck in ("actions", "resources")
+            ]
     ctx.then([*steps, {"op": "act", "seat": seat}])
 
 
-def arrange_top(ctx: Ctx, seat: int, n: int) -> None:
-    """A Lifetime of Preparation (AtD L313): the top 5 of each deck in the order the
-    player wants. **Decision:** the engine orders them for the player — action cards by
-    cost (cheapest first), resource cards by resources given (most first) — and only the
-    player sees the new order (it is in the event, hidden from others)."""
-    ch = ctx.s.chars[seat]
-    top_a = sorted(ch["actions"][:n], key=lambda c: (C.actions[ctx.s.cards[c]].cost.total, c))
-    top_r = sorted(
-        ch["resources"][:n], key=lambda c: (-sum(a for a, _ in C.resources[ctx.s.cards[c]].resources), c)
-    )
-    rest_a, rest_r = ch["actions"][n:], ch["resources"][n:]
+@step("arrange", "seat", "deck", "n")
+def arrange(ctx: Ctx, st: Step) -> None:
+    """A Lifetime of Preparation (AtD L313): the player looks at the top ``n`` cards of a
+    deck (only that player sees them: ``peek``) and puts them back in any order, one card
+    at a time (``Arrange``)."""
+    s = ctx.s
+    seat, deck = st["seat"], st["deck"]
+    pile = s.chars[seat][deck]
+    top = pile[: st["n"]]
+    if not top:
+        return
+    ctx.emit("DeckShuffled", seat=seat, deck=deck, order=list(pile), top=top, n=len(pile), peek=True)
+    if len(top) > 1:
+        ctx.ask(Arrange(seat=seat, deck=deck, top=top, placed=[]))
+
+
+def arrange_choices(s: State, d: Arrange) -> list[Any]:
+    from app.kernel.types import Choice
+
+    where = len(d.placed) + 1
+    out = [
+        Choice("top", {"card": c}, f"{C.card_name(s.cards[c])} as card {where} from the top")
+        for c in d.top
+        if c not in d.placed
+    ]
+    return [*out, Choice("keep", {}, "Leave the other cards in the order they are")]
+
+
+@RULES.decision(Arrange, arrange_choices)
+def resolve_arrange(ctx: Ctx, d: Arrange, type_: str, args: dict[str, Any]) -> None:
+    """Each ``top`` puts the next card back, first to be drawn first; once one card is
+    left (or ``keep``) the deck takes its new order."""
+    placed = [*d.placed, args["card"]] if type_ == "top" else list(d.placed)
+    rest = [c for c in d.top if c not in placed]
+    if type_ == "top" and len(rest) > 1:
+        ctx.ask(d.replace(placed=placed))
+        return
+    ch = ctx.s.chars[int(d.seat)]
+    top = placed + rest
+    below = ch[d.deck][len(d.top) :]
     ctx.emit(
         "DeckShuffled",
-        seat=seat,
-        deck="actions",
-        order=top_a + rest_a,
-        top=top_a,
-        n=len(top_a) + len(rest_a),
-        peek=True,
-    )
-    ctx.emit(
-        "DeckShuffled",
-        seat=seat,
-        deck="resources",
-        order=top_r + rest_r,
-        top=top_r,
-        n=len(top_r) + len(rest_r),
+        seat=d.seat,
+        deck=d.deck,
+        order=top + below,
+        top=top,
+        n=len(top) + len(below),
         peek=True,
     )
 
