@@ -90,6 +90,8 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
         return _arrange(s, d, ch)
     if kind in ("place_token", "choose_tile"):
         return ch[0]
+    if kind == "trade":
+        return _trade(s, d, ch)
     if kind == "keep_equipment":
         return ch[0]
     if kind == "advance":
@@ -125,6 +127,13 @@ def _arrange(s: State, d: Any, ch: tuple[Choice, ...]) -> Choice:
         tops,
         key=lambda c: (sum(a for a, _ in C.resources[s.cards[c.args["card"]]].resources), c.args["card"]),
     )
+
+
+def _trade(s: State, d: Any, ch: tuple[Choice, ...]) -> Choice:
+    """Accept a gift, decline a swap; propose nothing (the bot is done at once)."""
+    if d.offer is not None:
+        return _by(ch, "accept" if d.offer["take"] is None else "decline")[0]
+    return _by(ch, "done")[0]
 
 
 def _part(s: State, d: Any) -> Any:

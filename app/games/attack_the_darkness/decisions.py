@@ -186,7 +186,11 @@ class Trade(Decision):
     resting player proposes; the other resting player accepts or declines (``offer``)."""
 
     kind = "trade"
+    traders: list[int]
+    """The resting players still trading (a player who is done leaves)."""
     offer: dict[str, Any] | None = None
+    """The proposal waiting for its answer: ``seat`` gives ``give`` to ``to`` for ``take``
+    (either may be None: a gift, or a request)."""
 
 
 @dataclass(frozen=True, kw_only=True)
