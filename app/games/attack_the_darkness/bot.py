@@ -33,6 +33,9 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
     if kind == "act":
         return _act(s, int(seat), ch, rng)
     if kind == "pay":
+        mods = _by(ch, "modify")
+        if mods:
+            return mods[0]
         done = _by(ch, "done")
         if done:
             return done[0]

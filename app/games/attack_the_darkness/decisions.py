@@ -37,6 +37,8 @@ class Pay(Decision):
     context: str = "turn"
     resume: dict[str, Any] | None = None
     """The step an interrupted attack resumes with (a defence card, AtD L151)."""
+    equipment: list[str] = field(default_factory=list)
+    """Equipment added to the card as a modifier (Battle Axe, AtD L205, L208)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,6 +47,8 @@ class Discard(Decision):
 
     kind = "discard"
     left: int
+    item: str | None = None
+    """The equipment whose condition the discards pay (else the card's)."""
 
 
 @dataclass(frozen=True, kw_only=True)

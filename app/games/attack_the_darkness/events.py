@@ -341,6 +341,14 @@ def _equip_used(s: State, d: dict[str, Any]) -> None:
     }
 
 
+@applies("EquipmentAdded")
+def _equip_added(s: State, d: dict[str, Any]) -> None:
+    """Equipment added to the card being played as a modifier (AtD L205, L208)."""
+    s.chars[d["seat"]]["used"][d["key"]] = True
+    if s.play is not None:
+        s.play["mods"] = [*s.play.get("mods", []), d["item"]]
+
+
 @applies("AbilityUsed")
 def _ability(s: State, d: dict[str, Any]) -> None:
     s.chars[d["seat"]]["used"][d["key"]] = True

@@ -938,10 +938,58 @@ def pay_choices(s: State, d: Pay) -> list[Any]:
             continue
         seen.add(s.cards[r])
         out.append(Choice("add", {"rc": r}, f"Add {C.resources[s.cards[r]].name}"))
+    if d.context == "turn":
+        for item in modifier_equipment(s, seat, d):
+            eq = C.equipment[s.cards[item]]
+            bonus = ", ".join(f"+{e['n']} {e['op'].removeprefix('bonus_')}" for e in eq.modifies["effects"])
+            need = int(eq.condition.get("discard", 0))
+            cost = f"; discard {need} {eq.condition.get('discard_type', 'card')}" if need else ""
+            out.append(Choice("modify", {"item": item}, f"Add {eq.name} ({bonus}{cost})"))
     if payment_ok(s, seat, d):
         out.append(Choice("done", {}, f"Declare {card.name}"))
     out.append(Choice("cancel", {}, "Back"))
     return out
+
+
+def equipment_pool(s: State, seat: int, item: str, excluded: set[str]) -> list[str]:
+    """The hand cards that may pay an equipment's discard condition (AtD L204)."""
+    ch = s.chars[seat]
+    kind = C.equipment[s.cards[item]].condition.get("discard_type")
+    pool = [c for c in ch["hand_a"] + ch["hand_r"] if c not in excluded]
+    if kind:
+        pool = [c for c in pool if c in ch["hand_a"] and kind in C.actions[s.cards[c]].types]
+    return pool
+
+
+def modifier_equipment(s: State, seat: int, d: Pay) -> list[str]:
+    """Equipment that may be added to the card being paid for: unused this round or
+    encounter, modifying one of its parts (Battle Axe: a melee attack, AtD L208), its
+    condition payable besides the card's (facts file §7)."""
+    card = q.action(s, d.card)
+    parts = [card.parts[i] for i in q.own_turn_parts(card)]
+    out = []
+    for item in usable_equipment(s, seat):
+        eq = C.equipment[s.cards[item]]
+        if item in d.equipment or not any(eq.fits(p) for p in parts):
+            continue
+        if mods_payable(s, seat, d.replace(equipment=[*d.equipment, item])):
+            out.append(item)
+    return out
+
+
+def mods_payable(s: State, seat: int, d: Pay) -> bool:
+    """The equipment's discards come from the hand besides the card, its resource cards and
+    what the card's own condition needs (checked conservatively: no card counted twice)."""
+    card = q.action(s, d.card)
+    taken: set[str] = {d.card, *d.rcs}
+    for item in d.equipment:
+        need = int(C.equipment[s.cards[item]].condition.get("discard", 0))
+        pool = equipment_pool(s, seat, item, taken)
+        if len(pool) < need:
+            return False
+        taken |= set(pool[:need])
+    need, _ = q.condition_need(s, seat, card, d.rcs)
+    return len(q.discardable(s, seat, card, taken)) >= need
 
 
 def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None) -> list[str] | None:
@@ -997,6 +1045,8 @@ def payment_ok(s: State, seat: int, d: Pay) -> bool:
         return False
     need, lose = q.condition_need(s, seat, card, d.rcs)
     pool = q.discardable(s, seat, card, {d.card, *d.rcs})
+    if d.equipment and not mods_payable(s, seat, d):
+        return False
     return len(pool) >= need and (lose == 0 or s.chars[seat]["hp"] > lose)
 
 
@@ -1006,6 +1056,9 @@ def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
     seat = int(d.seat)
     if type_ == "add":
         ctx.ask(d.replace(rcs=[*d.rcs, args["rc"]]))
+        return
+    if type_ == "modify":
+        ctx.ask(d.replace(equipment=[*d.equipment, args["item"]]))
         return
     if type_ == "cancel":
         if d.context == "turn":
@@ -1030,8 +1083,14 @@ def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
         context=d.context,
         protect=protect,
     )
+    steps: list[Step] = []
+    for item in d.equipment:
+        ctx.emit("EquipmentAdded", seat=seat, item=item, id=s.cards[item], key=equipment_key(s, item))
+        need = int(C.equipment[s.cards[item]].condition.get("discard", 0))
+        if need:
+            steps.append({"op": "equip_discard", "seat": seat, "item": item, "left": need})
     parts = q.own_turn_parts(card) if d.context == "turn" else q.defense_parts(card)
-    steps: list[Step] = [{"op": "play_condition", "seat": seat}]
+    steps.append({"op": "play_condition", "seat": seat})
     steps += [{"op": "play_part", "seat": seat, "part": i} for i in parts]
     steps.append({"op": "finish_play", "seat": seat})
     if d.context == "turn":
@@ -1087,13 +1146,22 @@ def ask_discard(ctx: Ctx, st: Step) -> None:
         ctx.ask(Discard(seat=st["seat"], left=st["left"]))
 
 
+@step("equip_discard", "seat", "item", "left")
+def equip_discard(ctx: Ctx, st: Step) -> None:
+    """An equipment modifier's discard condition, before anything else (AtD L182, L208)."""
+    if st["left"] > 0 and equipment_pool(ctx.s, st["seat"], st["item"], set()):
+        ctx.ask(Discard(seat=st["seat"], left=st["left"], item=st["item"]))
+
+
 def discard_choices(s: State, d: Discard) -> list[Any]:
     from app.kernel.types import Choice
 
     seat = int(d.seat)
     play = s.play or {}
     ch = s.chars[seat]
-    if play.get("equipment"):
+    if d.item is not None:
+        pool = equipment_pool(s, seat, d.item, set())
+    elif play.get("equipment"):
         eq = C.equipment[s.cards[play["equipment"]]]
         kind = eq.condition.get("discard_type")
         pool = (
@@ -1116,13 +1184,22 @@ def discard_choices(s: State, d: Discard) -> list[Any]:
 @RULES.decision(Discard, discard_choices)
 def resolve_discard(ctx: Ctx, d: Discard, _t: str, args: dict[str, Any]) -> None:
     ctx.emit("CardsDiscarded", seat=d.seat, cards=[args["card"]], why="condition")
-    if d.left > 1:
+    if d.left > 1 and d.item is not None:
+        ctx.then([{"op": "equip_discard", "seat": d.seat, "item": d.item, "left": d.left - 1}])
+    elif d.left > 1:
         ctx.then([{"op": "ask_discard", "seat": d.seat, "left": d.left - 1}])
 
 
 def rc_total(s: State, op: str) -> int:
     play = s.play or {}
     return sum(C.resources[s.cards[r]].modifier(op) for r in play.get("rcs", ()))
+
+
+def mod_total(s: State, part: Part, op: str) -> int:
+    """The modifiers equipment added to the card give the part it fits (AtD L208)."""
+    play = s.play or {}
+    mods = [C.equipment[s.cards[e]] for e in play.get("mods", ())]
+    return sum(eq.modifier(op) for eq in mods if eq.fits(part))
 
 
 @step("play_part", "seat", "part")
@@ -1317,6 +1394,7 @@ def apply_effects(ctx: Ctx, seat: int, part: Part, who: str) -> None:
             n = rc_total(s, op)
             if n and q.alive(s, who):
                 set_status(ctx, seat, who, status, n)
+    pushes += mod_total(s, part, "bonus_push")
     if pushes and q.alive(s, who) and who != me:
         ctx.then([{"op": "ask_move", "seat": seat, "who": who, "n": pushes, "why": "push"}])
 
@@ -1352,7 +1430,10 @@ def deal(ctx: Ctx, seat: int, part: Part, who: str, e: dict[str, Any], x: int) -
     if boss and "vs_boss" in e:
         base = max(base, int(e["vs_boss"]))
     bonus = (
-        rc_total(s, "bonus_damage") + adv_bonus(s, seat, "damage") + (rc_total(s, "vs_boss") if boss else 0)
+        rc_total(s, "bonus_damage")
+        + mod_total(s, part, "bonus_damage")
+        + adv_bonus(s, seat, "damage")
+        + (rc_total(s, "vs_boss") if boss else 0)
     )
     mult = rc_total(s, "multiplier") or 1
     total = (base + bonus) * mult
