@@ -60,6 +60,7 @@ EFFECT_OPS = frozenset(
         "immobilize",
         "dominate",
         "pressure",
+        "penalty",
         "arrange_top",
         # resource-card modifiers (AtD L121-124)
         "bonus_damage",

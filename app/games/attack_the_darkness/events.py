@@ -135,8 +135,9 @@ def _encounter(s: State, d: dict[str, Any]) -> None:
     s.in_encounter, s.between = True, False
     s.arena_walls = [list(w) for w in d.get("walls", [])]
     for ch in s.chars:
-        ch["pos"], ch["statuses"], ch["used"] = (
+        ch["pos"], ch["statuses"], ch["penalties"], ch["used"] = (
             None,
+            {},
             {},
             {k: v for k, v in ch["used"].items() if k == "dungeon"},
         )
@@ -417,6 +418,33 @@ def _status(s: State, d: dict[str, Any]) -> None:
             m["dominator"] = d.get("by")
     if s.play is not None and s.play.get("card") and s.play["seat"] == d.get("by"):
         s.play["durations"].append([d["until"], d["who"]])  # the card stays in play (AtD L168-170)
+
+
+@applies("PenaltySet")
+def _penalty(s: State, d: dict[str, Any]) -> None:
+    """A penalty to saves, movement or damage: until a round ends, or (Arena) for the next
+    ``left`` saves, moves or attacks (AtD L295). Nested containers are replaced, never
+    changed in place, as state copies share them."""
+    target = _who(s, d["who"])
+    entry = {"n": d["n"], "until": d["until"], "left": d["left"]}
+    target["penalties"] = {**target.get("penalties", {}), d["stat"]: entry}
+    if d["until"] is not None and s.play is not None and s.play.get("card") and s.play["seat"] == d.get("by"):
+        s.play["durations"].append([d["until"], d["who"]])  # the card stays in play (AtD L168-170)
+
+
+@applies("PenaltyUsed")
+def _penalty_used(s: State, d: dict[str, Any]) -> None:
+    target = _who(s, d["who"])
+    penalties = dict(target.get("penalties", {}))
+    entry = penalties.get(d["stat"])
+    if entry is not None and entry["left"] is not None:
+        if entry["left"] > 1:
+            penalties[d["stat"]] = {**entry, "left": entry["left"] - 1}
+        else:
+            del penalties[d["stat"]]
+    target["penalties"] = penalties
+    if d.get("in_play") and s.play is not None:
+        s.play["damage_penalty"] = d["in_play"]
 
 
 @applies("Guarded")

@@ -728,7 +728,8 @@ def act_choices(s: State, d: Act) -> list[Any]:
     for item in usable_equipment(s, seat):
         out.append(Choice("equip", {"item": item}, f"Use {C.equipment[s.cards[item]].name}"))
     if not speed_blocked(s, seat):
-        for sq, n in sorted(q.move_squares(s, q.ckey(seat), ch["speed"]).items()):
+        speed = ch["speed"] - penalty(s, q.ckey(seat), "move")
+        for sq, n in sorted(q.move_squares(s, q.ckey(seat), speed).items()):
             out.append(Choice("speed", {"to": lst(sq)}, f"Move to {sq[0]},{sq[1]} ({n} squares)"))
     out.append(Choice("end_turn", {"discard": False}, "End the turn and draw"))
     if ch["hand_a"] or ch["hand_r"]:
@@ -788,6 +789,7 @@ def resolve_act(ctx: Ctx, d: Act, type_: str, args: dict[str, Any]) -> None:
             ctx.then([{"op": "end_step", "seat": seat, "discard": bool(args["discard"])}])
         case "speed":
             ctx.emit("Moved", who=q.ckey(seat), to=list(args["to"]), why="speed")
+            use_penalty(ctx, q.ckey(seat), "move")
             ctx.then([{"op": "act", "seat": seat}])
         case "play":
             ctx.ask(Pay(seat=seat, card=args["card"], rcs=[], context="turn"))
@@ -900,6 +902,8 @@ def push_squares(s: State, seat: int, who: str, n: int, why: str) -> dict[Square
         if s.arena and ch["statuses"].get("immobilized", 0) > s.round:
             return {}
     flying = who.startswith("m") and C.monsters[s.monsters[who]["card"]].flying and why != "push"
+    if why != "push":
+        n -= penalty(s, who, "move")  # a movement penalty (AtD L295); pushes are not moves
     return q.move_squares(s, who, n, flying)
 
 
@@ -920,6 +924,8 @@ def move_choices(s: State, d: MoveTo) -> list[Any]:
 def resolve_move(ctx: Ctx, d: MoveTo, type_: str, args: dict[str, Any]) -> None:
     if type_ == "move":
         ctx.emit("Moved", who=d.who, to=list(args["to"]), why=d.why)
+        if d.why != "push":
+            use_penalty(ctx, d.who, "move")
 
 
 # -- playing a card: pay → declare → condition → parts → draws (AtD L140-143, L181-184) ------
@@ -1377,6 +1383,8 @@ def apply_effects(ctx: Ctx, seat: int, part: Part, who: str) -> None:
             pushes = n + rc_total(s, "bonus_push")
         elif op in ("stun", "immobilize", "dominate", "pressure"):
             set_status(ctx, seat, who, op, n)
+        elif op == "penalty":
+            set_penalty(ctx, seat, who, e["stat"], n, int(e["rounds"]))
         elif op == "move":
             ctx.then(
                 [
@@ -1418,6 +1426,55 @@ def set_status(ctx: Ctx, seat: int, who: str, op: str, rounds: int) -> None:
     ctx.emit("StatusSet", who=who, status=status, until=until, by=seat)
 
 
+def set_penalty(ctx: Ctx, seat: int, who: str, stat: str, n: int, rounds: int) -> None:
+    """A penalty to saves, movement or damage lasts its rounds (AtD L168-170); in Arena a
+    character's penalty applies only to its next save, move or attack, and "N rounds" to
+    the next N of them (AtD L295)."""
+    s = ctx.s
+    if not q.alive(s, who):
+        return
+    if s.arena and who.startswith("c"):
+        ctx.emit("PenaltySet", who=who, stat=stat, n=n, until=None, left=rounds, by=seat)
+    else:
+        ctx.emit("PenaltySet", who=who, stat=stat, n=n, until=s.round + rounds, left=None, by=seat)
+
+
+def penalty(s: State, who: str, stat: str) -> int:
+    """The penalty ``who`` has now to a save, a move or an attack's damage (AtD L295)."""
+    target = s.chars[int(who[1:])] if who.startswith("c") else s.monsters.get(who, {})
+    entry = target.get("penalties", {}).get(stat)
+    if entry is None:
+        return 0
+    live = entry["left"] > 0 if entry["left"] is not None else entry["until"] > s.round
+    return int(entry["n"]) if live else 0
+
+
+def counted(s: State, who: str, stat: str) -> bool:
+    """An Arena penalty counted in uses (AtD L295), spent by the next save, move or attack."""
+    target = s.chars[int(who[1:])] if who.startswith("c") else s.monsters.get(who, {})
+    entry = target.get("penalties", {}).get(stat)
+    return entry is not None and entry["left"] is not None and entry["left"] > 0
+
+
+def use_penalty(ctx: Ctx, who: str, stat: str) -> None:
+    if counted(ctx.s, who, stat):
+        ctx.emit("PenaltyUsed", who=who, stat=stat)
+
+
+def char_save(ctx: Ctx, who: str) -> int:
+    """A character's save against one attack: Defense cards in play and advancements, less
+    a save penalty (AtD L295; **decision:** a penalty is spent only by a save actually
+    taken, one above 0)."""
+    s = ctx.s
+    seat = int(who[1:])
+    save = s.guard.get(who, 0) + adv_bonus(s, seat, "save")
+    if save > 0 and penalty(s, who, "save"):
+        cut = penalty(s, who, "save")
+        use_penalty(ctx, who, "save")
+        return max(0, save - cut)
+    return save
+
+
 def deal(ctx: Ctx, seat: int, part: Part, who: str, e: dict[str, Any], x: int) -> None:
     """Damage = (base + flat bonuses) × (sum of multipliers, else 1) − saves (AtD L179-180;
     facts file §6); vs Minion and vs Boss replace the base (AtD L187)."""
@@ -1436,14 +1493,25 @@ def deal(ctx: Ctx, seat: int, part: Part, who: str, e: dict[str, Any], x: int) -
         + (rc_total(s, "vs_boss") if boss else 0)
     )
     mult = rc_total(s, "multiplier") or 1
-    total = (base + bonus) * mult
+    total = max(0, (base + bonus) * mult - attack_penalty(ctx, me))
     if who.startswith("m"):
         save, defended = monster_save(s, who, part.distance)
-        damage(ctx, who, total, save, defended=defended, source=me)
+        damage(ctx, who, total, max(0, save - penalty(s, who, "save")), defended=defended, source=me)
     else:
-        target = int(who[1:])
-        save = s.guard.get(who, 0) + adv_bonus(s, target, "save")
-        damage(ctx, who, total, save, source=me)
+        damage(ctx, who, total, char_save(ctx, who), source=me)
+
+
+def attack_penalty(ctx: Ctx, me: str) -> int:
+    """A damage penalty weakens the attacker's next attack (AtD L295): every target of the
+    card being played, the use spent once for the whole card."""
+    s = ctx.s
+    play = s.play or {}
+    if "damage_penalty" in play:
+        return int(play["damage_penalty"])
+    cut = penalty(s, me, "damage")
+    if cut and counted(s, me, "damage"):
+        ctx.emit("PenaltyUsed", who=me, stat="damage", in_play=cut)
+    return cut
 
 
 @step("finish_play", "seat")
@@ -1611,7 +1679,7 @@ def monster_move(ctx: Ctx, mid: str, behaviour: str) -> None:
         return
     if behaviour in ("close", "advance") and any(in_range(s, mid, f) for f in foes):
         return
-    steps = int(card.maneuver["count"]) * int(card.maneuver["move"])
+    steps = int(card.maneuver["count"]) * int(card.maneuver["move"]) - penalty(s, mid, "move")
     options = q.move_squares(s, mid, steps, card.flying)
     if not options:
         return
@@ -1668,13 +1736,12 @@ def hit(ctx: Ctx, st: Step) -> None:
         s.guard.pop(target, None)
         return
     card = C.monsters[s.monsters[mid]["card"]]
-    amount = int(card.attacks["damage"])
+    amount = max(0, int(card.attacks["damage"]) - penalty(s, mid, "damage"))
     if target.startswith("c"):
-        seat = int(target[1:])
-        damage(ctx, target, amount, s.guard.get(target, 0) + adv_bonus(s, seat, "save"), source=mid)
+        damage(ctx, target, amount, char_save(ctx, target), source=mid)
     else:
         save, defended = monster_save(s, target, card.attacks["distance"])
-        damage(ctx, target, amount, save, defended=defended, source=mid)
+        damage(ctx, target, amount, max(0, save - penalty(s, target, "save")), defended=defended, source=mid)
 
 
 # -- Tabletop: the game master's monster turn (AtD L275) -------------------------------------------
@@ -1693,7 +1760,7 @@ def gm_monster_choices(s: State, d: GmMonster) -> list[Any]:
             if in_range(s, mid, who):
                 out.append(Choice("attack", {"who": who}, f"{card.name} attacks {who_name(s, who)}"))
     if not d.moved:
-        steps = int(card.maneuver["count"]) * int(card.maneuver["move"])
+        steps = int(card.maneuver["count"]) * int(card.maneuver["move"]) - penalty(s, mid, "move")
         for sq, n in sorted(q.move_squares(s, mid, steps, card.flying).items()):
             out.append(Choice("move", {"to": lst(sq)}, f"{card.name} moves to {sq[0]},{sq[1]} ({n})"))
     return [*out, Choice("done", {}, "End the monster's turn")]
