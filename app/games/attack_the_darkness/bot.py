@@ -146,6 +146,8 @@ def _trade(s: State, d: Any, ch: tuple[Choice, ...]) -> Choice:
     return _by(ch, "done")[0]
 
 
+RANGED = ("magician", "inquisitor")
+"""Classes whose decks mostly shoot: they keep behind the party."""
 HOLD_ROUNDS = 3
 """Rounds in which the party waits for closing monsters instead of walking up to them."""
 CYCLE_ROUND = 8
@@ -274,6 +276,13 @@ def _act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Cho
                 foes = [w for w in q.legal_targets(s, me, part) if q.is_enemy(s, me, w)]
                 if foes:
                     value += 5 + max(_target_score(s, w, dmg, part) for w in foes) // 10
+            elif part.type == "recovery" and part.side == "ally":
+                hurt_allies = [
+                    w
+                    for w in q.legal_targets(s, me, part)
+                    if w.startswith("c") and _hp_frac(s, w) <= 0.5 and not q.is_enemy(s, me, w)
+                ]
+                value += 6 if hurt_allies else 0
             elif part.type == "recovery" and hurt:
                 value += 6
             elif (
@@ -372,30 +381,34 @@ def _speed_move(s: State, seat: int, speeds: list[Choice]) -> Choice | None:
                 strikes,
                 key=lambda c: (_exposure(s, me, tuple(c.args["to"])), _approach(s, me, tuple(c.args["to"]))),
             )  # type: ignore[arg-type]
-    foes = [w for w in q.combatants(s) if q.is_enemy(s, me, w) and q.alive(s, w)]
-    # after a few rounds the party goes to them anyway: a monster that cannot reach the
-    # party (walls, a slow mover) must not stall the encounter
-    coming = s.round <= HOLD_ROUNDS and any(
-        w in s.monsters and "keep_range" not in C.monsters[s.monsters[w]["card"]].behaviour for w in foes
-    )
+    foes = [q.pos(s, w) for w in q.combatants(s) if q.is_enemy(s, me, w) and q.alive(s, w)]
+    foe_squares = [f for f in foes if f is not None]
     allies = [
         q.pos(s, q.ckey(i))
         for i, ch in enumerate(s.chars)
         if i != seat and ch["hp"] > 0 and ch["pos"] is not None and not q.is_enemy(s, me, q.ckey(i))
     ]
-    if coming or s.arena:
-        if not allies or s.arena:
-            return (
-                None
-                if coming and not s.arena
-                else min(speeds, key=lambda c: _approach(s, me, tuple(c.args["to"])))
-            )  # type: ignore[arg-type]
-        far = min(chebyshev(here, a) for a in allies if a is not None)
-        if far <= 2:
+    friends = [a for a in allies if a is not None]
+    char = s.chars[seat]
+    frail = char["cls"] in RANGED or char["hp"] * 5 <= char["max_hp"] * 2
+    if frail and foe_squares and friends:
+        # the frail keep out of the monsters' reach, close behind the party
+        def safety(sq: tuple[int, int]) -> tuple[bool, int, int]:
+            near_friend = min(chebyshev(sq, a) for a in friends)
+            near_foe = min(chebyshev(sq, f) for f in foe_squares)
+            return (near_friend <= 3, min(near_foe, 4), -near_friend)
+
+        best = max(speeds, key=lambda c: safety(tuple(c.args["to"])))  # type: ignore[arg-type]
+        return best if safety(tuple(best.args["to"])) > safety(here) else None  # type: ignore[arg-type]
+    # after a few rounds the party goes to them anyway: a monster that cannot reach the
+    # party (walls, a slow mover) must not stall the encounter
+    coming = s.round <= HOLD_ROUNDS and any(
+        m["hp"] > 0 and "keep_range" not in C.monsters[m["card"]].behaviour for m in s.monsters.values()
+    )
+    if coming and not s.arena:
+        if not friends or min(chebyshev(here, a) for a in friends) <= 2:
             return None
-        return min(
-            speeds, key=lambda c: min(chebyshev(tuple(c.args["to"]), a) for a in allies if a is not None)
-        )  # type: ignore[arg-type]
+        return min(speeds, key=lambda c: min(chebyshev(tuple(c.args["to"]), a) for a in friends))  # type: ignore[arg-type]
     best = min(speeds, key=lambda c: _approach(s, me, tuple(c.args["to"])))  # type: ignore[arg-type]
     return best if _approach(s, me, tuple(best.args["to"])) < _approach(s, me, here) else None  # type: ignore[arg-type]
 
