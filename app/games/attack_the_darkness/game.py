@@ -252,6 +252,18 @@ class AttackTheDarkness(RulesFold, GameBase):
         if state.result is not None:
             raise RuleError("game_over", "the game is over")
         d = state.decision
+        if command.type in rules.ANY_TIME.commands:
+            offered = rules.ANY_TIME.choices(state, command.seat)
+            if not any(c.type == command.type and c.args == command.args for c in offered):
+                raise RuleError(
+                    "not_a_choice",
+                    "A Lifetime of Preparation is a Samurai's, once per dungeon, while the table waits "
+                    "in an encounter (AtD L313)",
+                )
+            ctx = Ctx(state.clone(), rng)
+            ctx.interrupt(rules.ANY_TIME, command.seat, command.type, command.args)
+            ctx.run(clearing.schedule, clearing.check_end)
+            return ctx.finish()
         if d is None:
             raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
         if command.seat not in d.asked:
@@ -318,6 +330,10 @@ class AttackTheDarkness(RulesFold, GameBase):
             if choices:
                 unavailable = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
                 out.append(Prompt(seat, TITLES.get(d.kind, d.kind), tuple(choices), unavailable))
+        for seat in range(len(state.names)):
+            extra = rules.ANY_TIME.choices(state, seat)
+            if extra:
+                out.append(Prompt(seat, rules.ANY_TIME.title, tuple(extra), required=False))
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
@@ -359,12 +375,19 @@ class AttackTheDarkness(RulesFold, GameBase):
         hidden = PER_SEAT_SECRETS.get(event.type)
         if hidden is not None and data["seat"] not in viewer.seats:
             return Event(event.type, {k: v for k, v in data.items() if k not in hidden}, event.v)
-        if event.type == "Waiting" and data.get("decision"):
-            record = data["decision"]
-            asked = record.get("seats") or [record.get("seat")]
-            if not any(viewer.holds(s) for s in asked):
-                slim = {k: record[k] for k in ("kind", "v", "seat", "seats") if k in record}
-                return Event(event.type, {**data, "decision": slim}, event.v)
+        if event.type == "Waiting" and (data.get("decision") or data.get("pending")):
+            # the question waited on, and one an "any time" interruption set aside (its
+            # record in a pending ``resume_decision`` step), are for the seats asked
+            decision = _slim(data.get("decision"), viewer)
+            pending = [
+                {**st, "decision": _slim(st.get("decision"), viewer)}
+                if st.get("op") == "resume_decision"
+                else st
+                for st in data.get("pending", ())
+            ]
+            if decision is not data.get("decision") or pending != list(data.get("pending", ())):
+                slimmed = {**data, "decision": decision} | ({"pending": pending} if "pending" in data else {})
+                return Event(event.type, slimmed, event.v)
         return event
 
     def describe(self, event: Event) -> str:
@@ -394,6 +417,16 @@ class AttackTheDarkness(RulesFold, GameBase):
             )
             out.append(Chapter(k, name, outcome, current))
         return out
+
+
+def _slim(record: dict[str, Any] | None, viewer: Viewer) -> dict[str, Any] | None:
+    """A decision's record as a viewer not asked sees it: its kind and who is asked."""
+    if not record:
+        return record
+    asked = record.get("seats") or [record.get("seat")]
+    if any(viewer.holds(s) for s in asked):
+        return record
+    return {k: record[k] for k in ("kind", "v", "seat", "seats") if k in record}
 
 
 def who(state: State, key: str) -> str:

@@ -833,6 +833,38 @@ def use_ability(ctx: Ctx, seat: int) -> None:
     ctx.then([*steps, {"op": "act", "seat": seat}])
 
 
+def any_time_choices(s: State, seat: Any) -> list[Any]:
+    """ "Play at any time" (AtD L313): while the table waits on any question in an
+    encounter, a Samurai whose A Lifetime of Preparation is unused may use it (facts file
+    §20: a non-blocking optional prompt at every stable point)."""
+    from app.kernel.types import Choice
+
+    if not isinstance(seat, int) or s.decision is None or s.result is not None or not s.in_encounter:
+        return []
+    ch = s.chars[seat]
+    ab = C.classes[ch["cls"]].ability
+    if ch["hp"] <= 0 or s.decision.kind == "arrange" or not ability_ready(s, seat):
+        return []
+    if not any(e["op"] == "arrange_top" for e in ab["effects"]):
+        return []
+    return [Choice("prepare", {}, f"{ab['name']}: {ab['text']}")]
+
+
+def resolve_any_time(ctx: Ctx, seat: Any, _t: str, args: dict[str, Any]) -> None:
+    s = ctx.s
+    ab = C.classes[s.chars[seat]["cls"]].ability
+    ctx.emit(
+        "AbilityUsed", seat=seat, key="dungeon" if ab["per"] == "dungeon" else "enc:ability", name=ab["name"]
+    )
+    n = next(int(e["n"]) for e in ab["effects"] if e["op"] == "arrange_top")
+    ctx.then([{"op": "arrange", "seat": seat, "deck": deck, "n": n} for deck in ("actions", "resources")])
+
+
+ANY_TIME = RULES.window(
+    "any_time", ["prepare"], any_time_choices, resolve_any_time, title="A Lifetime of Preparation"
+)
+
+
 @step("arrange", "seat", "deck", "n")
 def arrange(ctx: Ctx, st: Step) -> None:
     """A Lifetime of Preparation (AtD L313): the player looks at the top ``n`` cards of a

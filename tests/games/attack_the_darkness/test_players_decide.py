@@ -126,3 +126,38 @@ def test_arranging_refuses_a_card_not_looked_at() -> None:
     with pytest.raises(RuleError) as err:
         t.send(0, "top", card=sixth)
     assert err.value.code == "not_a_choice" and t.state is before
+
+
+def test_a_lifetime_of_preparation_at_any_time() -> None:
+    """AtD L313: "play at any time": while the table waits on another player's turn the
+    Samurai's player is offered it (an optional prompt, facts file §20); it interrupts,
+    the cards are arranged, and the interrupted question is asked again."""
+    from app.games.attack_the_darkness.decisions import Act
+
+    t = Table(2, classes=["samurai", "champion"], dungeon="random")
+    t.craft([(0, 0, "v")], {0: (0, 0), 1: (1, 0)})
+    t.monster("zombies", (2, 3))
+    t.state.decision, t.state.turn = Act(seat=1), 1
+    t.state.agenda = [{"op": "end_step", "seat": 1, "discard": False}]
+    optional = [p for p in GAME.prompts(t.state) if not p.required]
+    assert [(p.seat, [c.type for c in p.choices]) for p in optional] == [(0, ["prepare"])]
+    with pytest.raises(RuleError) as err:
+        t.send(1, "prepare")  # the Champion has no such ability
+    assert err.value.code == "not_a_choice"
+    top = t.state.chars[0]["actions"][:5]
+    t.send(0, "prepare")
+    assert t.state.decision.kind == "arrange" and t.state.decision.seat == 0
+    t.send(0, "top", card=top[4])
+    t.send(0, "keep")
+    t.send(0, "keep")
+    assert t.state.chars[0]["actions"][:5] == [top[4], *top[:4]]
+    assert t.state.decision == Act(seat=1)  # back to the Champion's turn
+    assert not [p for p in GAME.prompts(t.state) if not p.required]  # once per dungeon
+    with pytest.raises(RuleError):
+        t.send(0, "prepare")
+
+
+def test_no_preparation_in_the_arena() -> None:
+    """No class abilities in the Arena (AtD L289)."""
+    t = Table(2, classes=["samurai", "champion"], mode="arena")
+    assert not [p for p in GAME.prompts(t.state) if not p.required]
