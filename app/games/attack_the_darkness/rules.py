@@ -1670,6 +1670,18 @@ def monster_turn(ctx: Ctx, st: Step) -> None:
     if m is None or m.get("stunned", 0) > s.round:
         return
     card = C.monsters[m["card"]]
+    dominator = m.get("dominator")
+    if q.dominated(s, mid) and isinstance(dominator, int) and s.chars[dominator]["hp"] > 0:
+        # the dominating player moves it and attacks with it (AtD L75)
+        ctx.ask(
+            GmMonster(
+                seat=dominator,
+                monster=mid,
+                moved=m.get("immobilized", 0) > s.round,
+                attacks=card.attacks["count"],
+            )
+        )
+        return
     if s.tabletop and not q.dominated(s, mid):
         ctx.ask(
             GmMonster(
@@ -1803,22 +1815,36 @@ def resolve_gm_monster(ctx: Ctx, d: GmMonster, type_: str, args: dict[str, Any])
     if type_ == "done":
         return
     if type_ == "move":
-        ctx.emit("Moved", who=d.monster, to=list(args["to"]), why="game master")
+        ctx.emit(
+            "Moved",
+            who=d.monster,
+            to=list(args["to"]),
+            why="game master" if d.seat == GM_SEAT else "dominated",
+        )
         ctx.ask(d.replace(moved=True))
         return
     target = args["who"]
     hit_step = {"op": "hit", "source": d.monster, "target": target}
-    ctx.then([{"op": "gm_again", "monster": d.monster, "moved": d.moved, "attacks": d.attacks - 1}])
+    again = {
+        "op": "gm_again",
+        "monster": d.monster,
+        "moved": d.moved,
+        "attacks": d.attacks - 1,
+        "seat": d.seat,
+    }
+    ctx.then([again])
     if target.startswith("c"):
         ctx.ask(Defend(seat=int(target[1:]), attacker=d.monster, target=target, resume=hit_step))
     else:
         ctx.then([hit_step])
 
 
-@step("gm_again", "monster", "moved", "attacks")
+@step("gm_again", "monster", "moved", "attacks", "seat")
 def gm_again(ctx: Ctx, st: Step) -> None:
+    """The same monster's turn goes on, decided by the game master or its dominator."""
     if st["monster"] in ctx.s.monsters:
-        ctx.ask(GmMonster(seat=GM_SEAT, monster=st["monster"], moved=st["moved"], attacks=st["attacks"]))
+        seat = st.get("seat", GM_SEAT)
+        ctx.ask(GmMonster(seat=seat, monster=st["monster"], moved=st["moved"], attacks=st["attacks"]))
 
 
 def who_name(s: State, who: str) -> str:

@@ -161,3 +161,30 @@ def test_no_preparation_in_the_arena() -> None:
     """No class abilities in the Arena (AtD L289)."""
     t = Table(2, classes=["samurai", "champion"], mode="arena")
     assert not [p for p in GAME.prompts(t.state) if not p.required]
+
+
+def test_the_dominating_player_decides_the_dominated_monsters_turn() -> None:
+    """AtD L75: "the dominator moves it, attacks and uses abilities with it": its turn is a
+    prompt to the player who dominated it, its foes the other monsters; an unconscious
+    dominator leaves it to its behaviour."""
+    t = Table(2, classes=["psion", "champion"])
+    t.craft([(0, 0, "h"), (4, 0, "h"), (8, 0, "h")], {0: (0, 1), 1: (0, 2)})
+    troll = t.monster("troll", (6, 1))
+    ghoul = t.monster("ghoul", (7, 1))
+    t.state.monsters[troll] |= {"dominated": t.state.round + 1, "dominator": 0}
+    t.run({"op": "monster_turn", "monster": troll})
+    d = t.state.decision
+    assert d.kind == "gm_monster" and d.seat == 0 and d.monster == troll
+    assert ("attack", {"who": ghoul}) in t.choices(0)
+    assert not [a for k, a in t.choices(0) if k == "attack" and a["who"].startswith("c")]
+    with pytest.raises(RuleError):
+        t.send(1, "attack", who=ghoul)  # the Champion did not dominate it
+    events = t.send(0, "attack", who=ghoul)
+    hit = next(e for e in events if e.type == "Damaged")
+    assert hit.data["who"] == ghoul and hit.data["source"] == troll
+    # its second attack is gone (1 per turn); the turn ends when the player says so
+    assert t.state.decision.kind == "gm_monster" and t.state.decision.seat == 0
+    t.send(0, "done")
+    t.state.chars[0]["hp"] = 0
+    t.run({"op": "monster_turn", "monster": troll})
+    assert t.state.decision is None or t.state.decision.kind != "gm_monster"
