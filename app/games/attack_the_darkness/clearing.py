@@ -23,7 +23,6 @@ from app.games.attack_the_darkness.rules import (
     draw_n,
     draw_up,
     heal,
-    lst,
     reshuffle_dungeon,
     shuffle_deck,
     who_name,
@@ -602,17 +601,14 @@ def resolve_cut(ctx: Ctx, d: Cut, _t: str, args: dict[str, Any]) -> None:
         return
     order = sorted(keys, key=lambda x: keys[x])
     ctx.emit("InitiativeSet", order=order)
-    corners = C.arena["corners"]
-    teams_in_order: list[int] = []
-    for x in order:
-        if s.teams[x] not in teams_in_order:
-            teams_in_order.append(s.teams[x])
-    placed: dict[int, int] = {}
-    for x in order:
-        corner = teams_in_order.index(s.teams[x])
-        k = placed.get(corner, 0)
-        placed[corner] = k + 1
-        ctx.emit("TokenPlaced", seat=x, square=lst(tuple(corners[corner][k])))  # type: ignore[arg-type]
+    # players place themselves in initiative order (AtD L290), each in its team's corner
+    ctx.then([*({"op": "place_token", "seat": x} for x in order), {"op": "arena_begin"}])
+
+
+@step("arena_begin")
+def arena_begin(ctx: Ctx, st: Step) -> None:
+    """Everyone placed: the Arena's first round (AtD L290)."""
+    s = ctx.s
     ctx.emit("DangerSet", danger=0, players=len(s.names), tiles=0)
     ctx.then([{"op": "round"}])
 

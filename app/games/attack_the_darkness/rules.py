@@ -314,23 +314,35 @@ def tile_choices(s: State) -> list[Any]:
 @step("place_token", "seat")
 def place_token(ctx: Ctx, st: Step) -> None:
     """Characters go on any open squares of the stairs tile (AtD L251). **Decision:** each
-    player places their own token, one at a time in marching order (facts file §10)."""
-    if token_squares(ctx.s):
+    player places their own token, one at a time in marching order (facts file §10); in
+    the Arena in initiative order, in the team's corner (AtD L290)."""
+    if token_squares(ctx.s, st["seat"]):
         ctx.ask(PlaceToken(seat=st["seat"]))
 
 
-def token_squares(s: State) -> list[Square]:
-    """The stairs squares no token stands on, logo first then clockwise (AtD L251, L260)."""
-    stairs = next(t for t in s.tiles if t["stairs"])
+def token_squares(s: State, seat: int) -> list[Square]:
+    """Where ``seat`` may put its token: the stairs squares no token stands on, logo first
+    then clockwise (AtD L251, L260); in the Arena its team's corner, the teams' corners
+    numbered by their best initiative (AtD L288, L290; facts file §15)."""
     taken = q.occupied(s)
+    if s.arena:
+        teams: list[int] = []
+        for x in s.order:
+            if s.teams[x] not in teams:
+                teams.append(s.teams[x])
+        corner = C.arena["corners"][teams.index(s.teams[seat])]
+        return [(x, y) for x, y in corner if (x, y) not in taken]
+    stairs = next(t for t in s.tiles if t["stairs"])
     return [sq for sq in tile_order(stairs["x"], stairs["y"], stairs["o"]) if sq not in taken]
 
 
 def token_choices(s: State, d: PlaceToken) -> list[Any]:
     from app.kernel.types import Choice
 
+    where = "in your corner" if s.arena else "on the stairs"
     return [
-        Choice("token", {"to": lst(sq)}, f"Start on the stairs at {sq[0]},{sq[1]}") for sq in token_squares(s)
+        Choice("token", {"to": lst(sq)}, f"Start {where} at {sq[0]},{sq[1]}")
+        for sq in token_squares(s, int(d.seat))
     ]
 
 

@@ -32,6 +32,9 @@ def _arena_duel() -> tuple[Table, int, int]:
     while t.state.decision.kind == "cut":
         seat = t.state.decision.asked[0]
         t.send(seat, "cut", seat=seat, depth=1)
+    while t.state.decision.kind == "place_token":
+        seat = t.state.decision.seat
+        t.send(seat, "token", **t.choices(seat)[0][1])
     me, foe = t.state.order
     t.state.chars[me]["pos"], t.state.chars[foe]["pos"] = [0, 0], [0, 3]
     assert t.state.decision == Act(seat=me)
