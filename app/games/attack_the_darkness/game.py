@@ -16,6 +16,7 @@ from app.games.attack_the_darkness.describe import describe_event
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.state import State
 from app.games.attack_the_darkness.view import TITLES, secrets_of, view_of
+from app.games.attack_the_darkness.waiting import slim_record
 from app.kernel import (
     Choice,
     Command,
@@ -337,7 +338,7 @@ class AttackTheDarkness(RulesFold, GameBase):
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
-        if choice.type in ("speed", "move", "token", "place") and "to" in choice.args:
+        if choice.type in ("speed", "move") and "to" in choice.args:
             x, y = choice.args["to"]
             return f"square:{x}-{y}"
         if choice.type in ("target", "attack") and "who" in choice.args:
@@ -378,9 +379,9 @@ class AttackTheDarkness(RulesFold, GameBase):
         if event.type == "Waiting" and (data.get("decision") or data.get("pending")):
             # the question waited on, and one an "any time" interruption set aside (its
             # record in a pending ``resume_decision`` step), are for the seats asked
-            decision = _slim(data.get("decision"), viewer)
+            decision = slim_record(data.get("decision"), viewer)
             pending = [
-                {**st, "decision": _slim(st.get("decision"), viewer)}
+                {**st, "decision": slim_record(st.get("decision"), viewer)}
                 if st.get("op") == "resume_decision"
                 else st
                 for st in data.get("pending", ())
@@ -417,16 +418,6 @@ class AttackTheDarkness(RulesFold, GameBase):
             )
             out.append(Chapter(k, name, outcome, current))
         return out
-
-
-def _slim(record: dict[str, Any] | None, viewer: Viewer) -> dict[str, Any] | None:
-    """A decision's record as a viewer not asked sees it: its kind and who is asked."""
-    if not record:
-        return record
-    asked = record.get("seats") or [record.get("seat")]
-    if any(viewer.holds(s) for s in asked):
-        return record
-    return {k: record[k] for k in ("kind", "v", "seat", "seats") if k in record}
 
 
 def who(state: State, key: str) -> str:
