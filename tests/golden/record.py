@@ -31,7 +31,7 @@ from app.kernel import table as kernel
 from app.kernel.game import Game
 from app.kernel.registry import get_game
 from app.kernel.rng import rng_for
-from app.kernel.types import Choice, Command, Event, Prompt, SeatInfo, Viewer
+from app.kernel.types import GAME_MASTER, GM_SEAT, Choice, Command, Event, Prompt, SeatInfo, Viewer
 from app.live import inputs
 from app.live.exports import EXPORT_FORMAT, EXPORT_VERSION, sign
 from app.live.session import TableSession, actor_label
@@ -135,6 +135,31 @@ PLANS: tuple[Plan, ...] = (
         1500,
         game="dark_omen",
     ),
+    Plan(
+        "attack-adventure",
+        "Attack the Darkness, Adventure: three players in the Tavern Cellar, with undos",
+        {"dungeon": "tavern_cellar"},
+        3,
+        400,
+        undo_share=0.05,
+        game="attack_the_darkness",
+    ),
+    Plan(
+        "attack-tabletop",
+        "Attack the Darkness, Tabletop: a game master places the tiles and monsters for two players",
+        {"mode": "tabletop", "dungeon": "random", "encounters": 1},
+        2,
+        300,
+        game="attack_the_darkness",
+    ),
+    Plan(
+        "attack-arena",
+        "Attack the Darkness, Arena: two teams of two",
+        {"mode": "arena", "teams": 2},
+        4,
+        300,
+        game="attack_the_darkness",
+    ),
 )
 
 
@@ -199,7 +224,7 @@ class Recording:
     def _append(self, events: list[Event], seat: Any) -> list[StoredEvent]:
         """Store one command's events as the session does (actor, command id, seqs), then
         fold them as ``TableSession._apply`` does: an undo rebuilds from the log."""
-        actor = Viewer("seat", frozenset({seat}))
+        actor = GAME_MASTER if seat == GM_SEAT else Viewer("seat", frozenset({seat}))
         label = actor_label(actor, Command(seat, "", {}))
         command_id = f"golden-{len(self.log) + 1}"
         stored = [self._stored(len(self.log) + 1 + i, e, label, command_id) for i, e in enumerate(events)]
@@ -213,7 +238,7 @@ class Recording:
         return stored
 
     def command(self, seat: Any, choice: Choice) -> None:
-        actor = Viewer("seat", frozenset({seat}))
+        actor = GAME_MASTER if seat == GM_SEAT else Viewer("seat", frozenset({seat}))
         rng = rng_for(self.plan.table_seed, len(self.log) + 1)
         events = kernel.decide(self.game, self.state, Command(seat, choice.type, choice.args), actor, rng)
         self._append(events, seat)

@@ -7,7 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.attack_the_darkness import query as q
-from app.games.attack_the_darkness.decisions import Advance, ClearRoom, Cut, Explore, KeepEquipment, Ready
+from app.games.attack_the_darkness.decisions import (
+    Advance,
+    ClearRoom,
+    Cut,
+    Explore,
+    KeepEquipment,
+    Ready,
+    Trade,
+)
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.rules import (
     C,
@@ -15,7 +23,6 @@ from app.games.attack_the_darkness.rules import (
     draw_n,
     draw_up,
     heal,
-    lst,
     reshuffle_dungeon,
     shuffle_deck,
     who_name,
@@ -176,6 +183,9 @@ def resolve_clear(ctx: Ctx, d: ClearRoom, type_: str, args: dict[str, Any]) -> N
         pick = chosen.get(str(x))
         if pick and pick["action"] == "rest":
             steps.append({"op": "rest", "seat": x, "reshuffle": pick["reshuffle"]})
+    resters = [x for x in s.order if (chosen.get(str(x)) or {}).get("action") == "rest"]
+    if len(resters) > 1:
+        steps.append({"op": "trades", "seats": resters})
     for x in s.order:
         pick = chosen.get(str(x))
         if pick and pick["action"] == "explore":
@@ -208,6 +218,100 @@ def rest(ctx: Ctx, st: Step) -> None:
         shuffle_deck(ctx, seat, "actions")
         shuffle_deck(ctx, seat, "resources")
     draw_n(ctx, seat, 1, 1)
+
+
+# -- trades between resting players (AtD L207, L279) ----------------------------------------------
+
+
+@step("trades", "seats")
+def trades(ctx: Ctx, st: Step) -> None:
+    """Once the rests are done, resting players may trade or make gifts of equipment
+    between themselves (AtD L279); the trades stay open until each of them is done (facts
+    file §20)."""
+    seats = list(st["seats"])
+    ctx.ask(Trade(seat="any", seats=seats, traders=seats))
+
+
+def slots_used(s: Any, items: list[str]) -> int:
+    return sum(C.equipment[s.cards[e]].slots for e in items)
+
+
+def trade_fits(s: Any, seat: int, other: int, give: str | None, take: str | None) -> bool:
+    """Both keep to their 2 slots after the exchange (AtD L206)."""
+    mine = [e for e in s.chars[seat]["equipment"] if e != give] + ([take] if take else [])
+    theirs = [e for e in s.chars[other]["equipment"] if e != take] + ([give] if give else [])
+    return slots_used(s, mine) <= 2 and slots_used(s, theirs) <= 2
+
+
+def item_name(s: Any, item: str | None) -> str:
+    return C.equipment[s.cards[item]].name if item else "nothing"
+
+
+def trade_choices(s: Any, d: Trade) -> list[Choice]:
+    if d.offer is not None:
+        o = d.offer
+        what = f"{s.names[o['seat']]} gives {item_name(s, o['give'])} for {item_name(s, o['take'])}"
+        return [Choice("accept", {}, f"Accept: {what}"), Choice("decline", {}, f"Decline: {what}")]
+    out = []
+    for seat in d.asked:
+        for other in d.traders:
+            if other == seat:
+                continue
+            gives = [*s.chars[seat]["equipment"], None]
+            takes = [*s.chars[other]["equipment"], None]
+            for give in gives:
+                for take in takes:
+                    if (give is None and take is None) or not trade_fits(s, seat, other, give, take):
+                        continue
+                    label = (
+                        f"{s.names[seat]} offers {s.names[other]} {item_name(s, give)} "
+                        f"for {item_name(s, take)}"
+                    )
+                    out.append(
+                        Choice("propose", {"seat": seat, "to": other, "give": give, "take": take}, label)
+                    )
+        out.append(Choice("done", {"seat": seat}, f"{s.names[seat]} is done trading"))
+    return out
+
+
+@RULES.decision(Trade, trade_choices)
+def resolve_trade(ctx: Ctx, d: Trade, type_: str, args: dict[str, Any]) -> None:
+    """A proposal goes to the other resting player, who accepts (the items change hands at
+    once) or declines; ``done`` leaves the trading; it ends when fewer than two remain."""
+    traders = list(d.traders)
+    if type_ == "propose":
+        offer = {"seat": int(args["seat"]), "to": int(args["to"]), "give": args["give"], "take": args["take"]}
+        ctx.emit("TradeProposed", **offer)
+        ctx.ask(Trade(seat=offer["to"], traders=traders, offer=offer))
+        return
+    if type_ == "accept":
+        assert d.offer is not None
+        ctx.emit("EquipmentTraded", **d.offer)
+    elif type_ == "decline":
+        assert d.offer is not None
+        ctx.emit("TradeDeclined", **d.offer)
+    else:
+        seat = int(args["seat"])
+        ctx.emit("TradingDone", seat=seat)
+        traders.remove(seat)
+    if len(traders) > 1:
+        ctx.ask(Trade(seat="any", seats=traders, traders=traders))
+
+
+RULES.applies("TradeProposed")(lambda s, d: None)
+RULES.applies("TradeDeclined")(lambda s, d: None)
+RULES.applies("TradingDone")(lambda s, d: None)
+
+
+@RULES.applies("EquipmentTraded")
+def _traded(s: Any, d: dict[str, Any]) -> None:
+    giver, taker = s.chars[d["seat"]], s.chars[d["to"]]
+    if d["give"]:
+        giver["equipment"].remove(d["give"])
+        taker["equipment"].append(d["give"])
+    if d["take"]:
+        taker["equipment"].remove(d["take"])
+        giver["equipment"].append(d["take"])
 
 
 @step("explore", "seat", "missed")
@@ -497,17 +601,14 @@ def resolve_cut(ctx: Ctx, d: Cut, _t: str, args: dict[str, Any]) -> None:
         return
     order = sorted(keys, key=lambda x: keys[x])
     ctx.emit("InitiativeSet", order=order)
-    corners = C.arena["corners"]
-    teams_in_order: list[int] = []
-    for x in order:
-        if s.teams[x] not in teams_in_order:
-            teams_in_order.append(s.teams[x])
-    placed: dict[int, int] = {}
-    for x in order:
-        corner = teams_in_order.index(s.teams[x])
-        k = placed.get(corner, 0)
-        placed[corner] = k + 1
-        ctx.emit("TokenPlaced", seat=x, square=lst(tuple(corners[corner][k])))  # type: ignore[arg-type]
+    # players place themselves in initiative order (AtD L290), each in its team's corner
+    ctx.then([*({"op": "place_token", "seat": x} for x in order), {"op": "arena_begin"}])
+
+
+@step("arena_begin")
+def arena_begin(ctx: Ctx, st: Step) -> None:
+    """Everyone placed: the Arena's first round (AtD L290)."""
+    s = ctx.s
     ctx.emit("DangerSet", danger=0, players=len(s.names), tiles=0)
     ctx.then([{"op": "round"}])
 

@@ -9,7 +9,7 @@ Every entry says ``source = "rulebook"`` (with ``ref``) or ``"authored"``; effec
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,7 @@ EFFECT_OPS = frozenset(
         "immobilize",
         "dominate",
         "pressure",
+        "penalty",
         "arrange_top",
         # resource-card modifiers (AtD L121-124)
         "bonus_damage",
@@ -226,6 +227,16 @@ class Equipment:
     uses: str
     condition: dict[str, Any]
     parts: tuple[Part, ...]
+    modifies: dict[str, Any] = field(default_factory=dict)
+    """Used with an action card instead of alone (AtD L205, L208): the ``type`` and
+    ``distance`` of the card part it modifies and the modifier ``effects`` it adds."""
+
+    def fits(self, part: Part) -> bool:
+        m = self.modifies
+        return bool(m) and part.type == m.get("type") and part.distance == m.get("distance")
+
+    def modifier(self, op: str) -> int:
+        return sum(int(e["n"]) for e in self.modifies.get("effects", ()) if e["op"] == op)
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,7 +404,13 @@ def load() -> Content:
     }
     equipment = {
         e["id"]: Equipment(
-            e["id"], e["name"], e["slots"], e["uses"], dict(e.get("condition", {})), _parts(e["parts"])
+            e["id"],
+            e["name"],
+            e["slots"],
+            e["uses"],
+            dict(e.get("condition", {})),
+            _parts(e["parts"]),
+            dict(e.get("modifies", {})),
         )
         for e in dungeon["equipment"]
     }

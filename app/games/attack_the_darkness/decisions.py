@@ -37,6 +37,8 @@ class Pay(Decision):
     context: str = "turn"
     resume: dict[str, Any] | None = None
     """The step an interrupted attack resumes with (a defence card, AtD L151)."""
+    equipment: list[str] = field(default_factory=list)
+    """Equipment added to the card as a modifier (Battle Axe, AtD L205, L208)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,6 +47,8 @@ class Discard(Decision):
 
     kind = "discard"
     left: int
+    item: str | None = None
+    """The equipment whose condition the discards pay (else the card's)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -147,3 +151,59 @@ class GmMonster(Decision):
     monster: str
     moved: bool
     attacks: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaceToken(Decision):
+    """Each player puts their token on an open square of the stairs tile (AtD L251; facts
+    file §10: one at a time in marching order)."""
+
+    kind = "place_token"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChooseTile(Decision):
+    """Two or more empty tiles are equally far from the players: the players choose which
+    takes the set of monsters (AtD L255); asked of the party's first seat in marching order."""
+
+    kind = "choose_tile"
+    card: str
+    cards: list[str]
+    tiles: list[int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Arrange(Decision):
+    """A Lifetime of Preparation: the player puts the top cards of a deck back in the order
+    they want, one card at a time (AtD L313). ``top`` are the cards looked at, ``placed``
+    the ones already put back, first to be drawn first."""
+
+    kind = "arrange"
+    deck: str
+    top: list[str]
+    placed: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Trade(Decision):
+    """Resting players may trade or gift equipment between themselves (AtD L207, L279): a
+    resting player proposes; the other resting player accepts or declines (``offer``)."""
+
+    kind = "trade"
+    traders: list[int]
+    """The resting players still trading (a player who is done leaves)."""
+    offer: dict[str, Any] | None = None
+    """The proposal waiting for its answer: ``seat`` gives ``give`` to ``to`` for ``take``
+    (either may be None: a gift, or a request)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GmPlace(Decision):
+    """Tabletop: the game master puts each monster of a picked set on an open square of a
+    non-stairs tile (AtD L273-274; facts file §9)."""
+
+    kind = "gm_place"
+    entry: str
+    card: str
+    left: int
+    total: int

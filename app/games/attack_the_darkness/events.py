@@ -135,8 +135,9 @@ def _encounter(s: State, d: dict[str, Any]) -> None:
     s.in_encounter, s.between = True, False
     s.arena_walls = [list(w) for w in d.get("walls", [])]
     for ch in s.chars:
-        ch["pos"], ch["statuses"], ch["used"] = (
+        ch["pos"], ch["statuses"], ch["penalties"], ch["used"] = (
             None,
+            {},
             {},
             {k: v for k, v in ch["used"].items() if k == "dungeon"},
         )
@@ -166,6 +167,7 @@ def _token(s: State, d: dict[str, Any]) -> None:
 @applies("DangerSet")
 def _danger(s: State, d: dict[str, Any]) -> None:
     s.danger = d["danger"]
+    s.revealed = 0
 
 
 @applies("DungeonCardRevealed")
@@ -173,6 +175,7 @@ def _revealed(s: State, d: dict[str, Any]) -> None:
     """The top card is revealed (AtD L254-257): ``to`` says where it goes."""
     card = d["card"]
     source = d.get("source", "deck")
+    s.revealed += d.get("danger", 0)
     if source == "deck":
         s.dungeon_deck.remove(card)
     elif source == "seed":
@@ -206,20 +209,30 @@ def _entered(s: State, d: dict[str, Any]) -> None:
     else:
         s.line.insert(0, entry)
     for m in d["monsters"]:
-        s.monsters[m["id"]] = {
-            "card": d["card"],
-            "entry": entry,
-            "hp": m["hp"],
-            "pos": list(m["square"]),
-            "defended": 0,
-            "stunned": 0,
-            "immobilized": 0,
-            "dominated": 0,
-            "dominator": None,
-            "pressure": 0,
-            "summoned": False,
-        }
-        s.monster_seq = max(s.monster_seq, int(m["id"][1:]))
+        _add_monster(s, d["card"], entry, m)
+
+
+@applies("MonsterPlaced")
+def _placed(s: State, d: dict[str, Any]) -> None:
+    """Tabletop: the game master put one monster of a set in the line on its square."""
+    _add_monster(s, d["card"], d["entry"], d)
+
+
+def _add_monster(s: State, card: str, entry: str, m: dict[str, Any]) -> None:
+    s.monsters[m["id"]] = {
+        "card": card,
+        "entry": entry,
+        "hp": m["hp"],
+        "pos": list(m["square"]),
+        "defended": 0,
+        "stunned": 0,
+        "immobilized": 0,
+        "dominated": 0,
+        "dominator": None,
+        "pressure": 0,
+        "summoned": False,
+    }
+    s.monster_seq = max(s.monster_seq, int(m["id"][1:]))
 
 
 @applies("BossCardsReturned")
@@ -232,6 +245,7 @@ def _boss_back(s: State, d: dict[str, Any]) -> None:
 
 @applies("SeedSpent")
 def _seed_spent(s: State, d: dict[str, Any]) -> None:
+    s.revealed += d.get("danger", 0)
     s.seed_danger = 0
 
 
@@ -328,6 +342,14 @@ def _equip_used(s: State, d: dict[str, Any]) -> None:
     }
 
 
+@applies("EquipmentAdded")
+def _equip_added(s: State, d: dict[str, Any]) -> None:
+    """Equipment added to the card being played as a modifier (AtD L205, L208)."""
+    s.chars[d["seat"]]["used"][d["key"]] = True
+    if s.play is not None:
+        s.play["mods"] = [*s.play.get("mods", []), d["item"]]
+
+
 @applies("AbilityUsed")
 def _ability(s: State, d: dict[str, Any]) -> None:
     s.chars[d["seat"]]["used"][d["key"]] = True
@@ -396,6 +418,33 @@ def _status(s: State, d: dict[str, Any]) -> None:
             m["dominator"] = d.get("by")
     if s.play is not None and s.play.get("card") and s.play["seat"] == d.get("by"):
         s.play["durations"].append([d["until"], d["who"]])  # the card stays in play (AtD L168-170)
+
+
+@applies("PenaltySet")
+def _penalty(s: State, d: dict[str, Any]) -> None:
+    """A penalty to saves, movement or damage: until a round ends, or (Arena) for the next
+    ``left`` saves, moves or attacks (AtD L295). Nested containers are replaced, never
+    changed in place, as state copies share them."""
+    target = _who(s, d["who"])
+    entry = {"n": d["n"], "until": d["until"], "left": d["left"]}
+    target["penalties"] = {**target.get("penalties", {}), d["stat"]: entry}
+    if d["until"] is not None and s.play is not None and s.play.get("card") and s.play["seat"] == d.get("by"):
+        s.play["durations"].append([d["until"], d["who"]])  # the card stays in play (AtD L168-170)
+
+
+@applies("PenaltyUsed")
+def _penalty_used(s: State, d: dict[str, Any]) -> None:
+    target = _who(s, d["who"])
+    penalties = dict(target.get("penalties", {}))
+    entry = penalties.get(d["stat"])
+    if entry is not None and entry["left"] is not None:
+        if entry["left"] > 1:
+            penalties[d["stat"]] = {**entry, "left": entry["left"] - 1}
+        else:
+            del penalties[d["stat"]]
+    target["penalties"] = penalties
+    if d.get("in_play") and s.play is not None:
+        s.play["damage_penalty"] = d["in_play"]
 
 
 @applies("Guarded")

@@ -16,6 +16,7 @@ from app.games.attack_the_darkness.describe import describe_event
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.state import State
 from app.games.attack_the_darkness.view import TITLES, secrets_of, view_of
+from app.games.attack_the_darkness.waiting import slim_record
 from app.kernel import (
     Choice,
     Command,
@@ -259,6 +260,18 @@ class AttackTheDarkness(RulesFold, GameBase):
         if state.result is not None:
             raise RuleError("game_over", "the game is over")
         d = state.decision
+        if command.type in rules.ANY_TIME.commands:
+            offered = rules.ANY_TIME.choices(state, command.seat)
+            if not any(c.type == command.type and c.args == command.args for c in offered):
+                raise RuleError(
+                    "not_a_choice",
+                    "A Lifetime of Preparation is a Samurai's, once per dungeon, while the table waits "
+                    "in an encounter (AtD L313)",
+                )
+            ctx = Ctx(state.clone(), rng)
+            ctx.interrupt(rules.ANY_TIME, command.seat, command.type, command.args)
+            ctx.run(clearing.schedule, clearing.check_end)
+            return ctx.finish()
         if d is None:
             raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
         if command.seat not in d.asked:
@@ -325,6 +338,10 @@ class AttackTheDarkness(RulesFold, GameBase):
             if choices:
                 unavailable = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
                 out.append(Prompt(seat, TITLES.get(d.kind, d.kind), tuple(choices), unavailable))
+        for seat in range(len(state.names)):
+            extra = rules.ANY_TIME.choices(state, seat)
+            if extra:
+                out.append(Prompt(seat, rules.ANY_TIME.title, tuple(extra), required=False))
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
@@ -363,12 +380,19 @@ class AttackTheDarkness(RulesFold, GameBase):
         hidden = PER_SEAT_SECRETS.get(event.type)
         if hidden is not None and data["seat"] not in viewer.seats:
             return Event(event.type, {k: v for k, v in data.items() if k not in hidden}, event.v)
-        if event.type == "Waiting" and data.get("decision"):
-            record = data["decision"]
-            asked = record.get("seats") or [record.get("seat")]
-            if not any(viewer.holds(s) for s in asked):
-                slim = {k: record[k] for k in ("kind", "v", "seat", "seats") if k in record}
-                return Event(event.type, {**data, "decision": slim}, event.v)
+        if event.type == "Waiting" and (data.get("decision") or data.get("pending")):
+            # the question waited on, and one an "any time" interruption set aside (its
+            # record in a pending ``resume_decision`` step), are for the seats asked
+            decision = slim_record(data.get("decision"), viewer)
+            pending = [
+                {**st, "decision": slim_record(st.get("decision"), viewer)}
+                if st.get("op") == "resume_decision"
+                else st
+                for st in data.get("pending", ())
+            ]
+            if decision is not data.get("decision") or pending != list(data.get("pending", ())):
+                slimmed = {**data, "decision": decision} | ({"pending": pending} if "pending" in data else {})
+                return Event(event.type, slimmed, event.v)
         return event
 
     def describe(self, event: Event) -> str:

@@ -12,13 +12,17 @@ from app.games.attack_the_darkness.content import Part
 from app.games.attack_the_darkness.decisions import (
     Act,
     Area,
+    Arrange,
+    ChooseTile,
     Defend,
     Discard,
     GmMonster,
     GmPick,
+    GmPlace,
     MoveTo,
     Pay,
     PlaceTile,
+    PlaceToken,
     Target,
 )
 from app.games.attack_the_darkness.engine import RULES, Ctx
@@ -307,14 +311,44 @@ def tile_choices(s: State) -> list[Any]:
     ]
 
 
-def place_tokens(ctx: Ctx) -> None:
-    """Characters go on open stairs squares (AtD L251). **Decision:** in marching order,
-    on the stairs tile's squares in placement order."""
-    s = ctx.s
+@step("place_token", "seat")
+def place_token(ctx: Ctx, st: Step) -> None:
+    """Characters go on any open squares of the stairs tile (AtD L251). **Decision:** each
+    player places their own token, one at a time in marching order (facts file §10); in
+    the Arena in initiative order, in the team's corner (AtD L290)."""
+    if token_squares(ctx.s, st["seat"]):
+        ctx.ask(PlaceToken(seat=st["seat"]))
+
+
+def token_squares(s: State, seat: int) -> list[Square]:
+    """Where ``seat`` may put its token: the stairs squares no token stands on, logo first
+    then clockwise (AtD L251, L260); in the Arena its team's corner, the teams' corners
+    numbered by their best initiative (AtD L288, L290; facts file §15)."""
+    taken = q.occupied(s)
+    if s.arena:
+        teams: list[int] = []
+        for x in s.order:
+            if s.teams[x] not in teams:
+                teams.append(s.teams[x])
+        corner = C.arena["corners"][teams.index(s.teams[seat])]
+        return [(x, y) for x, y in corner if (x, y) not in taken]
     stairs = next(t for t in s.tiles if t["stairs"])
-    squares = tile_order(stairs["x"], stairs["y"], stairs["o"])
-    for k, seat in enumerate(s.order):
-        ctx.emit("TokenPlaced", seat=seat, square=lst(squares[k % len(squares)]))
+    return [sq for sq in tile_order(stairs["x"], stairs["y"], stairs["o"]) if sq not in taken]
+
+
+def token_choices(s: State, d: PlaceToken) -> list[Any]:
+    from app.kernel.types import Choice
+
+    where = "in your corner" if s.arena else "on the stairs"
+    return [
+        Choice("token", {"to": lst(sq)}, f"Start {where} at {sq[0]},{sq[1]}")
+        for sq in token_squares(s, int(d.seat))
+    ]
+
+
+@RULES.decision(PlaceToken, token_choices)
+def resolve_token(ctx: Ctx, d: PlaceToken, _t: str, args: dict[str, Any]) -> None:
+    ctx.emit("TokenPlaced", seat=d.seat, square=list(args["to"]))
 
 
 def danger_level(s: State) -> int:
@@ -325,62 +359,111 @@ def danger_level(s: State) -> int:
 
 @step("populate")
 def populate(ctx: Ctx, st: Step) -> None:
-    """Populating an encounter (AtD L252-263): reveal dungeon cards until the revealed
-    monsters' danger meets or exceeds the danger level."""
+    """Populating an encounter (AtD L251-263): the players place their tokens on the stairs,
+    then the danger level is set and the monsters come."""
     s = ctx.s
-    place_tokens(ctx)
+    steps: list[Step] = [{"op": "place_token", "seat": seat} for seat in s.order]
+    ctx.then([*steps, {"op": "populate_begin"}])
+
+
+@step("populate_begin")
+def populate_begin(ctx: Ctx, st: Step) -> None:
+    """The danger level (AtD L253); the game master's picks in Tabletop (AtD L274); else a
+    sample dungeon's set-aside cards come first, then the seed of a dig (facts file §10),
+    then the dungeon deck (``populate_next``)."""
+    s = ctx.s
     level = danger_level(s)
     ctx.emit("DangerSet", danger=level, players=len(s.names), tiles=len(s.tiles))
     if s.tabletop:
         ctx.ask(GmPick(seat=GM_SEAT, total=0))
         return
-    total = 0
-    # Set-aside cards of a sample dungeon come first, then the seed of a dig (facts file §10).
+    steps: list[Step] = []
     if s.reserved and s.encounter + 1 == C.dungeons[s.dungeon].set_aside_encounter:
-        for inst in list(s.reserved):
-            total += reveal(ctx, inst, "reserved")
+        steps += [{"op": "reveal_card", "card": inst, "source": "reserved"} for inst in s.reserved]
     if s.seed:
-        total += (s.seed_danger + 1) // 2 if s.seed_danger else 0
-        for inst in list(s.seed):
-            reveal(ctx, inst, "seed")
-        ctx.emit("SeedSpent")
-    while total < level:
-        if not s.dungeon_deck:
-            if not s.dungeon_discard:
-                break
+        steps += [{"op": "reveal_card", "card": inst, "source": "seed"} for inst in s.seed]
+        steps.append({"op": "seed_spent"})
+    ctx.then([*steps, {"op": "populate_next"}])
+
+
+@step("reveal_card", "card", "source")
+def reveal_card(ctx: Ctx, st: Step) -> None:
+    """A known card (set aside by a sample dungeon, or seeded by a dig) is revealed."""
+    reveal(ctx, st["card"], st["source"])
+
+
+@step("seed_spent")
+def seed_spent(ctx: Ctx, st: Step) -> None:
+    """Dug monsters count half their combined danger, rounded up (AtD L281; facts file §12)."""
+    s = ctx.s
+    ctx.emit("SeedSpent", danger=(s.seed_danger + 1) // 2 if s.seed_danger else 0)
+
+
+@step("populate_next")
+def populate_next(ctx: Ctx, st: Step) -> None:
+    """Reveal the top dungeon card until the revealed monsters' danger meets or exceeds the
+    danger level (AtD L254-257); the deck is reshuffled only when empty (AtD L282). Then
+    partial boss sets go to the bottom of the deck (AtD L225) and the first round begins."""
+    s = ctx.s
+    if s.revealed < s.danger:
+        if not s.dungeon_deck and s.dungeon_discard:
             reshuffle_dungeon(ctx)
-        total += reveal(ctx, s.dungeon_deck[0], "deck")
+        if s.dungeon_deck:
+            ctx.then([{"op": "populate_next"}])
+            reveal(ctx, s.dungeon_deck[0], "deck")
+            return
     if s.set_aside:
         ctx.emit("BossCardsReturned", n=len(s.set_aside), cards=[s.cards[c] for c in s.set_aside])
     ctx.then([{"op": "round"}])
 
 
-def reveal(ctx: Ctx, inst: str, source: str) -> int:
-    """One revealed dungeon card; the danger it adds (AtD L254-257, L224-226)."""
+def reveal(ctx: Ctx, inst: str, source: str) -> None:
+    """One revealed dungeon card (AtD L254-257, L224-226); the event carries the danger it
+    adds (none for a seed's cards, counted as half their danger instead)."""
     s = ctx.s
     card = s.cards[inst]
     kind = C.dungeon_kind(card)
     if kind != "monster":
-        ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="discard")
-        return 0
+        ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="discard", danger=0)
+        return
     mon = C.monsters[card]
+    danger = 0 if source == "seed" else mon.danger
+    have = [inst]
     if mon.boss_set:
         have = [c for c in s.set_aside if C.monsters[s.cards[c]].boss_set == mon.boss_set] + [inst]
         if len(have) < mon.boss_parts:
-            ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="set_aside")
-            return 0
-        ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="line")
-        enter_monsters(ctx, card, have)
-        return 0 if source == "seed" else mon.danger
-    ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="line")
-    enter_monsters(ctx, card, [inst])
-    return 0 if source == "seed" else mon.danger
+            ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="set_aside", danger=0)
+            return
+    ctx.emit("DungeonCardRevealed", card=inst, id=card, source=source, to="line", danger=danger)
+    enter_monsters(ctx, card, have)
 
 
-def enter_monsters(ctx: Ctx, card: str, cards: list[str], *, near: str | None = None) -> None:
+def tile_ranking(s: State) -> list[tuple[tuple[bool, int, int], int]]:
+    """The non-stairs tiles best first for a set of monsters (AtD L255, L258): empty before
+    occupied, then the least full, then the farthest (walking distance from the nearest
+    character to the tile's nearest square); each with its key, so ties show."""
+    occupied = q.occupied(s)
+    chars = [q.pos(s, q.ckey(i)) for i in range(len(s.chars))]
+    dist = path_distances(s.open_squares(), [c for c in chars if c is not None])
+    out = []
+    for k, t in enumerate(s.tiles):
+        if t["stairs"]:
+            continue
+        sqs = tile_squares(t["x"], t["y"], t["o"])
+        far = min((dist.get(sq, 999) for sq in sqs), default=999)
+        full = sum(1 for sq in sqs if sq in occupied)
+        if full < len(sqs):
+            out.append(((full > 0, full, -far), k))
+    return sorted(out)
+
+
+def enter_monsters(
+    ctx: Ctx, card: str, cards: list[str], *, near: str | None = None, tile: int | None = None
+) -> None:
     """Place a set of monsters (AtD L258-260): the empty tile farthest from the players,
     logo first then clockwise, spiralling in; never the stairs; overflow to the least full,
-    farthest tile. **Decision:** ties go to the tile placed first."""
+    farthest tile. When tiles tie for farthest the players choose (AtD L255): the party's
+    first seat in marching order is asked (``ChooseTile``), unless ``tile`` names the choice."""
     s = ctx.s
     mon = C.monsters[card]
     n = mon.number
@@ -392,17 +475,16 @@ def enter_monsters(ctx: Ctx, card: str, cards: list[str], *, near: str | None = 
         ring = sorted(s.open_squares() - occupied, key=lambda sq: (chebyshev(here, sq), sq))
         squares = ring[:n]
     else:
-        chars = [q.pos(s, q.ckey(i)) for i in range(len(s.chars))]
-        dist = path_distances(s.open_squares(), [c for c in chars if c is not None])
-        candidates = []
-        for k, t in enumerate(s.tiles):
-            if t["stairs"]:
-                continue
-            sqs = tile_squares(t["x"], t["y"], t["o"])
-            far = min((dist.get(sq, 999) for sq in sqs), default=999)
-            full = sum(1 for sq in sqs if sq in occupied)
-            candidates.append((full > 0, full, -far, k))
-        for _, _, _, k in sorted(candidates):
+        ranking = tile_ranking(s)
+        if tile is None and ranking:
+            tied = [k for key, k in ranking if key == ranking[0][0]]
+            if len(tied) > 1:
+                ctx.ask(ChooseTile(seat=s.order[0], card=card, cards=list(cards), tiles=tied))
+                return
+        ordered = [k for _, k in ranking]
+        if tile is not None:
+            ordered = [tile] + [k for k in ordered if k != tile]
+        for k in ordered:
             t = s.tiles[k]
             for sq in tile_order(t["x"], t["y"], t["o"]):
                 if len(squares) < n and sq not in occupied and sq not in squares:
@@ -423,6 +505,22 @@ def enter_monsters(ctx: Ctx, card: str, cards: list[str], *, near: str | None = 
         at_left_of=at,
         name=mon.name,
     )
+
+
+def tile_tie_choices(s: State, d: ChooseTile) -> list[Any]:
+    from app.kernel.types import Choice
+
+    name = C.monsters[d.card].name
+    out = []
+    for k in d.tiles:
+        t = s.tiles[k]
+        out.append(Choice("tile", {"tile": k}, f"{name} go to the tile at {t['x']},{t['y']}"))
+    return out
+
+
+@RULES.decision(ChooseTile, tile_tie_choices)
+def resolve_tile_tie(ctx: Ctx, d: ChooseTile, _t: str, args: dict[str, Any]) -> None:
+    enter_monsters(ctx, d.card, list(d.cards), tile=int(args["tile"]))
 
 
 # -- Tabletop: the game master's monster picks (AtD L274) ----------------------------------------
@@ -470,8 +568,56 @@ def resolve_gm_pick(ctx: Ctx, d: GmPick, type_: str, args: dict[str, Any]) -> No
         ]
     for c in cards:
         ctx.emit("DungeonCardRevealed", card=c, id=s.cards[c], source="deck", to="line")
-    enter_monsters(ctx, s.cards[inst], cards)
-    ctx.ask(GmPick(seat=GM_SEAT, total=d.total + mon.danger))
+    entry = f"L{s.monster_seq + 1}"
+    card = s.cards[inst]
+    ctx.emit(
+        "MonstersEntered", entry=entry, card=card, cards=cards, monsters=[], at_left_of=None, name=mon.name
+    )
+    gm_place_next(
+        ctx, GmPlace(seat=GM_SEAT, entry=entry, card=card, left=mon.number, total=d.total + mon.danger)
+    )
+
+
+def gm_place_next(ctx: Ctx, d: GmPlace) -> None:
+    """Ask for the next monster's square; once the set is placed (or no square is left),
+    back to the picks."""
+    if d.left > 0 and gm_squares(ctx.s, d):
+        ctx.ask(d)
+    else:
+        ctx.ask(GmPick(seat=GM_SEAT, total=d.total))
+
+
+def gm_squares(s: State, d: GmPlace) -> list[Square]:
+    """Open, unoccupied squares of the non-stairs tiles (AtD L258, L274); once a monster of
+    the set stands on a tile, the rest of the set goes on that tile while it has room
+    (the set is placed together, AtD L255; facts file §9)."""
+    taken = q.occupied(s)
+    tiles = [tile_squares(t["x"], t["y"], t["o"]) for t in s.tiles if not t["stairs"]]
+    free = [[sq for sq in sqs if sq not in taken] for sqs in tiles]
+    placed = [tuple(m["pos"]) for m in s.monsters.values() if m["entry"] == d.entry]
+    if placed:
+        home = next((k for k, sqs in enumerate(tiles) if placed[0] in sqs), None)
+        if home is not None and free[home]:
+            return sorted(free[home])
+    return sorted({sq for sqs in free for sq in sqs})
+
+
+def gm_place_choices(s: State, d: GmPlace) -> list[Any]:
+    from app.kernel.types import Choice
+
+    name = C.monsters[d.card].name
+    return [Choice("place", {"to": lst(sq)}, f"Put a {name} on {sq[0]},{sq[1]}") for sq in gm_squares(s, d)]
+
+
+@RULES.decision(GmPlace, gm_place_choices)
+def resolve_gm_place(ctx: Ctx, d: GmPlace, _t: str, args: dict[str, Any]) -> None:
+    """Tabletop: the game master puts one monster of the set on a square (AtD L274)."""
+    s = ctx.s
+    mid = f"m{s.monster_seq + 1}"
+    ctx.emit(
+        "MonsterPlaced", entry=d.entry, card=d.card, id=mid, square=list(args["to"]), hp=C.monsters[d.card].hp
+    )
+    gm_place_next(ctx, d.replace(left=d.left - 1))
 
 
 # -- rounds (AtD L264-270) ---------------------------------------------------------------------------
@@ -594,7 +740,8 @@ def act_choices(s: State, d: Act) -> list[Any]:
     for item in usable_equipment(s, seat):
         out.append(Choice("equip", {"item": item}, f"Use {C.equipment[s.cards[item]].name}"))
     if not speed_blocked(s, seat):
-        for sq, n in sorted(q.move_squares(s, q.ckey(seat), ch["speed"]).items()):
+        speed = ch["speed"] - penalty(s, q.ckey(seat), "move")
+        for sq, n in sorted(q.move_squares(s, q.ckey(seat), speed).items()):
             out.append(Choice("speed", {"to": lst(sq)}, f"Move to {sq[0]},{sq[1]} ({n} squares)"))
     out.append(Choice("end_turn", {"discard": False}, "End the turn and draw"))
     if ch["hand_a"] or ch["hand_r"]:
@@ -654,6 +801,7 @@ def resolve_act(ctx: Ctx, d: Act, type_: str, args: dict[str, Any]) -> None:
             ctx.then([{"op": "end_step", "seat": seat, "discard": bool(args["discard"])}])
         case "speed":
             ctx.emit("Moved", who=q.ckey(seat), to=list(args["to"]), why="speed")
+            use_penalty(ctx, q.ckey(seat), "move")
             ctx.then([{"op": "act", "seat": seat}])
         case "play":
             ctx.ask(Pay(seat=seat, card=args["card"], rcs=[], context="turn"))
@@ -690,37 +838,92 @@ def use_ability(ctx: Ctx, seat: int) -> None:
             n = e["n"]
             draw_n(ctx, seat, n, n if ch["cls"] == "psion" else 0)
         elif e["op"] == "arrange_top":
-            arrange_top(ctx, seat, e["n"])
+            steps += [
+                {"op": "arrange", "seat": seat, "deck": deck, "n": e["n"]}
+                for deck in ("actions", "resources")
+            ]
     ctx.then([*steps, {"op": "act", "seat": seat}])
 
 
-def arrange_top(ctx: Ctx, seat: int, n: int) -> None:
-    """A Lifetime of Preparation (AtD L313): the top 5 of each deck in the order the
-    player wants. **Decision:** the engine orders them for the player — action cards by
-    cost (cheapest first), resource cards by resources given (most first) — and only the
-    player sees the new order (it is in the event, hidden from others)."""
-    ch = ctx.s.chars[seat]
-    top_a = sorted(ch["actions"][:n], key=lambda c: (C.actions[ctx.s.cards[c]].cost.total, c))
-    top_r = sorted(
-        ch["resources"][:n], key=lambda c: (-sum(a for a, _ in C.resources[ctx.s.cards[c]].resources), c)
+def any_time_choices(s: State, seat: Any) -> list[Any]:
+    """ "Play at any time" (AtD L313): while the table waits on any question in an
+    encounter, a Samurai whose A Lifetime of Preparation is unused may use it (facts file
+    §20: a non-blocking optional prompt at every stable point)."""
+    from app.kernel.types import Choice
+
+    if not isinstance(seat, int) or s.decision is None or s.result is not None or not s.in_encounter:
+        return []
+    ch = s.chars[seat]
+    ab = C.classes[ch["cls"]].ability
+    if ch["hp"] <= 0 or s.decision.kind == "arrange" or not ability_ready(s, seat):
+        return []
+    if not any(e["op"] == "arrange_top" for e in ab["effects"]):
+        return []
+    return [Choice("prepare", {}, f"{ab['name']}: {ab['text']}")]
+
+
+def resolve_any_time(ctx: Ctx, seat: Any, _t: str, args: dict[str, Any]) -> None:
+    s = ctx.s
+    ab = C.classes[s.chars[seat]["cls"]].ability
+    ctx.emit(
+        "AbilityUsed", seat=seat, key="dungeon" if ab["per"] == "dungeon" else "enc:ability", name=ab["name"]
     )
-    rest_a, rest_r = ch["actions"][n:], ch["resources"][n:]
+    n = next(int(e["n"]) for e in ab["effects"] if e["op"] == "arrange_top")
+    ctx.then([{"op": "arrange", "seat": seat, "deck": deck, "n": n} for deck in ("actions", "resources")])
+
+
+ANY_TIME = RULES.window(
+    "any_time", ["prepare"], any_time_choices, resolve_any_time, title="A Lifetime of Preparation"
+)
+
+
+@step("arrange", "seat", "deck", "n")
+def arrange(ctx: Ctx, st: Step) -> None:
+    """A Lifetime of Preparation (AtD L313): the player looks at the top ``n`` cards of a
+    deck (only that player sees them: ``peek``) and puts them back in any order, one card
+    at a time (``Arrange``)."""
+    s = ctx.s
+    seat, deck = st["seat"], st["deck"]
+    pile = s.chars[seat][deck]
+    top = pile[: st["n"]]
+    if not top:
+        return
+    ctx.emit("DeckShuffled", seat=seat, deck=deck, order=list(pile), top=top, n=len(pile), peek=True)
+    if len(top) > 1:
+        ctx.ask(Arrange(seat=seat, deck=deck, top=top, placed=[]))
+
+
+def arrange_choices(s: State, d: Arrange) -> list[Any]:
+    from app.kernel.types import Choice
+
+    where = len(d.placed) + 1
+    out = [
+        Choice("top", {"card": c}, f"{C.card_name(s.cards[c])} as card {where} from the top")
+        for c in d.top
+        if c not in d.placed
+    ]
+    return [*out, Choice("keep", {}, "Leave the other cards in the order they are")]
+
+
+@RULES.decision(Arrange, arrange_choices)
+def resolve_arrange(ctx: Ctx, d: Arrange, type_: str, args: dict[str, Any]) -> None:
+    """Each ``top`` puts the next card back, first to be drawn first; once one card is
+    left (or ``keep``) the deck takes its new order."""
+    placed = [*d.placed, args["card"]] if type_ == "top" else list(d.placed)
+    rest = [c for c in d.top if c not in placed]
+    if type_ == "top" and len(rest) > 1:
+        ctx.ask(d.replace(placed=placed))
+        return
+    ch = ctx.s.chars[int(d.seat)]
+    top = placed + rest
+    below = ch[d.deck][len(d.top) :]
     ctx.emit(
         "DeckShuffled",
-        seat=seat,
-        deck="actions",
-        order=top_a + rest_a,
-        top=top_a,
-        n=len(top_a) + len(rest_a),
-        peek=True,
-    )
-    ctx.emit(
-        "DeckShuffled",
-        seat=seat,
-        deck="resources",
-        order=top_r + rest_r,
-        top=top_r,
-        n=len(top_r) + len(rest_r),
+        seat=d.seat,
+        deck=d.deck,
+        order=top + below,
+        top=top,
+        n=len(top) + len(below),
         peek=True,
     )
 
@@ -743,6 +946,8 @@ def push_squares(s: State, seat: int, who: str, n: int, why: str) -> dict[Square
         if s.arena and ch["statuses"].get("immobilized", 0) > s.round:
             return {}
     flying = who.startswith("m") and C.monsters[s.monsters[who]["card"]].flying and why != "push"
+    if why != "push":
+        n -= penalty(s, who, "move")  # a movement penalty (AtD L295); pushes are not moves
     return q.move_squares(s, who, n, flying)
 
 
@@ -763,6 +968,8 @@ def move_choices(s: State, d: MoveTo) -> list[Any]:
 def resolve_move(ctx: Ctx, d: MoveTo, type_: str, args: dict[str, Any]) -> None:
     if type_ == "move":
         ctx.emit("Moved", who=d.who, to=list(args["to"]), why=d.why)
+        if d.why != "push":
+            use_penalty(ctx, d.who, "move")
 
 
 # -- playing a card: pay → declare → condition → parts → draws (AtD L140-143, L181-184) ------
@@ -781,10 +988,58 @@ def pay_choices(s: State, d: Pay) -> list[Any]:
             continue
         seen.add(s.cards[r])
         out.append(Choice("add", {"rc": r}, f"Add {C.resources[s.cards[r]].name}"))
+    if d.context == "turn":
+        for item in modifier_equipment(s, seat, d):
+            eq = C.equipment[s.cards[item]]
+            bonus = ", ".join(f"+{e['n']} {e['op'].removeprefix('bonus_')}" for e in eq.modifies["effects"])
+            need = int(eq.condition.get("discard", 0))
+            cost = f"; discard {need} {eq.condition.get('discard_type', 'card')}" if need else ""
+            out.append(Choice("modify", {"item": item}, f"Add {eq.name} ({bonus}{cost})"))
     if payment_ok(s, seat, d):
         out.append(Choice("done", {}, f"Declare {card.name}"))
     out.append(Choice("cancel", {}, "Back"))
     return out
+
+
+def equipment_pool(s: State, seat: int, item: str, excluded: set[str]) -> list[str]:
+    """The hand cards that may pay an equipment's discard condition (AtD L204)."""
+    ch = s.chars[seat]
+    kind = C.equipment[s.cards[item]].condition.get("discard_type")
+    pool = [c for c in ch["hand_a"] + ch["hand_r"] if c not in excluded]
+    if kind:
+        pool = [c for c in pool if c in ch["hand_a"] and kind in C.actions[s.cards[c]].types]
+    return pool
+
+
+def modifier_equipment(s: State, seat: int, d: Pay) -> list[str]:
+    """Equipment that may be added to the card being paid for: unused this round or
+    encounter, modifying one of its parts (Battle Axe: a melee attack, AtD L208), its
+    condition payable besides the card's (facts file §7)."""
+    card = q.action(s, d.card)
+    parts = [card.parts[i] for i in q.own_turn_parts(card)]
+    out = []
+    for item in usable_equipment(s, seat):
+        eq = C.equipment[s.cards[item]]
+        if item in d.equipment or not any(eq.fits(p) for p in parts):
+            continue
+        if mods_payable(s, seat, d.replace(equipment=[*d.equipment, item])):
+            out.append(item)
+    return out
+
+
+def mods_payable(s: State, seat: int, d: Pay) -> bool:
+    """The equipment's discards come from the hand besides the card, its resource cards and
+    what the card's own condition needs (checked conservatively: no card counted twice)."""
+    card = q.action(s, d.card)
+    taken: set[str] = {d.card, *d.rcs}
+    for item in d.equipment:
+        need = int(C.equipment[s.cards[item]].condition.get("discard", 0))
+        pool = equipment_pool(s, seat, item, taken)
+        if len(pool) < need:
+            return False
+        taken |= set(pool[:need])
+    need, _ = q.condition_need(s, seat, card, d.rcs)
+    return len(q.discardable(s, seat, card, taken)) >= need
 
 
 def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None) -> list[str] | None:
@@ -840,6 +1095,8 @@ def payment_ok(s: State, seat: int, d: Pay) -> bool:
         return False
     need, lose = q.condition_need(s, seat, card, d.rcs)
     pool = q.discardable(s, seat, card, {d.card, *d.rcs})
+    if d.equipment and not mods_payable(s, seat, d):
+        return False
     return len(pool) >= need and (lose == 0 or s.chars[seat]["hp"] > lose)
 
 
@@ -849,6 +1106,9 @@ def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
     seat = int(d.seat)
     if type_ == "add":
         ctx.ask(d.replace(rcs=[*d.rcs, args["rc"]]))
+        return
+    if type_ == "modify":
+        ctx.ask(d.replace(equipment=[*d.equipment, args["item"]]))
         return
     if type_ == "cancel":
         if d.context == "turn":
@@ -873,8 +1133,14 @@ def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
         context=d.context,
         protect=protect,
     )
+    steps: list[Step] = []
+    for item in d.equipment:
+        ctx.emit("EquipmentAdded", seat=seat, item=item, id=s.cards[item], key=equipment_key(s, item))
+        need = int(C.equipment[s.cards[item]].condition.get("discard", 0))
+        if need:
+            steps.append({"op": "equip_discard", "seat": seat, "item": item, "left": need})
     parts = q.own_turn_parts(card) if d.context == "turn" else q.defense_parts(card)
-    steps: list[Step] = [{"op": "play_condition", "seat": seat}]
+    steps.append({"op": "play_condition", "seat": seat})
     steps += [{"op": "play_part", "seat": seat, "part": i} for i in parts]
     steps.append({"op": "finish_play", "seat": seat})
     if d.context == "turn":
@@ -930,13 +1196,22 @@ def ask_discard(ctx: Ctx, st: Step) -> None:
         ctx.ask(Discard(seat=st["seat"], left=st["left"]))
 
 
+@step("equip_discard", "seat", "item", "left")
+def equip_discard(ctx: Ctx, st: Step) -> None:
+    """An equipment modifier's discard condition, before anything else (AtD L182, L208)."""
+    if st["left"] > 0 and equipment_pool(ctx.s, st["seat"], st["item"], set()):
+        ctx.ask(Discard(seat=st["seat"], left=st["left"], item=st["item"]))
+
+
 def discard_choices(s: State, d: Discard) -> list[Any]:
     from app.kernel.types import Choice
 
     seat = int(d.seat)
     play = s.play or {}
     ch = s.chars[seat]
-    if play.get("equipment"):
+    if d.item is not None:
+        pool = equipment_pool(s, seat, d.item, set())
+    elif play.get("equipment"):
         eq = C.equipment[s.cards[play["equipment"]]]
         kind = eq.condition.get("discard_type")
         pool = (
@@ -959,13 +1234,22 @@ def discard_choices(s: State, d: Discard) -> list[Any]:
 @RULES.decision(Discard, discard_choices)
 def resolve_discard(ctx: Ctx, d: Discard, _t: str, args: dict[str, Any]) -> None:
     ctx.emit("CardsDiscarded", seat=d.seat, cards=[args["card"]], why="condition")
-    if d.left > 1:
+    if d.left > 1 and d.item is not None:
+        ctx.then([{"op": "equip_discard", "seat": d.seat, "item": d.item, "left": d.left - 1}])
+    elif d.left > 1:
         ctx.then([{"op": "ask_discard", "seat": d.seat, "left": d.left - 1}])
 
 
 def rc_total(s: State, op: str) -> int:
     play = s.play or {}
     return sum(C.resources[s.cards[r]].modifier(op) for r in play.get("rcs", ()))
+
+
+def mod_total(s: State, part: Part, op: str) -> int:
+    """The modifiers equipment added to the card give the part it fits (AtD L208)."""
+    play = s.play or {}
+    mods = [C.equipment[s.cards[e]] for e in play.get("mods", ())]
+    return sum(eq.modifier(op) for eq in mods if eq.fits(part))
 
 
 @step("play_part", "seat", "part")
@@ -1143,6 +1427,8 @@ def apply_effects(ctx: Ctx, seat: int, part: Part, who: str) -> None:
             pushes = n + rc_total(s, "bonus_push")
         elif op in ("stun", "immobilize", "dominate", "pressure"):
             set_status(ctx, seat, who, op, n)
+        elif op == "penalty":
+            set_penalty(ctx, seat, who, e["stat"], n, int(e["rounds"]))
         elif op == "move":
             ctx.then(
                 [
@@ -1160,6 +1446,7 @@ def apply_effects(ctx: Ctx, seat: int, part: Part, who: str) -> None:
             n = rc_total(s, op)
             if n and q.alive(s, who):
                 set_status(ctx, seat, who, status, n)
+    pushes += mod_total(s, part, "bonus_push")
     if pushes and q.alive(s, who) and who != me:
         ctx.then([{"op": "ask_move", "seat": seat, "who": who, "n": pushes, "why": "push"}])
 
@@ -1183,6 +1470,55 @@ def set_status(ctx: Ctx, seat: int, who: str, op: str, rounds: int) -> None:
     ctx.emit("StatusSet", who=who, status=status, until=until, by=seat)
 
 
+def set_penalty(ctx: Ctx, seat: int, who: str, stat: str, n: int, rounds: int) -> None:
+    """A penalty to saves, movement or damage lasts its rounds (AtD L168-170); in Arena a
+    character's penalty applies only to its next save, move or attack, and "N rounds" to
+    the next N of them (AtD L295)."""
+    s = ctx.s
+    if not q.alive(s, who):
+        return
+    if s.arena and who.startswith("c"):
+        ctx.emit("PenaltySet", who=who, stat=stat, n=n, until=None, left=rounds, by=seat)
+    else:
+        ctx.emit("PenaltySet", who=who, stat=stat, n=n, until=s.round + rounds, left=None, by=seat)
+
+
+def penalty(s: State, who: str, stat: str) -> int:
+    """The penalty ``who`` has now to a save, a move or an attack's damage (AtD L295)."""
+    target = s.chars[int(who[1:])] if who.startswith("c") else s.monsters.get(who, {})
+    entry = target.get("penalties", {}).get(stat)
+    if entry is None:
+        return 0
+    live = entry["left"] > 0 if entry["left"] is not None else entry["until"] > s.round
+    return int(entry["n"]) if live else 0
+
+
+def counted(s: State, who: str, stat: str) -> bool:
+    """An Arena penalty counted in uses (AtD L295), spent by the next save, move or attack."""
+    target = s.chars[int(who[1:])] if who.startswith("c") else s.monsters.get(who, {})
+    entry = target.get("penalties", {}).get(stat)
+    return entry is not None and entry["left"] is not None and entry["left"] > 0
+
+
+def use_penalty(ctx: Ctx, who: str, stat: str) -> None:
+    if counted(ctx.s, who, stat):
+        ctx.emit("PenaltyUsed", who=who, stat=stat)
+
+
+def char_save(ctx: Ctx, who: str) -> int:
+    """A character's save against one attack: Defense cards in play and advancements, less
+    a save penalty (AtD L295; **decision:** a penalty is spent only by a save actually
+    taken, one above 0)."""
+    s = ctx.s
+    seat = int(who[1:])
+    save = s.guard.get(who, 0) + adv_bonus(s, seat, "save")
+    if save > 0 and penalty(s, who, "save"):
+        cut = penalty(s, who, "save")
+        use_penalty(ctx, who, "save")
+        return max(0, save - cut)
+    return save
+
+
 def deal(ctx: Ctx, seat: int, part: Part, who: str, e: dict[str, Any], x: int) -> None:
     """Damage = (base + flat bonuses) × (sum of multipliers, else 1) − saves (AtD L179-180;
     facts file §6); vs Minion and vs Boss replace the base (AtD L187)."""
@@ -1195,17 +1531,31 @@ def deal(ctx: Ctx, seat: int, part: Part, who: str, e: dict[str, Any], x: int) -
     if boss and "vs_boss" in e:
         base = max(base, int(e["vs_boss"]))
     bonus = (
-        rc_total(s, "bonus_damage") + adv_bonus(s, seat, "damage") + (rc_total(s, "vs_boss") if boss else 0)
+        rc_total(s, "bonus_damage")
+        + mod_total(s, part, "bonus_damage")
+        + adv_bonus(s, seat, "damage")
+        + (rc_total(s, "vs_boss") if boss else 0)
     )
     mult = rc_total(s, "multiplier") or 1
-    total = (base + bonus) * mult
+    total = max(0, (base + bonus) * mult - attack_penalty(ctx, me))
     if who.startswith("m"):
         save, defended = monster_save(s, who, part.distance)
-        damage(ctx, who, total, save, defended=defended, source=me)
+        damage(ctx, who, total, max(0, save - penalty(s, who, "save")), defended=defended, source=me)
     else:
-        target = int(who[1:])
-        save = s.guard.get(who, 0) + adv_bonus(s, target, "save")
-        damage(ctx, who, total, save, source=me)
+        damage(ctx, who, total, char_save(ctx, who), source=me)
+
+
+def attack_penalty(ctx: Ctx, me: str) -> int:
+    """A damage penalty weakens the attacker's next attack (AtD L295): every target of the
+    card being played, the use spent once for the whole card."""
+    s = ctx.s
+    play = s.play or {}
+    if "damage_penalty" in play:
+        return int(play["damage_penalty"])
+    cut = penalty(s, me, "damage")
+    if cut and counted(s, me, "damage"):
+        ctx.emit("PenaltyUsed", who=me, stat="damage", in_play=cut)
+    return cut
 
 
 @step("finish_play", "seat")
@@ -1332,6 +1682,18 @@ def monster_turn(ctx: Ctx, st: Step) -> None:
     if m is None or m.get("stunned", 0) > s.round:
         return
     card = C.monsters[m["card"]]
+    dominator = m.get("dominator")
+    if q.dominated(s, mid) and isinstance(dominator, int) and s.chars[dominator]["hp"] > 0:
+        # the dominating player moves it and attacks with it (AtD L75)
+        ctx.ask(
+            GmMonster(
+                seat=dominator,
+                monster=mid,
+                moved=m.get("immobilized", 0) > s.round,
+                attacks=card.attacks["count"],
+            )
+        )
+        return
     if s.tabletop and not q.dominated(s, mid):
         ctx.ask(
             GmMonster(
@@ -1373,7 +1735,7 @@ def monster_move(ctx: Ctx, mid: str, behaviour: str) -> None:
         return
     if behaviour in ("close", "advance") and any(in_range(s, mid, f) for f in foes):
         return
-    steps = int(card.maneuver["count"]) * int(card.maneuver["move"])
+    steps = int(card.maneuver["count"]) * int(card.maneuver["move"]) - penalty(s, mid, "move")
     options = q.move_squares(s, mid, steps, card.flying)
     if not options:
         return
@@ -1430,13 +1792,12 @@ def hit(ctx: Ctx, st: Step) -> None:
         s.guard.pop(target, None)
         return
     card = C.monsters[s.monsters[mid]["card"]]
-    amount = int(card.attacks["damage"])
+    amount = max(0, int(card.attacks["damage"]) - penalty(s, mid, "damage"))
     if target.startswith("c"):
-        seat = int(target[1:])
-        damage(ctx, target, amount, s.guard.get(target, 0) + adv_bonus(s, seat, "save"), source=mid)
+        damage(ctx, target, amount, char_save(ctx, target), source=mid)
     else:
         save, defended = monster_save(s, target, card.attacks["distance"])
-        damage(ctx, target, amount, save, defended=defended, source=mid)
+        damage(ctx, target, amount, max(0, save - penalty(s, target, "save")), defended=defended, source=mid)
 
 
 # -- Tabletop: the game master's monster turn (AtD L275) -------------------------------------------
@@ -1455,7 +1816,7 @@ def gm_monster_choices(s: State, d: GmMonster) -> list[Any]:
             if in_range(s, mid, who):
                 out.append(Choice("attack", {"who": who}, f"{card.name} attacks {who_name(s, who)}"))
     if not d.moved:
-        steps = int(card.maneuver["count"]) * int(card.maneuver["move"])
+        steps = int(card.maneuver["count"]) * int(card.maneuver["move"]) - penalty(s, mid, "move")
         for sq, n in sorted(q.move_squares(s, mid, steps, card.flying).items()):
             out.append(Choice("move", {"to": lst(sq)}, f"{card.name} moves to {sq[0]},{sq[1]} ({n})"))
     return [*out, Choice("done", {}, "End the monster's turn")]
@@ -1466,22 +1827,36 @@ def resolve_gm_monster(ctx: Ctx, d: GmMonster, type_: str, args: dict[str, Any])
     if type_ == "done":
         return
     if type_ == "move":
-        ctx.emit("Moved", who=d.monster, to=list(args["to"]), why="game master")
+        ctx.emit(
+            "Moved",
+            who=d.monster,
+            to=list(args["to"]),
+            why="game master" if d.seat == GM_SEAT else "dominated",
+        )
         ctx.ask(d.replace(moved=True))
         return
     target = args["who"]
     hit_step = {"op": "hit", "source": d.monster, "target": target}
-    ctx.then([{"op": "gm_again", "monster": d.monster, "moved": d.moved, "attacks": d.attacks - 1}])
+    again = {
+        "op": "gm_again",
+        "monster": d.monster,
+        "moved": d.moved,
+        "attacks": d.attacks - 1,
+        "seat": d.seat,
+    }
+    ctx.then([again])
     if target.startswith("c"):
         ctx.ask(Defend(seat=int(target[1:]), attacker=d.monster, target=target, resume=hit_step))
     else:
         ctx.then([hit_step])
 
 
-@step("gm_again", "monster", "moved", "attacks")
+@step("gm_again", "monster", "moved", "attacks", "seat")
 def gm_again(ctx: Ctx, st: Step) -> None:
+    """The same monster's turn goes on, decided by the game master or its dominator."""
     if st["monster"] in ctx.s.monsters:
-        ctx.ask(GmMonster(seat=GM_SEAT, monster=st["monster"], moved=st["moved"], attacks=st["attacks"]))
+        seat = st.get("seat", GM_SEAT)
+        ctx.ask(GmMonster(seat=seat, monster=st["monster"], moved=st["moved"], attacks=st["attacks"]))
 
 
 def who_name(s: State, who: str) -> str:

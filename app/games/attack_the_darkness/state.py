@@ -60,6 +60,8 @@ class State:
     seed: list[str] = field(default_factory=list)
     """Cards that seed the next encounter: dug monsters (half danger) and ambushes."""
     seed_danger: int = 0
+    revealed: int = 0
+    """The danger revealed so far while populating the encounter (AtD L257)."""
     adv_deck: list[str] = field(default_factory=list)
     adv_draw: dict[str, list[str]] = field(default_factory=dict)
     dungeon_index: int = 0

@@ -108,5 +108,15 @@ class Table:
         return events
 
 
+def populate(t: Table) -> list[Event]:
+    """Run the ``populate`` step; every player puts their token on the first stairs square
+    offered (the logo square, then clockwise: AtD L251, L260)."""
+    events = t.run({"op": "populate"})
+    while t.state.decision is not None and t.state.decision.kind == "place_token":
+        seat = t.state.decision.seat
+        events += t.send(seat, "token", **t.choices(seat)[0][1])
+    return events
+
+
 def types(events: list[Event]) -> list[str]:
     return [e.type for e in events]

@@ -30,7 +30,15 @@ def test_initiative_by_cutting_lowest_cost_first() -> None:
     t.send(0, "cut", seat=0, depth=1)
     events = t.send(1, "cut", seat=1, depth=1)
     assert "InitiativeSet" in types(events) and t.state.order == [1, 0]
-    assert t.state.chars[1]["pos"] == [0, 0]  # corner 1 to the first team
+    # players place themselves in initiative order (AtD L290): corner 1 to the first team
+    d = t.state.decision
+    assert d.kind == "place_token" and d.seat == 1
+    assert [a["to"] for _, a in t.choices(1)] == [[0, 0], [1, 0], [0, 1]]
+    t.send(1, "token", to=[1, 0])
+    assert t.state.chars[1]["pos"] == [1, 0]
+    assert [a["to"] for _, a in t.choices(0)] == [[11, 11], [10, 11], [11, 10]]  # corner 2
+    t.send(0, "token", to=[11, 10])
+    assert t.state.decision.kind == "act" and t.state.decision.seat == 1
 
 
 def test_tied_cuts_are_cut_again() -> None:
@@ -49,6 +57,9 @@ def settled(t: Table) -> None:
     while t.state.decision.kind == "cut":
         seat = t.state.decision.asked[0]
         t.send(seat, "cut", seat=seat, depth=1)
+    while t.state.decision.kind == "place_token":
+        seat = t.state.decision.seat
+        t.send(seat, "token", **t.choices(seat)[0][1])
 
 
 def test_stun_discards_and_immobilize_doubles_maneuvers() -> None:

@@ -31,6 +31,8 @@ OPTION_SETS: list[tuple[str, dict[str, Any], int, int]] = [
     ("tavern-cellar", {"dungeon": "tavern_cellar"}, 3, 2),
     ("random-campaign", {"dungeon": "random", "encounters": 2, "campaign": 2, "bosses": True}, 2, 2),
     ("cave", {"dungeon": "cave"}, 1, 2),
+    # a Samurai: A Lifetime of Preparation's "any time" prompt and its peeked cards
+    ("samurai-sewer", {"dungeon": "sewer", "class": ["samurai", "templar"]}, 2, 2),
     ("arena", {"mode": "arena", "teams": 2}, 4, 25),
     ("tabletop", {"mode": "tabletop", "dungeon": "random", "encounters": 1}, 2, 15),
 ]

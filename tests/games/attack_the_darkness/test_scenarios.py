@@ -8,7 +8,7 @@ import pytest
 from app.games.attack_the_darkness.decks import sample_deck, validate_deck
 from app.games.attack_the_darkness.rules import best_target, monster_save
 from app.kernel.types import RuleError
-from tests.games.attack_the_darkness.harness import C, Table, types
+from tests.games.attack_the_darkness.harness import C, Table, populate, types
 
 ROW = [(0, 0, "h"), (4, 0, "h"), (8, 0, "h")]
 """Three horizontal tiles side by side: an open strip 12 squares wide and 3 tall."""
@@ -77,7 +77,7 @@ def test_encounter_creation_example() -> None:
         inst = next(i for i in s.dungeon_deck if s.cards[i] == card and i not in top)
         top.append(inst)
     s.dungeon_deck = top + [i for i in s.dungeon_deck if i not in top]
-    events = t.run({"op": "populate"})
+    events = populate(t)
     assert next(e for e in events if e.type == "DangerSet").data["danger"] == 28
     revealed = [(e.data["id"], e.data["to"]) for e in events if e.type == "DungeonCardRevealed"]
     assert revealed[2] == ("battle_axe", "discard")
@@ -109,7 +109,7 @@ def test_partial_boss_sets_go_to_the_bottom() -> None:
     order = ["salt_dragon_1", "kobold_crossbows", "salt_dragon_2", "aura_knight", "demon", "minotaur"]
     top = [next(i for i in s.dungeon_deck if s.cards[i] == c) for c in order]
     s.dungeon_deck = top + [i for i in s.dungeon_deck if i not in top]
-    events = t.run({"op": "populate"})
+    events = populate(t)
     assert next(e for e in events if e.type == "DangerSet").data["danger"] == 21
     assert "BossCardsReturned" in types(events)
     assert t.state.dungeon_deck[-2:] == [top[0], top[2]]
@@ -123,7 +123,7 @@ def test_partial_boss_sets_go_to_the_bottom() -> None:
     s2 = t2.state
     dragons = [next(i for i in s2.dungeon_deck if s2.cards[i] == f"salt_dragon_{k}") for k in (1, 2, 3)]
     s2.dungeon_deck = dragons + [i for i in s2.dungeon_deck if i not in dragons]
-    events = t2.run({"op": "populate"})
+    events = populate(t2)
     entered = [e for e in events if e.type == "MonstersEntered"]
     assert entered[0].data["cards"] == dragons and len(entered[0].data["monsters"]) == 1
     dragon_entry = entered[0].data["entry"]

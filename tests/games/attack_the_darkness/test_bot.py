@@ -1,0 +1,98 @@
+"""The heuristic bot's choices on crafted tables: kills first, boosts a paid attack, holds
+with the party while monsters close in, never digs greedily, rests when hurt, answers
+trades and orders A Lifetime of Preparation's cards."""
+
+from __future__ import annotations
+
+import random
+
+from app.games.attack_the_darkness import ATTACK_THE_DARKNESS as GAME
+from app.games.attack_the_darkness.bot import bot_pick
+from app.games.attack_the_darkness.decisions import ClearRoom, Explore, Trade
+from tests.games.attack_the_darkness.harness import C, Table
+
+ROW = [(0, 0, "h"), (4, 0, "h"), (8, 0, "h")]
+
+
+def pick(t: Table, seat: object = 0) -> tuple[str, dict]:
+    prompt = next(p for p in GAME.prompts(t.state) if p.seat == seat)
+    choice = bot_pick(t.state, prompt, random.Random(1))
+    return choice.type, choice.args
+
+
+def test_the_bot_finishes_the_monster_it_can_kill() -> None:
+    """A 4-damage Hack! kills a 4-HP Zombie rather than hitting a 3-HP Troll whose save of 2
+    (AtD L76, L216) would leave it standing: not simply the lowest HP."""
+    t = Table(1, classes=["champion"])
+    t.craft(ROW, {0: (1, 1)})
+    troll = t.monster("troll", (2, 1), hp=3)
+    zombie = t.monster("zombies", (0, 1), hp=4)
+    assert C.monsters["troll"].defenses["save"] == 2
+    hack, hearty, other = t.hand(0, "hack", "hearty", "crush")
+    assert pick(t) == ("play", {"card": hack})
+    t.send(0, "play", card=hack)
+    kind, args = pick(t)
+    assert (kind, args) == ("add", {"rc": hearty})
+    t.send(0, "add", rc=hearty)
+    t.send(0, "done")
+    t.send(0, "discard", card=other)
+    assert pick(t) == ("target", {"who": zombie}) and troll in t.state.monsters
+
+
+def test_the_bot_adds_a_damage_boost_to_a_paid_attack() -> None:
+    t = Table(1, classes=["champion"])
+    t.craft(ROW, {0: (1, 1)})
+    t.monster("troll", (2, 1))
+    crush, h1, brutish = t.hand(0, "crush", "hearty", "brutish")
+    t.send(0, "play", card=crush)
+    t.send(0, "add", rc=h1)
+    assert C.resources["brutish"].modifier("bonus_damage") == 1
+    assert pick(t) == ("add", {"rc": brutish})  # paid already: the +1 damage goes in too
+
+
+def test_the_bot_waits_with_the_party_for_closing_monsters() -> None:
+    """Nothing to strike this turn and monsters that close in (AtD L211): no lone run ahead."""
+    t = Table(2, classes=["champion", "templar"])
+    t.craft(ROW, {0: (0, 1), 1: (0, 2)})
+    t.monster("troll", (11, 1))
+    t.hand(0, "crush", "hearty", "hearty")
+    assert pick(t) == ("end_turn", {"discard": False})
+
+
+def test_the_bot_never_digs_greedily_and_rests_when_hurt() -> None:
+    """Dug monsters seed the next encounter (AtD L281); lost HP is regained by resting
+    (AtD L279)."""
+    t = Table(2, classes=["champion", "templar"])
+    t.craft(ROW, {0: (0, 1), 1: (0, 2)})
+    t.state.in_encounter = False
+    t.state.decision = Explore(seat=0, missed=True)
+    t.state.tiles = t.state.tiles[:1]
+    assert ("dig", {}) in t.choices(0)
+    assert pick(t) == ("stop", {})
+    t.state.chars[1]["hp"] = 9
+    t.state.decision = ClearRoom(seat="any", seats=[0, 1], chosen={})
+    kind, args = pick(t, 1)
+    assert kind == "rest" and args["seat"] == 1
+
+
+def test_the_bot_accepts_gifts_and_declines_swaps() -> None:
+    t = Table(2, classes=["champion", "templar"])
+    s = t.state
+    axe, bow = (next(i for i in s.dungeon_deck if s.cards[i] == c) for c in ("battle_axe", "short_bow"))
+    s.chars[0]["equipment"], s.chars[1]["equipment"] = [axe], [bow]
+    s.decision = Trade(seat=1, traders=[0, 1], offer={"seat": 0, "to": 1, "give": axe, "take": None})
+    assert pick(t, 1) == ("accept", {})
+    s.decision = Trade(seat=1, traders=[0, 1], offer={"seat": 0, "to": 1, "give": axe, "take": bow})
+    assert pick(t, 1) == ("decline", {})
+    s.decision = Trade(seat="any", seats=[0, 1], traders=[0, 1])
+    assert pick(t, 0) == ("done", {"seat": 0})
+
+
+def test_the_bot_puts_the_cheapest_action_cards_on_top() -> None:
+    t = Table(1, classes=["samurai"], dungeon="random")
+    t.craft([(0, 0, "v")], {0: (0, 0)})
+    t.monster("zombies", (2, 3))
+    t.send(0, "ability")
+    top = t.state.decision.top
+    cheapest = min(top, key=lambda c: (C.actions[t.state.cards[c]].cost.total, c))
+    assert pick(t) == ("top", {"card": cheapest})
