@@ -15,6 +15,30 @@ def _who(d: dict, key: str = "who") -> str:
     return f"monster #{w[1:]}" if w else ""
 
 
+PENALTY_STAT = {"save": "saves", "move": "movement", "damage": "damage"}
+PENALTY_SPENT = {
+    "save": "takes the save penalty on a save",
+    "move": "moves with the movement penalty",
+    "damage": "attacks with the damage penalty",
+}
+
+
+def _penalty(d: dict) -> str:
+    """A penalty as the rulebook words it (AtD L295): for rounds, or (Arena) the next N uses."""
+    what = f"−{d['n']} {PENALTY_STAT.get(d['stat'], d['stat'])}"
+    if d.get("left") is not None:
+        return f"{what} for the next {d['left']} use(s)"
+    return f"{what} until round {d['until']}"
+
+
+def _trade(give: str | None, take: str | None) -> str:
+    """The event names equipment by card instance, which only the state can name; the
+    board shows who holds what, so the line says only what kind of exchange it is."""
+    if give and take:
+        return "a piece of equipment in exchange for one"
+    return "a piece of equipment as a gift" if give else "nothing, asking for a piece of equipment"
+
+
 def describe_event(event: Event) -> str:
     d = event.data
     seat = d.get("seat")
@@ -53,8 +77,13 @@ def describe_event(event: Event) -> str:
             }.get(d["to"], d["to"])
             return f"{C.dungeon_name(d['id'])} is revealed and {where}."
         case "MonstersEntered":
+            if not d["monsters"]:  # Tabletop: the game master places them one by one (MonsterPlaced)
+                return f"{d['name']} joins the monster line."
             numbers = ", ".join(f"#{m['id'][1:]}" for m in d["monsters"])
             return f"{len(d['monsters'])} × {d['name']} ({numbers}) enter the encounter."
+        case "MonsterPlaced":
+            name = C.monsters[d["card"]].name
+            return f"{name} #{d['id'][1:]} is placed at {d['square'][0]},{d['square'][1]}."
         case "BossCardsReturned":
             return f"{d['n']} boss card(s) go to the bottom of the dungeon deck (AtD L225)."
         case "RoundBegan":
@@ -73,6 +102,8 @@ def describe_event(event: Event) -> str:
             return f"{p} plays {C.card_name(d['id'])} with {len(d['rcs'])} resource card(s)."
         case "EquipmentUsed":
             return f"{p} uses {C.dungeon_name(d['id'])}."
+        case "EquipmentAdded":
+            return f"{p} adds {C.dungeon_name(d['id'])} to the card."
         case "AbilityUsed":
             return f"{p} uses {d['name']}."
         case "PlayFinished":
@@ -89,6 +120,10 @@ def describe_event(event: Event) -> str:
             return f"Monster #{d['id'][1:]} dies."
         case "StatusSet":
             return f"{_who(d)} is {d['status']} until round {d['until']}."
+        case "PenaltySet":
+            return f"{_who(d).capitalize()} suffers {_penalty(d)}."
+        case "PenaltyUsed":
+            return f"{_who(d).capitalize()} {PENALTY_SPENT.get(d['stat'], 'spends a penalty')}."
         case "Guarded":
             return f"{_who(d)} raises a save of {d['save']}."
         case "Missed":
@@ -111,6 +146,14 @@ def describe_event(event: Event) -> str:
             return f"Monsters worth {d['danger']} danger will seed the next encounter (at half)."
         case "SeedSpent":
             return "The seeded monsters join the encounter."
+        case "TradeProposed":
+            return f"{p} offers Player {d['to'] + 1} {_trade(d['give'], d['take'])}."
+        case "TradeDeclined":
+            return f"Player {d['to'] + 1} declines the offer of {p}."
+        case "EquipmentTraded":
+            return f"Player {d['to'] + 1} accepts: {p} hands over {_trade(d['give'], d['take'])}."
+        case "TradingDone":
+            return f"{p} is done trading."
         case "MapCleared":
             return "The map is cleared away."
         case "AdvancementsDrawn":

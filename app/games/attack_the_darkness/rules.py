@@ -1863,4 +1863,4 @@ def who_name(s: State, who: str) -> str:
     if who.startswith("c"):
         return s.names[int(who[1:])]
     m = s.monsters.get(who)
-    return f"{C.monsters[m['card']].name} {who}" if m else who
+    return f"{C.monsters[m['card']].name} #{who[1:]}" if m else f"#{who[1:]}"

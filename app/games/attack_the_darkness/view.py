@@ -32,6 +32,11 @@ TITLES = {
     "ready": "Ready for the next dungeon?",
     "gm_pick": "Pick the encounter's monsters",
     "gm_monster": "Decide the monster's turn",
+    "place_token": "Put your token on a stairs square",
+    "choose_tile": "Choose the tile the monsters take",
+    "arrange": "A Lifetime of Preparation: put the cards back on top",
+    "trade": "Trade or give equipment",
+    "gm_place": "Put the monster on a square",
 }
 
 
