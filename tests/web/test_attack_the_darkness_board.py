@@ -401,6 +401,7 @@ def test_each_kind_of_choice_names_its_board_element() -> None:
         (Choice("flip", {"tile": 2}, ""), "tile:2"),
         (Choice("keep", {"card": advancement}, ""), f"adv:{state.cards[advancement]}"),
         (Choice("pick", {"card": dungeon}, ""), f"dungeon:{state.cards[dungeon]}"),
+        (Choice("top", {"card": action}, ""), f"top:{state.cards[action]}"),
         (Choice("end_turn", {"discard": False}, ""), None),
         (Choice("keep", {"drop": []}, ""), None),
         (Choice("done", {}, ""), None),

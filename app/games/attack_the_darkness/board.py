@@ -16,13 +16,17 @@ from app.games.attack_the_darkness import query as q
 from app.games.attack_the_darkness.decisions import (
     Act,
     Area,
+    Arrange,
+    ChooseTile,
     ClearRoom,
     Defend,
     GmMonster,
     GmPick,
+    GmPlace,
     KeepEquipment,
     Pay,
     PlaceTile,
+    Trade,
 )
 from app.games.attack_the_darkness.grid import TILE_H, TILE_W
 from app.games.attack_the_darkness.state import State
@@ -128,6 +132,14 @@ def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
     elif isinstance(d, KeepEquipment):
         cid = s.cards[d.card]
         out["equipment"] = {"name": C.dungeon_name(cid), "text": K.dungeon_card_text(cid)}
+    elif isinstance(d, Trade):
+        out["trade"] = trade_details(s, d)
+    elif isinstance(d, GmPlace):
+        out["place"] = {"name": C.monsters[d.card].name, "left": d.left}
+    elif isinstance(d, ChooseTile):
+        out["choose"] = {"name": C.monsters[d.card].name, "tiles": list(d.tiles)}
+    elif isinstance(d, Arrange) and any(viewer.holds(x) for x in d.asked):
+        out["arrange"] = arrange_details(s, d)
     elif isinstance(d, Pay) and any(viewer.holds(x) for x in d.asked):
         paid, x, _, _ = rules.payment(s, int(d.seat), d)
         cid = s.cards[d.card]
@@ -142,6 +154,56 @@ def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
             "x": x,
             "summary": play_summary(cid, [s.cards[r] for r in d.rcs], x),
         }
+    return out
+
+
+def trade_details(s: State, d: Trade) -> dict[str, Any]:
+    """Who is still trading and the proposal waiting for its answer, shown to everyone:
+    equipment is public and both players must see what is on the table (AtD L207, L279)."""
+    out: dict[str, Any] = {"traders": list(d.traders), "offer": None}
+    if d.offer is not None:
+        o = d.offer
+        out["offer"] = {
+            "seat": o["seat"],
+            "to": o["to"],
+            "give": C.dungeon_name(s.cards[o["give"]]) if o["give"] else None,
+            "take": C.dungeon_name(s.cards[o["take"]]) if o["take"] else None,
+        }
+    return out
+
+
+def arrange_details(s: State, d: Arrange) -> dict[str, Any]:
+    """A Lifetime of Preparation's cards, for the Samurai's player only (AtD L313): the ones
+    already put back, in order from the top, and the ones still to place."""
+    return {
+        "deck": d.deck,
+        "placed": [_card(s, c) for c in d.placed],
+        "left": [_card(s, c) for c in d.top if c not in d.placed],
+    }
+
+
+def _card(s: State, inst: str) -> dict[str, Any]:
+    cid = s.cards[inst]
+    return {"card": cid, "name": C.card_name(cid), "text": K.player_card(cid)}
+
+
+PENALTY_STAT = {"save": "saves", "move": "movement", "damage": "damage"}
+
+
+def penalties_of(s: State, who: dict[str, Any]) -> list[dict[str, Any]]:
+    """A character's or a monster's live penalties (AtD L295), as the tokens and panels
+    show them: for rounds (``until``) or, in the Arena, for the next ``left`` uses."""
+    out = []
+    for stat, e in sorted(who.get("penalties", {}).items()):
+        if e["left"] is not None:
+            if e["left"] <= 0:
+                continue
+            lasts = f"the next {e['left']} {'use' if e['left'] == 1 else 'uses'}"
+        elif e["until"] > s.round:
+            lasts = f"until round {e['until']}"
+        else:
+            continue
+        out.append({"stat": stat, "n": e["n"], "label": f"−{e['n']} {PENALTY_STAT.get(stat, stat)}, {lasts}"})
     return out
 
 

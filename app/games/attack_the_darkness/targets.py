@@ -12,7 +12,8 @@ The board (``templates/games/attack_the_darkness/board.html``) marks:
   one choice per card (two Charges in hand are one choice), so every copy lights up;
 - equipment ``item:<instance>`` (used, or added to a card), an advancement drawn
   ``adv:<card>``, a map tile ``tile:<index>`` (a face-down one flipped, a tile chosen for a
-  set of monsters), a card of the game master's dungeon deck ``dungeon:<card>``.
+  set of monsters), a card of the game master's dungeon deck ``dungeon:<card>``, a card
+  A Lifetime of Preparation looks at ``top:<card>`` (shown to its player only).
 
 Only a choice's ``type`` and ``args`` are read: what a player may send is already decided
 by the prompts. Map: command field → board element."""
@@ -71,6 +72,8 @@ def choice_target(state: State, choice: Choice) -> str | None:
         return f"tile:{args['tile']}"
     if kind == "keep" and isinstance(args.get("card"), str) and args["card"] in state.cards:
         return f"adv:{state.cards[args['card']]}"
+    if kind == "top" and isinstance(args.get("card"), str) and args["card"] in state.cards:
+        return f"top:{state.cards[args['card']]}"
     if kind == "pick" and isinstance(args.get("card"), str) and args["card"] in state.cards:
         return f"dungeon:{state.cards[args['card']]}"
     return None

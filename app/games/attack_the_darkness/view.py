@@ -88,6 +88,7 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "class_card": K.class_card(ch["cls"]),
             "statuses": {k: v for k, v in ch["statuses"].items() if v > s.round},
             "guard": s.guard.get(q.ckey(seat), 0),
+            "penalties": B.penalties_of(s, ch),
         }
         if seat in viewer.seats:
             entry["hand"] = [card_view(s, c) for c in ch["hand_a"] + ch["hand_r"]]
@@ -132,6 +133,7 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "statuses": {
                 k: m[k] for k in ("stunned", "immobilized", "dominated", "pressure") if m.get(k, 0) > s.round
             },
+            "penalties": B.penalties_of(s, m),
         }
         for mid, m in sorted(s.monsters.items(), key=lambda kv: int(kv[0][1:]))
     ]
