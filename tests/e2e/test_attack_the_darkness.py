@@ -2,8 +2,10 @@
 from the hand, pays by tapping the lit resource cards, goes back, and moves by tapping
 a lit square; a spectator sees the board without any hand; the Tabletop game master
 places a tile by clicking the grid, and the attacked player's page opens the defence
-window; the lobby refuses an illegal custom deck with every rule it breaks. Screenshots
-of each page type go to test-artifacts/screenshots/."""
+window; the lobby refuses an illegal custom deck with every rule it breaks. Mid-turn, a
+reload and a server restart leave the player's page usable, and no websocket frame a
+spectator receives holds a card of a player's hand. Screenshots of each page type go to
+test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -13,10 +15,20 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocket, expect
 
 from tests.e2e.conftest import PageFactory, Served
-from tests.e2e.support import PHONE, Table, create_game_table, expect_live, screenshot, scroll_width
+from tests.e2e.support import (
+    PHONE,
+    Table,
+    assert_not_reloaded,
+    create_game_table,
+    expect_live,
+    expect_seq,
+    mark_no_reload,
+    screenshot,
+    scroll_width,
+)
 from tests.games.attack_the_darkness.test_api import pick
 
 LIT_CARD = "#atd-hand .atd-card.is-target"
@@ -168,3 +180,104 @@ def test_a_turn_on_a_phone_a_spectator_a_defence_and_the_game_master(
     expect(summary).to_contain_text("not exactly 27 (AtD L316)")
     expect(summary.locator(".summary-error")).to_have_count(4)  # a line per broken rule
     screenshot(lobby, "atd-lobby-deck")
+
+
+RECONNECT = 20_000  # ms: after a restart the pages back off to at most 8 s between attempts
+HAND_MARKS = ('data-target="ac:', 'data-target="rc:', 'data-target="top:', "atd-hand-seat")
+"""What only a hand (or A Lifetime of Preparation's look at a deck) is drawn with."""
+
+
+def hand_cards(table: Table) -> set[str]:
+    """Every card instance in a player's hand now, from each player's own view."""
+    out: set[str] = set()
+    for seat in range(len(table.names)):
+        view = httpx.get(
+            f"{table.base}/api/tables/{table.id}/view",
+            headers={"Authorization": f"Bearer {table.seat_token(seat)}"},
+            timeout=10,
+        ).json()["view"]
+        out |= {card["id"] for card in view["characters"][seat]["hand"]}
+    return out
+
+
+def assert_no_hand_in(frames: list[str], hands: set[str], moment: str) -> None:
+    assert frames, f"{moment}: the spectator received no frame"
+    for frame in frames:
+        assert not any(mark in frame for mark in HAND_MARKS), f"{moment}: a hand in a spectator frame"
+        leaked = {card for card in hands if re.search(rf"\b{re.escape(card)}\b", frame)}
+        assert not leaked, f"{moment}: the spectator received hand cards {sorted(leaked)}"
+
+
+def recorder(frames: list[str]) -> Callable[[WebSocket], None]:
+    def capture(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: frames.append(str(payload)))
+
+    return capture
+
+
+def commands(n: int) -> Callable[[dict[str, Any]], bool]:
+    """``drive`` until ``n`` more commands were sent."""
+    left = iter(range(n))
+    return lambda _view: next(left, None) is None
+
+
+def pay_and_go_back(page: Page) -> None:
+    """The page is usable: a lit card opens its payment window, and Back closes it."""
+    act(page, LIT_CARD)
+    window = page.locator("#atd-window")
+    expect(window).to_contain_text("Paying for")
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.locator("#prompts button.choice", has_text="Back").click()
+    expect(window).not_to_contain_text("Paying for")
+
+
+def test_reload_and_restart_mid_turn_and_the_spectators_frames(
+    server: Served, open_page: PageFactory
+) -> None:
+    """Issue 13: a reload mid-turn and a server restart mid-encounter keep the player's page
+    usable; a spectator's websocket frames, from before the first command to after the
+    restart, never hold a card of a player's hand."""
+    table = create_game_table(
+        server.url, "attack_the_darkness", ["Ann", "Bob"], {"mode": "adventure"}, "atd-e2e"
+    )
+    frames: list[str] = []
+    own: list[str] = []
+    spectator = open_page()
+    spectator.on("websocket", recorder(frames))
+    spectator.goto(table.watch_url)
+    expect_live(spectator)
+
+    view = drive(table, waiting("act"))
+    seat = view["waiting"]["seats"][0]
+    expect_seq(spectator, table.summary()["seq"])
+    assert_no_hand_in(frames, hand_cards(table), "the first turn")
+    seen = len(frames)
+
+    # A reload mid-turn: the page comes back live with the hand lit, and a card still plays.
+    page = open_page()
+    page.on("websocket", recorder(own))
+    page.goto(table.seat_url(seat))
+    expect_live(page)
+    page.reload()
+    expect_live(page)
+    expect(page.locator(LIT_CARD).first).to_be_visible()
+    pay_and_go_back(page)
+
+    # A server restart mid-encounter: the pages reconnect by themselves, catch up, and play on.
+    mark_no_reload(page)
+    server.kill()
+    expect(page.locator("#conn")).to_have_text(re.compile(r"^(re)?connecting…$"))
+    server.start_again()
+    for open_ in (page, spectator):
+        expect_live(open_, timeout=RECONNECT)
+        expect_seq(open_, table.summary()["seq"])
+    assert_not_reloaded(page)
+    pay_and_go_back(page)
+
+    drive(table, commands(20))
+    expect_seq(spectator, table.summary()["seq"])
+    assert len(frames) > seen, "the spectator was sent the moves after the restart"
+    assert_no_hand_in(frames[seen:], hand_cards(table), "after the restart")
+    # The check can fail: the player's own frames do draw a hand.
+    assert any('id="atd-' in frame for frame in frames)
+    assert any(mark in frame for frame in own for mark in HAND_MARKS)
