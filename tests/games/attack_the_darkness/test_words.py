@@ -127,3 +127,20 @@ def test_choice_labels_name_monsters_as_the_board_does() -> None:
     target = next(label for label in labels if label.startswith("Target"))
     assert target == f"Target Zombies! #{zombie[1:]}"
     assert not any(RAW_ID.search(label) for label in labels)
+
+
+def test_no_prompt_of_a_recorded_game_shows_a_raw_id() -> None:
+    """At every question of the recorded Tabletop and Arena games (no undos: their events
+    fold straight), no title or choice label shows a card instance or a monster's id."""
+    asked = 0
+    for name in ("attack-tabletop", "attack-arena"):
+        state = GAME.initial_state()
+        for e in json.loads((GOLDEN / f"{name}.json").read_text())["events"]:
+            state = GAME.evolve(state, Event(e["type"], e["data"], e.get("v", 1)))
+            if e["type"] != "Waiting":
+                continue
+            for prompt in GAME.prompts(state):
+                asked += 1
+                assert not RAW_ID.search(prompt.title), prompt.title
+                assert not [c.label for c in prompt.choices if RAW_ID.search(c.label)], prompt.title
+    assert asked > 100
