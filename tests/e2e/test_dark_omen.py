@@ -1,6 +1,8 @@
 """Dark Omen in a real browser (issue 15): the circular map drawn, two players moving at
 once by clicking lit spaces (one of them on a 390 px phone) and each seeing the other's
-move live, and an Obstacle Throw turning the layers by the rolled number of sectors."""
+move live, a race for one loot token, an Obstacle Throw turning the layers by the rolled
+number of sectors and its black lines then charged, the round barrier, a reload mid-round
+and a campaign closed and resumed from "your tables"."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.games.dark_omen.board import distance
 from tests.e2e.conftest import PageFactory, Served
 from tests.e2e.support import (
     PHONE,
@@ -34,6 +37,35 @@ def post(table: Table, seat: int, command: dict[str, Any], command_id: str) -> i
     )
     assert response.status_code == 200, response.text
     return int(response.json()["seq"])
+
+
+def view_of(table: Table, seat: int) -> dict[str, Any]:
+    response = httpx.get(
+        f"{table.base}/api/tables/{table.id}/view",
+        headers={"Authorization": f"Bearer {table.seat_token(seat)}"},
+        timeout=10,
+    )
+    response.raise_for_status()
+    return dict(response.json())
+
+
+def drive_to(table: Table, seat: int, goal: int, tag: str) -> None:
+    """Move a hero towards ``goal`` with its own move choices, each step closer (DO L240)."""
+    for step in range(8):
+        payload = view_of(table, seat)
+        here = payload["view"]["heroes"][seat]["at"]
+        if here == goal:
+            return
+        moves = [
+            c["command"]
+            for p in payload["prompts"]
+            for c in p["choices"]
+            if c["command"]["type"] == "move" and isinstance(c["command"]["args"]["to"], int)
+        ]
+        closer = min(moves, key=lambda m: distance(m["args"]["to"], goal))
+        assert distance(closer["args"]["to"], goal) < distance(here, goal), "no step closer"
+        post(table, seat, closer, f"{tag}-{step}")
+    raise AssertionError(f"seat {seat} did not reach {goal}")
 
 
 def click_a_lit_space(page: Page, tap: bool = False) -> tuple[int, int]:
@@ -112,3 +144,81 @@ def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_pag
         expect(turn).to_have_attribute("data-turned", str(roll if roll % 2 == 0 else -roll))
         expect(turn).to_have_class("do-turn do-turning")
     screenshot(page, "dark-omen-throw")
+
+
+def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page: PageFactory) -> None:
+    """Both heroes stand on one face-down loot token and flip it at once: Ann's commit
+    arrives first, so Bo's click is refused with the engine's short message and spends
+    no AP (DO L211, facts §21)."""
+    table = create_game_table(
+        server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="do-race"
+    )
+    view = view_of(table, 0)["view"]
+    a, b = view["heroes"][0]["at"], view["heroes"][1]["at"]
+    goal = min(view["loot_face_down"], key=lambda s: (max(distance(a, s), distance(b, s)), s))
+    drive_to(table, 0, goal, "a")
+    drive_to(table, 1, goal, "b")
+    bo = open_page(table.seat_url(1), viewport={"width": 1100, "height": 900})
+    expect_live(bo)
+    ap_before = view_of(table, 1)["view"]["heroes"][1]["ap_left"]
+
+    def ann_first(route: Any) -> None:  # Ann's flip commits while Bo's click is on its way
+        post(table, 0, {"seat": 0, "type": "loot", "args": {}}, "ann-loot")
+        route.continue_()
+
+    bo.route("**/act", ann_first)
+    token = bo.locator('#do-map [data-target="loot:here"]')
+    expect(token).to_have_count(1)
+    with bo.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        token.click()
+    assert answer.value.status == 409
+    expect(bo.locator("#flash")).to_contain_text("nothing was spent")
+    assert view_of(table, 1)["view"]["heroes"][1]["ap_left"] == ap_before
+    expect(bo.locator('#do-map [data-target="loot:here"]')).to_have_count(0)  # the token is Ann's
+    screenshot(bo, "dark-omen-race")
+
+
+def test_the_round_barrier_a_reload_mid_round_and_names_in_the_log(
+    server: Served, open_page: PageFactory
+) -> None:
+    """A seat that ends its round waits on the others; the round turns when the last one
+    ends (DO L211). A reload mid-round shows the same hero, AP and lit spaces; the log
+    names heroes as "Ann's <character>"."""
+    table = create_game_table(
+        server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="e2e-bar"
+    )
+    heroes = view_of(table, 0)["view"]["heroes"]
+    ann = open_page(table.seat_url(0), viewport={"width": 1280, "height": 900})
+    bo = open_page(table.seat_url(1), viewport={"width": 1100, "height": 900})
+    for page in (ann, bo):
+        expect_live(page)
+    to, ap = click_a_lit_space(ann)
+    expect(ann.locator("#log-entries")).to_contain_text(f"Ann\u2019s {heroes[0]['character']} moves to {to}")
+    expect(bo.locator("#log-entries")).to_contain_text(f"Ann\u2019s {heroes[0]['character']} moves to {to}")
+    expect(ann.locator("#log-entries")).not_to_contain_text("Player 1")
+
+    ann.reload()
+    expect_live(ann)
+    expect(ann.locator("#do-sheet-0")).to_contain_text(f"on {to}")
+    expect(ann.locator("#do-acting-0 .do-ap-left")).to_have_count(6 - ap)
+    expect(ann.locator(".do-cell.is-target").first).to_be_visible()
+    expect(ann.locator("#log-entries")).to_contain_text(f"Ann\u2019s {heroes[0]['character']} moves to {to}")
+
+    round_now = ann.locator(".do-round .do-pip-now")
+    expect(round_now).to_have_text("1")
+    with ann.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        ann.locator("#prompts button.choice", has_text="End my round").click()
+    assert answer.value.status == 200
+    for page in (ann, bo):
+        expect(page.locator("#do-barrier")).to_contain_text("waiting on Bo")
+        expect(page.locator("#do-acting-0")).to_contain_text("done this round")
+        expect(page.locator(".do-round .do-pip-now")).to_have_text("1")
+    expect(ann.locator(".do-cell.is-target")).to_have_count(0)  # Ann waits: nothing of hers is lit
+    screenshot(ann, "dark-omen-barrier")
+    with bo.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        bo.locator("#prompts button.choice", has_text="End my round").click()
+    assert answer.value.status == 200
+    for page in (ann, bo):
+        expect(page.locator(".do-round .do-pip-now")).to_have_text("2")
+        expect(page.locator("#do-acting-0 .do-ap-left")).to_have_count(6)
+    expect(ann.locator(".do-cell.is-target").first).to_be_visible()
