@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.games.dark_omen.board import distance
+from app.games.dark_omen.board import distance, neighbours
 from tests.e2e.conftest import PageFactory, Served
 from tests.e2e.support import (
     PHONE,
@@ -49,13 +49,15 @@ def view_of(table: Table, seat: int) -> dict[str, Any]:
     return dict(response.json())
 
 
-def drive_to(table: Table, seat: int, goal: int, tag: str) -> None:
-    """Move a hero towards ``goal`` with its own move choices, each step closer (DO L240)."""
+def drive_to(table: Table, seat: int, goal: int, tag: str) -> int:
+    """Move a hero towards ``goal`` with its own move choices, each step closer (DO L240);
+    the seq of the last move (0: already there)."""
+    seq = 0
     for step in range(8):
         payload = view_of(table, seat)
         here = payload["view"]["heroes"][seat]["at"]
         if here == goal:
-            return
+            return seq
         moves = [
             c["command"]
             for p in payload["prompts"]
@@ -64,7 +66,7 @@ def drive_to(table: Table, seat: int, goal: int, tag: str) -> None:
         ]
         closer = min(moves, key=lambda m: distance(m["args"]["to"], goal))
         assert distance(closer["args"]["to"], goal) < distance(here, goal), "no step closer"
-        post(table, seat, closer, f"{tag}-{step}")
+        seq = post(table, seat, closer, f"{tag}-{step}")
     raise AssertionError(f"seat {seat} did not reach {goal}")
 
 
@@ -144,6 +146,33 @@ def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_pag
         expect(turn).to_have_attribute("data-turned", str(roll if roll % 2 == 0 else -roll))
         expect(turn).to_have_class("do-turn do-turning")
     screenshot(page, "dark-omen-throw")
+    # The turned layers are then enforced (DO L240): a step through a slit they closed is lit
+    # only with its 4 MP (never without the MP), a step through an open one costs no MP.
+    blocked = set(view_of(table, 0)["view"]["blocked"])
+
+    def closed_from(space: int) -> list[int]:
+        return [n for n in neighbours(space) if f"{space}-{n}" in blocked or f"{n}-{space}" in blocked]
+
+    start = view_of(table, 0)["view"]["heroes"][0]["at"]
+    goal = min(
+        (s for s in range(1, 112) if 0 < len(closed_from(s)) < len(neighbours(s))),
+        key=lambda s: (distance(start, s), s),
+    )
+    if seq := drive_to(table, 0, goal, "walk"):
+        expect_seq(page, seq)
+    hero = view_of(table, 0)["view"]["heroes"][0]
+    here, closed = hero["at"], closed_from(goal)
+    assert here == goal
+    for there in neighbours(here):
+        lit = page.locator(f'.do-cell.is-target[data-target="space:{there}"]')
+        cost = page.locator(f'#prompts button.choice[data-target="space:{there}"] .detail')
+        if there not in closed:
+            expect(lit).to_have_count(1)
+            expect(cost).to_have_text("1 AP")
+        elif hero["mp"] >= 4:
+            expect(cost).to_have_text("1 AP · 4 MP")
+        else:
+            expect(lit).to_have_count(0)
 
 
 def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page: PageFactory) -> None:
