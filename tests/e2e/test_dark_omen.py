@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.games.dark_omen.board import distance, neighbours
+from tests.e2e import test_your_tables as your_tables
 from tests.e2e.conftest import PageFactory, Served
 from tests.e2e.support import (
     PHONE,
@@ -26,6 +27,8 @@ from tests.e2e.support import (
 )
 
 pytestmark = pytest.mark.browser
+
+browsing = your_tables.browsing  # a browser whose profile survives a restart (the fixture)
 
 
 def post(table: Table, seat: int, command: dict[str, Any], command_id: str) -> int:
@@ -251,3 +254,49 @@ def test_the_round_barrier_a_reload_mid_round_and_names_in_the_log(
         expect(page.locator(".do-round .do-pip-now")).to_have_text("2")
         expect(page.locator("#do-acting-0 .do-ap-left")).to_have_count(6)
     expect(ann.locator(".do-cell.is-target").first).to_be_visible()
+
+
+def end_the_day(table: Table, seats: int) -> int:
+    """Every seat ends its rounds through the API until the next day dawns (DO L174); the
+    seq of the last command."""
+    seq, n = 0, 0
+    day = view_of(table, 0)["view"]["day"]
+    while view_of(table, 0)["view"]["day"] == day:
+        assert n < 6 * seats, "the day did not end"
+        for seat in range(seats):
+            payload = view_of(table, seat)
+            offered = [c["command"] for p in payload["prompts"] for c in p["choices"]]
+            end = next((c for c in offered if c["type"] == "end_round" and c["seat"] == seat), None)
+            if end is not None:
+                seq, n = post(table, seat, end, f"day-{n}"), n + 1
+    return seq
+
+
+def test_a_campaign_closed_mid_day_resumes_from_your_tables(
+    server: Served, browsing: your_tables.Browsing
+) -> None:
+    """Across evenings (issue 15): after a day of a campaign and a move into day 2, the whole
+    browser closes; "your tables" lists the campaign's chapter and its link opens the same
+    seat exactly where it stood (day, hero, AP), still playable by a click."""
+    table = create_game_table(server.url, "dark_omen", ["Ann", "Bo"], {"mode": "campaign"}, seed="e2e-camp")
+    ann = browsing.page(table.seat_url(0))
+    expect_live(ann)
+    expect_seq(ann, end_the_day(table, 2))
+    expect(ann.locator(".do-day .do-pip-now")).to_have_text("2")
+    to, ap = click_a_lit_space(ann)
+    browsing.close()
+
+    browsing.start()
+    tables = browsing.page(server.url + "/tables")
+    listed = your_tables.row(tables, table.id)
+    expect(listed).to_contain_text("Chapter 1 (1 of 4)")
+    expect(listed).to_contain_text("Players: Ann, Bo — you: Ann")
+    listed.get_by_role("link").first.click()
+    expect(tables).to_have_url(f"{server.url}/t/{table.id}")
+    expect_live(tables)
+    expect(tables.locator(".do-day .do-pip-now")).to_have_text("2")
+    expect(tables.locator("#do-sheet-0")).to_contain_text(f"on {to}")
+    expect(tables.locator("#do-acting-0 .do-ap-left")).to_have_count(6 - ap)
+    again, _ = click_a_lit_space(tables)
+    expect(tables.locator("#do-sheet-0")).to_contain_text(f"on {again}")
+    screenshot(tables, "dark-omen-resumed")
