@@ -19,14 +19,18 @@ from tests.e2e.conftest import PageFactory, Served
 from tests.e2e.support import (
     PHONE,
     Table,
+    assert_not_reloaded,
     create_game_table,
     expect_live,
     expect_seq,
+    mark_no_reload,
     screenshot,
     table_events,
 )
 
 pytestmark = pytest.mark.browser
+
+RECONNECT = 20_000  # ms: the pages back off to at most 8 s between attempts
 
 browsing = your_tables.browsing  # a browser whose profile survives a restart (the fixture)
 
@@ -300,3 +304,67 @@ def test_a_campaign_closed_mid_day_resumes_from_your_tables(
     again, _ = click_a_lit_space(tables)
     expect(tables.locator("#do-sheet-0")).to_contain_text(f"on {again}")
     screenshot(tables, "dark-omen-resumed")
+
+
+def act_by(page: Page, element: Any) -> None:
+    """Click a lit element (or a menu item it opened) and wait for the server's yes."""
+    with page.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
+        element.click()
+    assert answer.value.status == 200, answer.value.text()
+
+
+def test_a_team_attack_shares_one_boost_window_across_a_server_restart(
+    server: Served, open_page: PageFactory
+) -> None:
+    """DO L424-425: Bo proposes a team attack on the Groll he stands on; Ann, on the same
+    space, is asked and joins by a click; one shared roll opens a boost window both use at
+    once, the table showing whom it waits on. The server dies mid-battle: the pages come back
+    by themselves with the same dice, and the battle resolves when both are ready."""
+    table = create_game_table(
+        server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="e2e-fight3"
+    )
+    foe = next(c for c in view_of(table, 0)["view"]["creatures"] if c["id"] == "c2")
+    post(table, 0, {"seat": 0, "type": "move", "args": {"to": 65}}, "ann-1")
+    post(table, 0, {"seat": 0, "type": "move", "args": {"to": foe["space"]}}, "ann-2")
+    ann = open_page(table.seat_url(0), viewport={"width": 1280, "height": 900})
+    bo = open_page(table.seat_url(1), viewport={"width": 1280, "height": 900})
+    for page in (ann, bo):
+        expect_live(page)
+        mark_no_reload(page)
+
+    bo.locator('#do-map [data-target="creature:c2"]').click()  # attack or team: a small menu
+    act_by(bo, bo.get_by_role("menuitem", name="Propose a team attack on the Groll"))
+    for page in (ann, bo):
+        expect(page.locator("#do-battle .do-team")).to_contain_text("waiting on Ann")
+    invitation = ann.locator('#do-battle [data-target="team:1"]')
+    invitation.click()  # join or decline: a menu
+    act_by(ann, ann.get_by_role("menuitem", name="Join Bo's attack"))
+    expect(bo.locator("#do-battle .do-team")).to_contain_text("Joined: Ann")
+    act_by(bo, bo.locator("#prompts button.choice", has_text="Launch the team attack"))
+
+    # One shared roll: both rows of dice on both pages, each boosting or ready at once.
+    rolled = next(e for e in reversed(table_events(table)) if e["type"] == "AttackRolled")["data"]
+    for page in (ann, bo):
+        fight = page.locator("#do-battle .do-fight").first
+        expect(fight).to_contain_text("Battle: Bo and Ann against Groll")
+        expect(fight.locator(".do-c0 .do-die-hero")).to_have_text([str(d) for d in rolled["dice"]["0"]])
+        expect(fight.locator(".do-c1 .do-die-hero")).to_have_text([str(d) for d in rolled["dice"]["1"]])
+        expect(fight.locator(".do-muted", has_text="boosting…")).to_have_count(2)
+    screenshot(bo, "dark-omen-team-battle")
+
+    server.kill()
+    for page in (ann, bo):
+        expect(page.locator("#conn")).to_have_text(re.compile(r"^(re)?connecting…$"))
+    server.start_again()
+    for page in (ann, bo):
+        expect_live(page, timeout=RECONNECT)
+        assert_not_reloaded(page)
+        expect(page.locator("#do-battle .do-fight").first).to_contain_text("Battle: Bo and Ann")
+    act_by(ann, ann.locator("#prompts button.choice", has_text="Ready"))
+    for page in (ann, bo):
+        expect(page.locator("#do-battle .do-c0 .do-tag")).to_have_text("ready")
+        expect(page.locator("#do-battle .do-c1 .do-muted")).to_have_text("boosting…")
+    act_by(bo, bo.locator("#prompts button.choice", has_text="Ready"))
+    for page in (ann, bo):
+        expect(page.locator("#do-battle")).to_be_hidden()
+        expect(page.locator("#log-entries")).to_contain_text("The battle resolves")
