@@ -99,6 +99,8 @@ def click_a_lit_space(page: Page, tap: bool = False) -> tuple[int, int]:
 
 
 def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page: PageFactory) -> None:
+    """Both are asked at once; a spectator never sees a face-down token's face; the log
+    names heroes; a reload mid-round; the round barrier."""
     table = create_game_table(
         server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="e2e-do"
     )
@@ -109,7 +111,7 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
         expect(page.locator("#do-map svg.do-map-svg")).to_be_visible()
         expect(page.locator('[data-target="space:111"]')).to_have_count(1)
     # Both are asked at once (DO L211): each clicks a lit space, and sees the other's move.
-    to, _ = click_a_lit_space(ann)
+    to, ann_ap = click_a_lit_space(ann)
     expect(bo.locator("#do-hero-0 title")).to_contain_text(f"on {to}:")
     expect(ann.locator("#do-sheet-0")).to_contain_text(f"on {to}")
     bo_to, ap = click_a_lit_space(bo, tap=True)
@@ -128,6 +130,39 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
     expect(gm.locator("#do-loot title").first).to_contain_text("game master only")
     screenshot(watch, "dark-omen-watch")
     screenshot(gm, "dark-omen-gm")
+    # The log names heroes by player and character, on every page and after a reload.
+    character = view_of(table, 0)["view"]["heroes"][0]["character"]
+    for page in (ann, bo, watch):
+        expect(page.locator("#log-entries")).to_contain_text(f"Ann\u2019s {character} moves to {to}")
+    expect(ann.locator("#log-entries")).not_to_contain_text("Player 1")
+
+    # A reload mid-round shows the same hero, AP and lit spaces.
+    ann.reload()
+    expect_live(ann)
+    expect(ann.locator("#do-sheet-0")).to_contain_text(f"on {to}")
+    expect(ann.locator("#do-acting-0 .do-ap-left")).to_have_count(6 - ann_ap)
+    expect(ann.locator(".do-cell.is-target").first).to_be_visible()
+    expect(ann.locator("#log-entries")).to_contain_text(f"Ann\u2019s {character} moves to {to}")
+
+    # The round barrier (DO L211): Ann ends her round and waits on Bo; the round turns
+    # when Bo ends his.
+    expect(ann.locator(".do-round .do-pip-now")).to_have_text("1")
+    with ann.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        ann.locator("#prompts button.choice", has_text="End my round").click()
+    assert answer.value.status == 200
+    for page in (ann, bo, watch):
+        expect(page.locator("#do-barrier")).to_contain_text("waiting on Bo")
+        expect(page.locator("#do-acting-0")).to_contain_text("done this round")
+        expect(page.locator(".do-round .do-pip-now")).to_have_text("1")
+    expect(ann.locator(".do-cell.is-target")).to_have_count(0)  # Ann waits: nothing of hers is lit
+    screenshot(ann, "dark-omen-barrier")
+    with bo.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        bo.locator("#prompts button.choice", has_text="End my round").tap()
+    assert answer.value.status == 200
+    for page in (ann, bo, watch):
+        expect(page.locator(".do-round .do-pip-now")).to_have_text("2")
+        expect(page.locator("#do-acting-0 .do-ap-left")).to_have_count(6)
+    expect(ann.locator(".do-cell.is-target").first).to_be_visible()
 
 
 def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_page: PageFactory) -> None:
@@ -212,52 +247,6 @@ def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page:
     assert view_of(table, 1)["view"]["heroes"][1]["ap_left"] == ap_before
     expect(bo.locator('#do-map [data-target="loot:here"]')).to_have_count(0)  # the token is Ann's
     screenshot(bo, "dark-omen-race")
-
-
-def test_the_round_barrier_a_reload_mid_round_and_names_in_the_log(
-    server: Served, open_page: PageFactory
-) -> None:
-    """A seat that ends its round waits on the others; the round turns when the last one
-    ends (DO L211). A reload mid-round shows the same hero, AP and lit spaces; the log
-    names heroes as "Ann's <character>"."""
-    table = create_game_table(
-        server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="e2e-bar"
-    )
-    heroes = view_of(table, 0)["view"]["heroes"]
-    ann = open_page(table.seat_url(0), viewport={"width": 1280, "height": 900})
-    bo = open_page(table.seat_url(1), viewport={"width": 1100, "height": 900})
-    for page in (ann, bo):
-        expect_live(page)
-    to, ap = click_a_lit_space(ann)
-    expect(ann.locator("#log-entries")).to_contain_text(f"Ann\u2019s {heroes[0]['character']} moves to {to}")
-    expect(bo.locator("#log-entries")).to_contain_text(f"Ann\u2019s {heroes[0]['character']} moves to {to}")
-    expect(ann.locator("#log-entries")).not_to_contain_text("Player 1")
-
-    ann.reload()
-    expect_live(ann)
-    expect(ann.locator("#do-sheet-0")).to_contain_text(f"on {to}")
-    expect(ann.locator("#do-acting-0 .do-ap-left")).to_have_count(6 - ap)
-    expect(ann.locator(".do-cell.is-target").first).to_be_visible()
-    expect(ann.locator("#log-entries")).to_contain_text(f"Ann\u2019s {heroes[0]['character']} moves to {to}")
-
-    round_now = ann.locator(".do-round .do-pip-now")
-    expect(round_now).to_have_text("1")
-    with ann.expect_response(lambda r: r.url.endswith("/act")) as answer:
-        ann.locator("#prompts button.choice", has_text="End my round").click()
-    assert answer.value.status == 200
-    for page in (ann, bo):
-        expect(page.locator("#do-barrier")).to_contain_text("waiting on Bo")
-        expect(page.locator("#do-acting-0")).to_contain_text("done this round")
-        expect(page.locator(".do-round .do-pip-now")).to_have_text("1")
-    expect(ann.locator(".do-cell.is-target")).to_have_count(0)  # Ann waits: nothing of hers is lit
-    screenshot(ann, "dark-omen-barrier")
-    with bo.expect_response(lambda r: r.url.endswith("/act")) as answer:
-        bo.locator("#prompts button.choice", has_text="End my round").click()
-    assert answer.value.status == 200
-    for page in (ann, bo):
-        expect(page.locator(".do-round .do-pip-now")).to_have_text("2")
-        expect(page.locator("#do-acting-0 .do-ap-left")).to_have_count(6)
-    expect(ann.locator(".do-cell.is-target").first).to_be_visible()
 
 
 def end_the_day(table: Table, seats: int) -> int:
