@@ -163,6 +163,12 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
         expect(page.locator(".do-round .do-pip-now")).to_have_text("2")
         expect(page.locator("#do-acting-0 .do-ap-left")).to_have_count(6)
     expect(ann.locator(".do-cell.is-target").first).to_be_visible()
+    # The log's dividers: the chapter, the day and each round.
+    log = ann.locator("#log-entries")
+    expect(log.locator(".log-chapter")).to_contain_text("Chapter 1 begins")
+    expect(log.locator(".log-round")).to_contain_text("Day 1 of chapter 1 dawns")
+    expect(log.locator(".log-turn")).to_have_count(2)
+    expect(log.locator(".log-turn", has_text="Round 2 (day).")).to_have_count(1)
 
 
 def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_page: PageFactory) -> None:
