@@ -1,6 +1,8 @@
 """Dark Omen in a real browser (issue 15): the circular map drawn, two players moving at
 once by clicking lit spaces (one of them on a 390 px phone) and each seeing the other's
-move live, and an Obstacle Throw turning the layers by the rolled number of sectors."""
+move live, a race for one loot token, an Obstacle Throw turning the layers by the rolled
+number of sectors and its black lines then charged, the round barrier, a reload mid-round
+and a campaign closed and resumed from "your tables"."""
 
 from __future__ import annotations
 
@@ -11,18 +13,26 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.games.dark_omen.board import distance, neighbours
+from tests.e2e import test_your_tables as your_tables
 from tests.e2e.conftest import PageFactory, Served
 from tests.e2e.support import (
     PHONE,
     Table,
+    assert_not_reloaded,
     create_game_table,
     expect_live,
     expect_seq,
+    mark_no_reload,
     screenshot,
     table_events,
 )
 
 pytestmark = pytest.mark.browser
+
+RECONNECT = 20_000  # ms: the pages back off to at most 8 s between attempts
+
+browsing = your_tables.browsing  # a browser whose profile survives a restart (the fixture)
 
 
 def post(table: Table, seat: int, command: dict[str, Any], command_id: str) -> int:
@@ -34,6 +44,37 @@ def post(table: Table, seat: int, command: dict[str, Any], command_id: str) -> i
     )
     assert response.status_code == 200, response.text
     return int(response.json()["seq"])
+
+
+def view_of(table: Table, seat: int) -> dict[str, Any]:
+    response = httpx.get(
+        f"{table.base}/api/tables/{table.id}/view",
+        headers={"Authorization": f"Bearer {table.seat_token(seat)}"},
+        timeout=10,
+    )
+    response.raise_for_status()
+    return dict(response.json())
+
+
+def drive_to(table: Table, seat: int, goal: int, tag: str) -> int:
+    """Move a hero towards ``goal`` with its own move choices, each step closer (DO L240);
+    the seq of the last move (0: already there)."""
+    seq = 0
+    for step in range(8):
+        payload = view_of(table, seat)
+        here = payload["view"]["heroes"][seat]["at"]
+        if here == goal:
+            return seq
+        moves = [
+            c["command"]
+            for p in payload["prompts"]
+            for c in p["choices"]
+            if c["command"]["type"] == "move" and isinstance(c["command"]["args"]["to"], int)
+        ]
+        closer = min(moves, key=lambda m: distance(m["args"]["to"], goal))
+        assert distance(closer["args"]["to"], goal) < distance(here, goal), "no step closer"
+        seq = post(table, seat, closer, f"{tag}-{step}")
+    raise AssertionError(f"seat {seat} did not reach {goal}")
 
 
 def click_a_lit_space(page: Page, tap: bool = False) -> tuple[int, int]:
@@ -58,6 +99,8 @@ def click_a_lit_space(page: Page, tap: bool = False) -> tuple[int, int]:
 
 
 def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page: PageFactory) -> None:
+    """Both are asked at once; a spectator never sees a face-down token's face; the log
+    names heroes; a reload mid-round; the round barrier."""
     table = create_game_table(
         server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="e2e-do"
     )
@@ -68,7 +111,7 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
         expect(page.locator("#do-map svg.do-map-svg")).to_be_visible()
         expect(page.locator('[data-target="space:111"]')).to_have_count(1)
     # Both are asked at once (DO L211): each clicks a lit space, and sees the other's move.
-    to, _ = click_a_lit_space(ann)
+    to, ann_ap = click_a_lit_space(ann)
     expect(bo.locator("#do-hero-0 title")).to_contain_text(f"on {to}:")
     expect(ann.locator("#do-sheet-0")).to_contain_text(f"on {to}")
     bo_to, ap = click_a_lit_space(bo, tap=True)
@@ -87,6 +130,45 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
     expect(gm.locator("#do-loot title").first).to_contain_text("game master only")
     screenshot(watch, "dark-omen-watch")
     screenshot(gm, "dark-omen-gm")
+    # The log names heroes by player and character, on every page and after a reload.
+    character = view_of(table, 0)["view"]["heroes"][0]["character"]
+    for page in (ann, bo, watch):
+        expect(page.locator("#log-entries")).to_contain_text(f"Ann\u2019s {character} moves to {to}")
+    expect(ann.locator("#log-entries")).not_to_contain_text("Player 1")
+
+    # A reload mid-round shows the same hero, AP and lit spaces.
+    ann.reload()
+    expect_live(ann)
+    expect(ann.locator("#do-sheet-0")).to_contain_text(f"on {to}")
+    expect(ann.locator("#do-acting-0 .do-ap-left")).to_have_count(6 - ann_ap)
+    expect(ann.locator(".do-cell.is-target").first).to_be_visible()
+    expect(ann.locator("#log-entries")).to_contain_text(f"Ann\u2019s {character} moves to {to}")
+
+    # The round barrier (DO L211): Ann ends her round and waits on Bo; the round turns
+    # when Bo ends his.
+    expect(ann.locator(".do-round .do-pip-now")).to_have_text("1")
+    with ann.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        ann.locator("#prompts button.choice", has_text="End my round").click()
+    assert answer.value.status == 200
+    for page in (ann, bo, watch):
+        expect(page.locator("#do-barrier")).to_contain_text("waiting on Bo")
+        expect(page.locator("#do-acting-0")).to_contain_text("done this round")
+        expect(page.locator(".do-round .do-pip-now")).to_have_text("1")
+    expect(ann.locator(".do-cell.is-target")).to_have_count(0)  # Ann waits: nothing of hers is lit
+    screenshot(ann, "dark-omen-barrier")
+    with bo.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        bo.locator("#prompts button.choice", has_text="End my round").tap()
+    assert answer.value.status == 200
+    for page in (ann, bo, watch):
+        expect(page.locator(".do-round .do-pip-now")).to_have_text("2")
+        expect(page.locator("#do-acting-0 .do-ap-left")).to_have_count(6)
+    expect(ann.locator(".do-cell.is-target").first).to_be_visible()
+    # The log's dividers: the chapter, the day and each round.
+    log = ann.locator("#log-entries")
+    expect(log.locator(".log-chapter")).to_contain_text("Chapter 1 begins")
+    expect(log.locator(".log-round")).to_contain_text("Day 1 of chapter 1 dawns")
+    expect(log.locator(".log-turn")).to_have_count(2)
+    expect(log.locator(".log-turn", has_text="Round 2 (day).")).to_have_count(1)
 
 
 def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_page: PageFactory) -> None:
@@ -112,3 +194,172 @@ def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_pag
         expect(turn).to_have_attribute("data-turned", str(roll if roll % 2 == 0 else -roll))
         expect(turn).to_have_class("do-turn do-turning")
     screenshot(page, "dark-omen-throw")
+    # The turned layers are then enforced (DO L240): a step through a slit they closed is lit
+    # only with its 4 MP (never without the MP), a step through an open one costs no MP.
+    blocked = set(view_of(table, 0)["view"]["blocked"])
+
+    def closed_from(space: int) -> list[int]:
+        return [n for n in neighbours(space) if f"{space}-{n}" in blocked or f"{n}-{space}" in blocked]
+
+    start = view_of(table, 0)["view"]["heroes"][0]["at"]
+    goal = min(
+        (s for s in range(1, 112) if 0 < len(closed_from(s)) < len(neighbours(s))),
+        key=lambda s: (distance(start, s), s),
+    )
+    if seq := drive_to(table, 0, goal, "walk"):
+        expect_seq(page, seq)
+    hero = view_of(table, 0)["view"]["heroes"][0]
+    here, closed = hero["at"], closed_from(goal)
+    assert here == goal
+    for there in neighbours(here):
+        lit = page.locator(f'.do-cell.is-target[data-target="space:{there}"]')
+        cost = page.locator(f'#prompts button.choice[data-target="space:{there}"] .detail')
+        if there not in closed:
+            expect(lit).to_have_count(1)
+            expect(cost).to_have_text("1 AP")
+        elif hero["mp"] >= 4:
+            expect(cost).to_have_text("1 AP · 4 MP")
+        else:
+            expect(lit).to_have_count(0)
+
+
+def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page: PageFactory) -> None:
+    """Both heroes stand on one face-down loot token and flip it at once: Ann's commit
+    arrives first, so Bo's click is refused with the engine's short message and spends
+    no AP (DO L211, facts §21)."""
+    table = create_game_table(
+        server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="do-race"
+    )
+    view = view_of(table, 0)["view"]
+    a, b = view["heroes"][0]["at"], view["heroes"][1]["at"]
+    goal = min(view["loot_face_down"], key=lambda s: (max(distance(a, s), distance(b, s)), s))
+    drive_to(table, 0, goal, "a")
+    drive_to(table, 1, goal, "b")
+    bo = open_page(table.seat_url(1), viewport={"width": 1100, "height": 900})
+    expect_live(bo)
+    ap_before = view_of(table, 1)["view"]["heroes"][1]["ap_left"]
+
+    def ann_first(route: Any) -> None:  # Ann's flip commits while Bo's click is on its way
+        post(table, 0, {"seat": 0, "type": "loot", "args": {}}, "ann-loot")
+        route.continue_()
+
+    bo.route("**/act", ann_first)
+    token = bo.locator('#do-map [data-target="loot:here"]')
+    expect(token).to_have_count(1)
+    with bo.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        token.click()
+    assert answer.value.status == 409
+    expect(bo.locator("#flash")).to_contain_text("nothing was spent")
+    assert view_of(table, 1)["view"]["heroes"][1]["ap_left"] == ap_before
+    expect(bo.locator('#do-map [data-target="loot:here"]')).to_have_count(0)  # the token is Ann's
+    screenshot(bo, "dark-omen-race")
+
+
+def end_the_day(table: Table, seats: int) -> int:
+    """Every seat ends its rounds through the API until the next day dawns (DO L174); the
+    seq of the last command."""
+    seq, n = 0, 0
+    day = view_of(table, 0)["view"]["day"]
+    while view_of(table, 0)["view"]["day"] == day:
+        assert n < 6 * seats, "the day did not end"
+        for seat in range(seats):
+            payload = view_of(table, seat)
+            offered = [c["command"] for p in payload["prompts"] for c in p["choices"]]
+            end = next((c for c in offered if c["type"] == "end_round" and c["seat"] == seat), None)
+            if end is not None:
+                seq, n = post(table, seat, end, f"day-{n}"), n + 1
+    return seq
+
+
+def test_a_campaign_closed_mid_day_resumes_from_your_tables(
+    server: Served, browsing: your_tables.Browsing
+) -> None:
+    """Across evenings (issue 15): after a day of a campaign and a move into day 2, the whole
+    browser closes; "your tables" lists the campaign's chapter and its link opens the same
+    seat exactly where it stood (day, hero, AP), still playable by a click."""
+    table = create_game_table(server.url, "dark_omen", ["Ann", "Bo"], {"mode": "campaign"}, seed="e2e-camp")
+    ann = browsing.page(table.seat_url(0))
+    expect_live(ann)
+    expect_seq(ann, end_the_day(table, 2))
+    expect(ann.locator(".do-day .do-pip-now")).to_have_text("2")
+    to, ap = click_a_lit_space(ann)
+    browsing.close()
+
+    browsing.start()
+    tables = browsing.page(server.url + "/tables")
+    listed = your_tables.row(tables, table.id)
+    expect(listed).to_contain_text("Chapter 1 (1 of 4)")
+    expect(listed).to_contain_text("Players: Ann, Bo — you: Ann")
+    listed.get_by_role("link").first.click()
+    expect(tables).to_have_url(f"{server.url}/t/{table.id}")
+    expect_live(tables)
+    expect(tables.locator(".do-day .do-pip-now")).to_have_text("2")
+    expect(tables.locator("#do-sheet-0")).to_contain_text(f"on {to}")
+    expect(tables.locator("#do-acting-0 .do-ap-left")).to_have_count(6 - ap)
+    again, _ = click_a_lit_space(tables)
+    expect(tables.locator("#do-sheet-0")).to_contain_text(f"on {again}")
+    screenshot(tables, "dark-omen-resumed")
+
+
+def act_by(page: Page, element: Any) -> None:
+    """Click a lit element (or a menu item it opened) and wait for the server's yes."""
+    with page.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
+        element.click()
+    assert answer.value.status == 200, answer.value.text()
+
+
+def test_a_team_attack_shares_one_boost_window_across_a_server_restart(
+    server: Served, open_page: PageFactory
+) -> None:
+    """DO L424-425: Bo proposes a team attack on the Groll he stands on; Ann, on the same
+    space, is asked and joins by a click; one shared roll opens a boost window both use at
+    once, the table showing whom it waits on. The server dies mid-battle: the pages come back
+    by themselves with the same dice, and the battle resolves when both are ready."""
+    table = create_game_table(
+        server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="e2e-fight3"
+    )
+    foe = next(c for c in view_of(table, 0)["view"]["creatures"] if c["id"] == "c2")
+    post(table, 0, {"seat": 0, "type": "move", "args": {"to": 65}}, "ann-1")
+    post(table, 0, {"seat": 0, "type": "move", "args": {"to": foe["space"]}}, "ann-2")
+    ann = open_page(table.seat_url(0), viewport={"width": 1280, "height": 900})
+    bo = open_page(table.seat_url(1), viewport={"width": 1280, "height": 900})
+    for page in (ann, bo):
+        expect_live(page)
+        mark_no_reload(page)
+
+    bo.locator('#do-map [data-target="creature:c2"]').click()  # attack or team: a small menu
+    act_by(bo, bo.get_by_role("menuitem", name="Propose a team attack on the Groll"))
+    for page in (ann, bo):
+        expect(page.locator("#do-battle .do-team")).to_contain_text("waiting on Ann")
+    invitation = ann.locator('#do-battle [data-target="team:1"]')
+    invitation.click()  # join or decline: a menu
+    act_by(ann, ann.get_by_role("menuitem", name="Join Bo's attack"))
+    expect(bo.locator("#do-battle .do-team")).to_contain_text("Joined: Ann")
+    act_by(bo, bo.locator("#prompts button.choice", has_text="Launch the team attack"))
+
+    # One shared roll: both rows of dice on both pages, each boosting or ready at once.
+    rolled = next(e for e in reversed(table_events(table)) if e["type"] == "AttackRolled")["data"]
+    for page in (ann, bo):
+        fight = page.locator("#do-battle .do-fight").first
+        expect(fight).to_contain_text("Battle: Bo and Ann against Groll")
+        expect(fight.locator(".do-c0 .do-die-hero")).to_have_text([str(d) for d in rolled["dice"]["0"]])
+        expect(fight.locator(".do-c1 .do-die-hero")).to_have_text([str(d) for d in rolled["dice"]["1"]])
+        expect(fight.locator(".do-muted", has_text="boosting…")).to_have_count(2)
+    screenshot(bo, "dark-omen-team-battle")
+
+    server.kill()
+    for page in (ann, bo):
+        expect(page.locator("#conn")).to_have_text(re.compile(r"^(re)?connecting…$"))
+    server.start_again()
+    for page in (ann, bo):
+        expect_live(page, timeout=RECONNECT)
+        assert_not_reloaded(page)
+        expect(page.locator("#do-battle .do-fight").first).to_contain_text("Battle: Bo and Ann")
+    act_by(ann, ann.locator("#prompts button.choice", has_text="Ready"))
+    for page in (ann, bo):
+        expect(page.locator("#do-battle .do-c0 .do-tag")).to_have_text("ready")
+        expect(page.locator("#do-battle .do-c1 .do-muted")).to_have_text("boosting…")
+    act_by(bo, bo.locator("#prompts button.choice", has_text="Ready"))
+    for page in (ann, bo):
+        expect(page.locator("#do-battle")).to_be_hidden()
+        expect(page.locator("#log-entries")).to_contain_text("The battle resolves")

@@ -123,6 +123,19 @@ def test_the_map_draws_every_space_town_and_layer(client: TestClient) -> None:
     assert header.count("do-ap-left") == 12  # two heroes, six AP squares each
 
 
+def test_each_hero_sheet_says_who_plays_which_character_for_the_log(client: TestClient) -> None:
+    """The log names heroes "Ann's <character>" (static/games/dark_omen/board.js) from the
+    sheets' data, escaped like every name."""
+    table = new_table(client)
+    page = client.get(table["seats"][0]["url"]).text
+    view = DARK_OMEN.view(session_of(client, table).state, SPECTATOR)
+    for hero in view["heroes"]:
+        sheet = re.search(rf'<article id="do-sheet-{hero["seat"]}"[^>]*>', page)
+        assert sheet, hero["seat"]
+        assert f'data-character="{hero["character"]}"' in sheet.group(0)
+    assert 'data-player="Ann"' in page and 'data-player="&lt;b&gt;Bo&lt;/b&gt;"' in page
+
+
 def test_a_seats_moves_light_spaces_with_their_cost(client: TestClient) -> None:
     table = new_table(client)
     page = client.get(table["seats"][0]["url"]).text
