@@ -113,8 +113,9 @@ def measure(
 
 
 def print_figures(games: int = 20) -> ClickFigures:
-    """The bench's lines: clicks per hero turn, one-choice prompts, the prompts clicked most;
-    then the clicks of players who turn "auto-pass when I have nothing to do" on."""
+    """The bench's lines: clicks per hero turn, one-choice prompts, the clicks by prompt kind
+    (with how many choices each offered); then the clicks of players who turn "auto-pass when
+    I have nothing to do" on."""
     figures = measure(games)
     print(
         f"clicks, heuristic bot, default difficulty: {figures.games} games, {figures.hero_turns} hero turns"
