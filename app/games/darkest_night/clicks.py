@@ -42,6 +42,9 @@ class ClickFigures:
     """Questions the engine answered itself (``Automatic`` log lines)."""
     wins: int = 0
     by_kind: dict[str, int] = field(default_factory=dict)
+    by_size: dict[str, dict[int, int]] = field(default_factory=dict)
+    """For each kind of prompt, how many were answered with how many choices offered: a
+    kind often asked with two choices is where a no-op second answer hides."""
 
     @property
     def per_turn(self) -> float:
@@ -81,6 +84,8 @@ def play(
             figures.clicks += 1
             figures.single_choice += len(prompt.choices) == 1
             figures.by_kind[kind] = figures.by_kind.get(kind, 0) + 1
+            sizes = figures.by_size.setdefault(kind, {})
+            sizes[len(prompt.choices)] = sizes.get(len(prompt.choices), 0) + 1
         new = kernel.decide(
             game,
             state,
@@ -108,8 +113,9 @@ def measure(
 
 
 def print_figures(games: int = 20) -> ClickFigures:
-    """The bench's lines: clicks per hero turn, one-choice prompts, the prompts clicked most;
-    then the clicks of players who turn "auto-pass when I have nothing to do" on."""
+    """The bench's lines: clicks per hero turn, one-choice prompts, the clicks by prompt kind
+    (with how many choices each offered); then the clicks of players who turn "auto-pass when
+    I have nothing to do" on."""
     figures = measure(games)
     print(
         f"clicks, heuristic bot, default difficulty: {figures.games} games, {figures.hero_turns} hero turns"
@@ -119,11 +125,27 @@ def print_figures(games: int = 20) -> ClickFigures:
     print(f"  one-choice prompts    {share}   ({figures.single_choice} of {figures.clicks})")
     print(f"  answered by the rules {figures.auto_skipped:10d}")
     print(f"  bot win rate          {figures.wins / max(1, figures.games):10.1%}")
-    top = sorted(figures.by_kind.items(), key=lambda kv: -kv[1])[:6]
-    print("  most clicked          " + ", ".join(f"{k} {n / max(1, figures.hero_turns):.2f}" for k, n in top))
+    print_breakdown(figures)
     passing = measure(games, auto_pass=True)
     print(f"  with auto-pass on     {passing.per_turn:10.2f}   clicks per hero turn")
     return figures
+
+
+def breakdown(figures: ClickFigures) -> list[str]:
+    """One line per kind of prompt, most clicked first: clicks per hero turn, the count, and
+    how many choices those prompts offered (``2:40`` = 40 prompts with two choices)."""
+    turns = max(1, figures.hero_turns)
+    lines = []
+    for kind, n in sorted(figures.by_kind.items(), key=lambda kv: (-kv[1], kv[0])):
+        sizes = " ".join(f"{k}:{v}" for k, v in sorted(figures.by_size.get(kind, {}).items()))
+        lines.append(f"    {kind:<20} {n / turns:5.2f} per turn  {n:6d} prompts   choices {sizes}")
+    return lines
+
+
+def print_breakdown(figures: ClickFigures) -> None:
+    print("  clicks by prompt kind:")
+    for line in breakdown(figures):
+        print(line)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ say in the log what was done, and a seat's "auto-pass when I have nothing to do"
 
 from __future__ import annotations
 
-from app.games.darkest_night.clicks import measure
+from app.games.darkest_night.clicks import breakdown, measure
 from app.games.darkest_night.state import Blight, Item, Power, State
 from tests.games.darkest_night.harness import Table, run_steps
 
@@ -202,3 +202,17 @@ def test_clicks_per_hero_turn_are_measured() -> None:
     assert 0 < figures.per_turn <= 4
     assert figures.single_choice == 0
     assert figures.auto_skipped > 0
+
+
+def test_clicks_are_broken_down_by_prompt_kind_and_choices() -> None:
+    """Step 1 of finding one-answer questions: per kind, clicks per turn and how many choices
+    its prompts offered; the counts add up to the clicks."""
+    figures = measure(games=1)
+    assert sum(figures.by_kind.values()) == figures.clicks
+    for kind, sizes in figures.by_size.items():
+        assert sum(sizes.values()) == figures.by_kind[kind]
+        assert min(sizes) >= 2  # one-choice questions are not asked
+    lines = breakdown(figures)
+    assert len(lines) == len(figures.by_kind)
+    top = max(figures.by_kind, key=lambda k: figures.by_kind[k])
+    assert lines[0].split()[0] == top and "per turn" in lines[0]

@@ -273,9 +273,11 @@ def test_consecration_attacks_with_three_dice() -> None:
     t.edit(at("crusader", "Village"))
     t.edit(lambda s: s.blights["Village"].append(Blight("b90", "Skeletons")))
     t.begin_turn("crusader")
-    t.act("power_action", power="crusader.consecration")
-    assert [c.detail[:10] for c in t.choices() if c.type == "resolve_combat"] == ["3 dice vs "]
-    with_dice(t, "resolve_combat", [1, 2, 3], **tactic(t, None))
+    # Consecration is itself the attack, one way to fight: not asked again (DN 12.1, issue 11)
+    lines = with_dice(t, "power_action", [1, 2, 3], power="crusader.consecration")
+    done = "Crusader fights with Consecration (done for you: the only way to make this attack, DN 12.1)."
+    assert done in lines
+    assert t.state.last_roll["dice"] == 3
     t.act("spend_grace")  # the Skeletons' defense is a wound
     crusader = t.hero("crusader")
     assert crusader.power("crusader.consecration").exhausted

@@ -447,9 +447,9 @@ def test_channeler_arc_discharge_attacks_with_four_dice_then_drains_the_sparks()
     t.edit(at("channeler", "Village", sparks=2, secrecy=5))
     t.edit(blights("Village", "Spies"))
     t.begin_turn("channeler")  # Attunement: 3 sparks
-    t.act("power_action", power="channeler.arc_discharge")
-    assert [c.detail[:10] for c in t.choices() if c.type == "resolve_combat"] == ["4 dice vs "]
-    roll(t, "resolve_combat", [5, 1, 1, 1], **choice(t, "resolve_combat", approach="fight").args)
+    # the power is itself the attack, one way to fight: not asked again (DN 12.1, issue 11)
+    roll(t, "power_action", [5, 1, 1, 1], power="channeler.arc_discharge")
+    assert t.state.last_roll["dice"] == 4
     channeler = t.hero("channeler")
     assert t.state.blights["Village"] == []
     assert (channeler.sparks, channeler.secrecy) == (0, 4)

@@ -88,7 +88,26 @@ def combat(ctx: Ctx, st: Step) -> None:
     if hero.dead:
         return
     ctx.emit("CombatStarted", hero=hero.id, foe=st["foe"], vs=st["vs"], why=st.get("why", ""))
-    ctx.ask(Combat(seat=hero.seat, step={k: v for k, v in st.items() if k != "op"}))
+    d = Combat(seat=hero.seat, step={k: v for k, v in st.items() if k != "op"})
+    ways = combat_options(ctx.s, d.step) if own_attack(d.step) else []
+    if len(ways) == 1:
+        # The hero chose to attack and has one way to fight: asking again has one answer.
+        approach, power_id, option = ways[0]
+        tactic = power_id or (d.step.get("power") if d.step.get("dice") else None)
+        how = f"with {spec(ctx, tactic).name}" if tactic else "with no tactic"
+        who = hero_name(ctx, hero.id)
+        automatic(ctx, hero.id, f"{who} fights {how}", why="the only way to make this attack, DN 12.1")
+        args = {"approach": approach, "tactic": power_id, "option": option_index(ctx, power_id, option)}
+        resolve_combat(ctx, d, "resolve_combat", args)
+        return
+    ctx.ask(d)
+
+
+def own_attack(d: dict[str, Any]) -> bool:
+    """Whether the combat is the hero's own attack action (on a blight, or on the Necromancer,
+    fight only): "when performing an attack action, a hero must always fight" (DN 12.1), so
+    pulling punches, not resisting a foe (DN 12.3), is no answer to it."""
+    return d.get("vs") == "attack" or (d.get("vs") == "necromancer" and d.get("allow") == ["fight"])
 
 
 def combat_options(s: State, d: dict[str, Any]) -> list[tuple[str, str | None, dict[str, Any]]]:
@@ -143,9 +162,12 @@ def combat_choices(s: State, decision: Combat) -> list[Choice]:
                 f" — {odds:.0%} to win; {outcome}; fail: {fail}",
             )
         )
-    out.append(
-        Choice("yield", {}, "Yield without rolling", f"accept the loss: {fail} (pulling punches, DN 12.3)")
-    )
+    if not own_attack(d):
+        out.append(
+            Choice(
+                "yield", {}, "Yield without rolling", f"accept the loss: {fail} (pulling punches, DN 12.3)"
+            )
+        )
     return out
 
 
@@ -463,11 +485,23 @@ def after_roll_items(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> list[tuple[str
             continue
         if (
             item.kind == "charm"
-            or (item.kind == "bottled_magic" and st["purpose"] == "fight")
+            or (item.kind == "bottled_magic" and st["purpose"] == "fight" and not more_dice_pointless(st))
             or (item.kind == "vanishing_dust" and st["purpose"] == "elude" and st["successes"] == 0)
         ):
             out.append((item.id, item.kind))
     return out
+
+
+def more_dice_pointless(st: dict[str, Any]) -> bool:
+    """Whether dice added after the roll (Bottled Magic, DN 15.0) cannot change what it does:
+    the fight is already won and nothing counts its successes (a tactic's after-effect or a
+    win that scales with them, e.g. a quest's progress, DN 16.2)."""
+    if st.get("successes", 0) <= 0 or (st.get("then") or {}).get("op") != "combat_result":
+        return False
+    if any(str(a.get("when", "")).startswith("successes") for a in st.get("tactic_after", ())):
+        return False
+    combat_ = st["then"].get("combat") or {}
+    return "$successes" not in repr(combat_.get("win", []))
 
 
 @step("after_roll", *ROLLED)
@@ -477,6 +511,16 @@ def after_roll(ctx: Ctx, st: Step) -> None:
     if after_roll_items(ctx, hero, st) and not st.get("no_items"):
         ctx.ask(AfterRoll(seat=hero.seat, step={k: v for k, v in st.items() if k != "op"}))
         return
+    if (
+        not st.get("no_items")
+        and any(i.kind == "bottled_magic" and not i.locked for i in hero.items)
+        and more_dice_pointless(st)
+        and not blight_effect_active(ctx, "items_disabled", hero.location)
+    ):
+        who = hero_name(ctx, hero.id)
+        automatic(
+            ctx, hero.id, f"{who} keeps the roll", why="the fight is won: more dice could change nothing"
+        )
     conclude_roll(ctx, hero, st)
 
 

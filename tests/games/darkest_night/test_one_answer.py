@@ -1,0 +1,150 @@
+"""Questions with one meaningful answer are not asked (issue 11, "play that respects people's
+time"); the same questions are asked as soon as two answers differ. Each skip is said in the
+log (an ``Automatic`` event)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.darkest_night.state import Blight, Item, State
+from tests.games.darkest_night.harness import Table, run_steps
+
+NO_TACTICS = {"seer": ["seer.dowse", "seer.prophecy_of_fortune", "seer.far_sight"]}
+"""The Seer with no fight tactic: one way to attack (a fight with no tactic)."""
+
+
+def quiet(s: State) -> None:
+    s.decks["event"].cards = []
+    s.decks["event"].discard = []
+
+
+def seer_at_village(sparks: int = 0, **blight_types: str) -> Any:
+    def change(s: State) -> None:
+        seer = s.heroes["seer"]
+        seer.location, seer.sparks, seer.secrecy = "Village", sparks, 5
+        s.blights["Village"] = [Blight(blight_id, kind) for blight_id, kind in blight_types.items()]
+
+    return change
+
+
+def automatic_lines(t: Table, events: list[Any]) -> list[str]:
+    return [e.data["what"] for e in events if e.type == "Automatic"]
+
+
+# -- an attack with one way to fight (DN 12.1, 12.3) -------------------------------------
+
+
+def test_an_attack_with_one_way_to_fight_is_not_asked_again() -> None:
+    """DN 12.1: attacking, the hero must fight; with no tactic to choose, the attack action
+    is the whole decision: the fight is rolled at once and the log says so."""
+    t = Table.start(powers=NO_TACTICS)
+    t.edit(quiet).edit(seer_at_village(b90="Skeletons"))
+    t.begin_turn("seer")
+    events = t.act("attack", blight="b90", dice=[6])
+    assert "Seer fights with no tactic" in automatic_lines(t, events)
+    assert "CombatStarted" in t.types(events) and "DiceRolled" in t.types(events)
+    assert t.state.blights["Village"] == []  # the 6 beat the Skeletons' might
+    assert t.hero("seer").secrecy == 4  # the attack's secrecy either way (DN 12.1)
+    assert t.decision is None or t.decision.kind != "combat"
+
+
+def test_an_attack_with_sparks_still_asks_before_the_roll() -> None:
+    """DN 4.2: skipping the fight-or-yield question keeps the spark decision: the roll waits."""
+    t = Table.start(powers=NO_TACTICS)
+    t.edit(quiet).edit(seer_at_village(sparks=1, b90="Skeletons"))
+    t.begin_turn("seer")
+    t.act("attack", blight="b90")
+    assert t.decision.kind == "roll"
+    assert {c.type for c in t.choices() if c.type in ("roll_dice", "spend_spark")} == {
+        "roll_dice",
+        "spend_spark",
+    }
+
+
+def test_an_attack_with_a_tactic_asks_which_way_and_offers_no_yield() -> None:
+    """DN 12.1: with a tactic the way to fight is a real choice and is asked; yielding, not
+    resisting a foe (DN 12.3), is never an answer to the hero's own attack."""
+    t = Table.start(powers={"crusader": ["crusader.wrath", "crusader.holy_strike", "crusader.faith"]})
+    t.edit(quiet)
+    t.edit(
+        lambda s: (
+            setattr(s.heroes["crusader"], "location", "Village"),
+            setattr(s.heroes["crusader"], "sparks", 0),
+        )
+    )
+    t.edit(lambda s: s.blights.__setitem__("Village", [Blight("b90", "Skeletons")]))
+    t.begin_turn("crusader")
+    t.act("attack", blight="b90")
+    assert t.decision.kind == "combat"
+    types = [c.type for c in t.choices() if c.type in ("resolve_combat", "yield")]
+    assert len(types) >= 2 and set(types) == {"resolve_combat"}
+
+
+def test_attacking_the_necromancer_with_one_way_rolls_at_once() -> None:
+    """DN 12.2, 12.1: the hero's own attack on the Necromancer is a fight; with no tactic,
+    the attack action is the whole decision."""
+    t = Table.start(powers=NO_TACTICS)
+    t.edit(quiet).edit(seer_at_village())
+    t.edit(lambda s: setattr(s, "necromancer", "Village"))
+    t.begin_turn("seer")
+    events = t.act("attack_necromancer", dice=[1])
+    assert "Seer fights with no tactic" in automatic_lines(t, events)
+    assert t.decision.kind == "wound"  # the failed fight's wound (DN 12.2)
+
+
+def test_a_monster_that_attacks_the_hero_is_still_asked_with_yield() -> None:
+    """DN 12.3: facing a foe (not attacking), pulling punches is a real answer: the question
+    with one way to roll and yield is asked."""
+    t = Table.start(powers=NO_TACTICS)
+    t.edit(quiet).edit(seer_at_village())
+    t.begin_turn("seer")
+    run_steps(
+        t,
+        [{"op": "fight", "hero": "seer", "foe": "Scout", "strength": 0, "awareness": 5, "fail": []}],
+    )
+    assert t.decision.kind == "combat"
+    assert [c.type for c in t.choices() if c.type in ("resolve_combat", "yield")] == [
+        "resolve_combat",
+        "yield",
+    ]
+
+
+# -- Bottled Magic on a fight already won (DN 15.0) --------------------------------------
+
+
+def fight_with_bottled_magic(t: Table, win: list[dict[str, Any]] | None = None) -> None:
+    t.edit(quiet).edit(seer_at_village())
+    t.edit(lambda s: s.heroes["seer"].items.append(Item("i90", "bottled_magic")))
+    t.begin_turn("seer")
+    fight = {"op": "fight", "hero": "seer", "foe": "Ghoul", "strength": 4, "awareness": 3, "fail": []}
+    run_steps(t, [fight | ({"win": win} if win is not None else {})])
+
+
+def test_bottled_magic_is_not_offered_on_a_fight_already_won() -> None:
+    """DN 15.0: three more dice cannot change a won fight whose successes count for nothing:
+    the roll is kept, the item stays, and the log says so."""
+    t = Table.start(powers=NO_TACTICS)
+    fight_with_bottled_magic(t)
+    events = t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[5])
+    assert "Seer keeps the roll" in automatic_lines(t, events)
+    assert t.decision is None or t.decision.kind != "after_roll"
+    assert t.hero("seer").item("i90") is not None
+
+
+def test_bottled_magic_is_offered_on_a_fight_lost() -> None:
+    t = Table.start(powers=NO_TACTICS)
+    fight_with_bottled_magic(t)
+    t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[2])
+    assert t.decision.kind == "after_roll"
+    assert [c.type for c in t.choices() if c.type in ("accept_roll", "use_roll_item")] == [
+        "accept_roll",
+        "use_roll_item",
+    ]
+
+
+def test_bottled_magic_is_offered_on_a_won_fight_whose_successes_count() -> None:
+    """DN 16.2: a win that scales with its successes (a quest's progress) gains from more dice."""
+    t = Table.start(powers=NO_TACTICS)
+    fight_with_bottled_magic(t, win=[{"op": "gain_secrecy", "n": "$successes"}])
+    t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[5])
+    assert t.decision.kind == "after_roll"
