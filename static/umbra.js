@@ -127,11 +127,15 @@
   // a live update need not redraw it): the click sends the seq the page shows (#seq, kept
   // current by the live updates). The server makes the command id from it and the command,
   // so a double click (or a retry below, which resends these very parameters) acts once,
-  // and a click on a page the table has moved past is refused as stale.
+  // and a click on a page the table has moved past is refused as stale. The seq goes first
+  // (the command set again after it), the order a retry's form has too: the very same body.
   document.addEventListener("htmx:configRequest", function (e) {
     var params = e.detail.parameters;
     if (/\/act$/.test(e.detail.path || "") && params.command && !params.seq) {
+      var command = params.command;
+      delete params.command;
       params.seq = String(pageSeq());
+      params.command = command;
     }
   });
 
