@@ -123,6 +123,21 @@
       e.detail.parameters.command_id = newCommandId(elt.dataset.commandId);
     }
   });
+  // A choice's button carries no seq (it stays the same HTML while its choice is offered, so
+  // a live update need not redraw it): the click sends the seq the page shows (#seq, kept
+  // current by the live updates). The server makes the command id from it and the command,
+  // so a double click (or a retry below, which resends these very parameters) acts once,
+  // and a click on a page the table has moved past is refused as stale. The seq goes first
+  // (the command set again after it), the order a retry's form has too: the very same body.
+  document.addEventListener("htmx:configRequest", function (e) {
+    var params = e.detail.parameters;
+    if (/\/act$/.test(e.detail.path || "") && params.command && !params.seq) {
+      var command = params.command;
+      delete params.command;
+      params.seq = String(pageSeq());
+      params.command = command;
+    }
+  });
 
   // A form with data-reset-on-success empties once the server took it (the chat box), unless
   // the reader typed something else meanwhile.

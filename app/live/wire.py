@@ -124,15 +124,22 @@ def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     return session.derived(("prompt", id(prompt)), lambda: _prompt_json(session, prompt))  # type: ignore[no-any-return]
 
 
+def choice_command_id(
+    session: TableSession, seq: int, seat: Any, choice_type: str, args: dict[str, Any]
+) -> str:
+    """The id of a choice sent from the view at ``seq``: derived from the table, that seq and
+    the command itself, so the same choice sent twice from the same seq is one command (a
+    double click, a retry, a second tab at the same seq), wherever it was made (the JSON
+    wire's ready-made commands, or a page's button whose seq the page sends with the click).
+    The table's secret seed keeps another seat from guessing (and spending) this id."""
+    body = json.dumps([session.record.seed, session.id, seq, seat, choice_type, args], sort_keys=True)
+    return f"{seq}-{hashlib.sha256(body.encode()).hexdigest()[:20]}"
+
+
 def _prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     def command(choice_type: str, args: dict[str, Any]) -> dict[str, Any]:
-        # The table's secret seed keeps another seat from guessing (and spending) this id.
-        body = json.dumps(
-            [session.record.seed, session.id, session.seq, prompt.seat, choice_type, args], sort_keys=True
-        )
-        digest = hashlib.sha256(body.encode()).hexdigest()[:20]
         return {
-            "command_id": f"{session.seq}-{digest}",
+            "command_id": choice_command_id(session, session.seq, prompt.seat, choice_type, args),
             "seat": prompt.seat,
             "type": choice_type,
             "args": args,

@@ -108,9 +108,16 @@ def viewer_prompts(hub: Hub, session: TableSession, viewer: Viewer) -> list[dict
     return out
 
 
+PER_SEQ_FIELDS = ("command_id", "seq")
+"""What a button does not carry: the page sends its current seq with the click
+(``static/umbra.js``) and the server derives the command id from it (``routes.act``)."""
+
+
 def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
-    """``prompt_json`` with each choice's element id and board target; once per seq for
-    every page showing one of the game's prompts (``TableSession.derived``)."""
+    """``prompt_json`` with each choice's element id and board target, each command without
+    its ``command_id`` and ``seq``: a button is then the same HTML at every seq its choice is
+    offered, so a seat whose choices did not change is sent no prompts frame (issue 10).
+    Made once per seq for every page showing one of the game's prompts (``TableSession.derived``)."""
 
     def make() -> dict[str, Any]:
         wire = prompt_json(session, prompt)
@@ -118,7 +125,10 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
         choices = []
         for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
             target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
-            choices.append(sent | {"id": choice_dom_id(prompt.seat, choice), "target": target})
+            command = {k: v for k, v in sent["command"].items() if k not in PER_SEQ_FIELDS}
+            choices.append(
+                sent | {"command": command, "id": choice_dom_id(prompt.seat, choice), "target": target}
+            )
         return wire | {"choices": choices}
 
     if not session.is_game_prompt(prompt):

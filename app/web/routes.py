@@ -28,6 +28,7 @@ from app.live.auth import token_hash
 from app.live.hub import AuthError, Hub, NotFound
 from app.live.session import TableSession
 from app.live.tables import CreatedTable
+from app.live.wire import choice_command_id
 from app.store import StoredEvent
 from app.web import fragments
 from app.web.boardview import board_view
@@ -36,6 +37,8 @@ from app.web.templating import make_environment, render_block
 
 router = APIRouter(include_in_schema=False)
 SMALL_NUMBER = re.compile(r"^-?[0-9]{1,6}$")
+PAGE_SEQ = re.compile(r"^[0-9]{1,9}$")
+"""The seq a page sends with a button's click (its ``#seq``)."""
 """A number a form may carry (a seat, an option): anything longer is refused, not parsed."""
 COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 
@@ -493,17 +496,38 @@ async def gm_page(request: Request, table_id: str) -> HTMLResponse:
 
 @router.post("/t/{table_id}/act", response_class=HTMLResponse)
 async def act(request: Request, table_id: str) -> HTMLResponse:
-    """A button press: one command from this viewer's prompts, sent as JSON in ``command``."""
+    """A button press: one command from this viewer's prompts, sent as JSON in ``command``.
+
+    A page's button carries its command without ``command_id`` and ``seq`` (so it stays the
+    same HTML while its choice is offered); the page sends its current seq beside it
+    (``seq``, static/umbra.js) and the command id is derived from that seq and the command
+    (``wire.choice_command_id``): a double click, a retry or a second tab at the same seq is
+    one command, and a click from a page the table has moved past is refused as stale."""
     form = await form_data(request)
     raw = (form.get("command") or [""])[-1]
+    clicked_at: int | None = None  # the page's seq at the click, when the id is made here
     try:
-        body = CommandIn.model_validate(json.loads(raw))
+        sent = json.loads(raw)
+        if isinstance(sent, dict) and "command_id" not in sent:
+            page_seq = (form.get("seq") or [""])[-1]
+            if not PAGE_SEQ.fullmatch(page_seq):
+                return flash(
+                    request, "That command is malformed: seq: the page's seq is missing or not a number", 422
+                )
+            clicked_at = int(page_seq)
+            sent = sent | {"command_id": "page", "seq": clicked_at}
+        body = CommandIn.model_validate(sent)
     except (ValueError, ValidationError) as exc:
         detail = describe_validation(exc.errors()) if isinstance(exc, ValidationError) else str(exc)
         return flash(request, f"That command is malformed: {detail}", 422)
-    return await submit(
-        request, table_id, Command(body.seat, body.type, body.args), body.command_id, body.seq
-    )
+    command_id = body.command_id
+    if clicked_at is not None:
+        try:
+            session = await hub_of(request).session(table_id)
+        except NotFound as exc:
+            return flash(request, str(exc), 404)
+        command_id = choice_command_id(session, clicked_at, body.seat, body.type, body.args)
+    return await submit(request, table_id, Command(body.seat, body.type, body.args), command_id, body.seq)
 
 
 @router.post("/t/{table_id}/chat", response_class=HTMLResponse)

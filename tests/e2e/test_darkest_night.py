@@ -337,14 +337,14 @@ def test_a_page_reloaded_mid_game_resumes_and_keeps_playing(server: Served, open
     mover = game.seats[seat]  # the page reloaded is the next to act
     before = board_text(mover)
     status = mover.locator("#status").inner_text()
-    prompts = [c["command_id"] for c in choice_commands(required_choices(mover))]
+    prompts = choice_commands(required_choices(mover))
 
     mover.reload()
     expect_live(mover)
     expect_seq(mover, seq)
     assert board_text(mover) == before
     expect(mover.locator("#status")).to_have_text(status)
-    assert [c["command_id"] for c in choice_commands(required_choices(mover))] == prompts
+    assert choice_commands(required_choices(mover)) == prompts
     expect_dn_log(mover, table, table.seat_token(seat), seq)
     mark_no_reload(mover)
 

@@ -189,7 +189,9 @@ def test_the_hand_is_readable_cards_and_the_choices_light_the_board(client: Test
     # the card will do before it is declared.
     command = plays[0]["command"]
     response = client.post(
-        f"/api/tables/{table['table_id']}/commands", json=command, headers=auth(tokens(table)[seat])
+        f"/api/tables/{table['table_id']}/commands",
+        json=command | {"command_id": "atd-pay"},
+        headers=auth(tokens(table)[seat]),
     )
     assert response.status_code == 200, response.text
     page = seat_page(client, table, seat)

@@ -396,7 +396,8 @@ def test_a_lost_race_for_a_loot_token_is_a_short_message_that_costs_nothing(clie
     first = {"seat": 0, "type": "loot", "args": {}, "command_id": "win"}
     won = client.post(f"/api/tables/{tid}/commands", json=first, headers=auth(table["seats"][0]["token"]))
     assert won.status_code == 200, won.text
-    lost = client.post(f"/t/{tid}/act", data={"command": json.dumps(loot["command"])})
+    clicked_at = re.search(r'id="seq" class="seq" data-seq="(\d+)"', page)[1]  # type: ignore[index]
+    lost = client.post(f"/t/{tid}/act", data={"command": json.dumps(loot["command"]), "seq": clicked_at})
     assert lost.status_code == 409, lost.text
     assert "nothing was spent" in lost.text and 'id="flash"' in lost.text
     assert client.get(f"/api/tables/{tid}/view").json()["view"]["heroes"][1]["ap_left"] == ap_before
