@@ -53,7 +53,7 @@ class Gate:
         public_url: str = "",
     ) -> None:
         self.app = app
-        self.guard = BrowserProtections(app, public_url)
+        self.guard = BrowserProtections(public_url)
         self.limits = BodyLimit(app, max_bytes, import_bytes)
         self.load = load
 

@@ -25,7 +25,6 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.requests import cookie_parser
 
-from app.api.limits import send_error
 from app.http.tokens import COOKIE_PREFIX
 
 Scope = dict[str, Any]
@@ -94,43 +93,11 @@ def origin_of_url(url: str) -> str | None:
 
 
 class BrowserProtections:
-    """Pure ASGI middleware: the CSRF guard and the security headers (see the module)."""
+    """The CSRF checks of the module, for ``app.api.gate.Gate`` (which sends the security
+    headers and the refusals)."""
 
-    def __init__(self, app: Any, public_url: str = "") -> None:
-        self.app = app
+    def __init__(self, public_url: str = "") -> None:
         self.public_origin = origin_of_url(public_url) if public_url else None
-
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] == "websocket":
-            if self.foreign_socket(scope):
-                await receive()  # the websocket.connect message
-                await send({"type": "websocket.close", "code": 1008, "reason": "cross_site"})
-                return
-            await self.app(scope, receive, send)
-            return
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        extra = security_headers(scope.get("path", ""))
-
-        async def send_with_headers(message: dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", ()))
-                present = {name.lower() for name, _ in headers}
-                headers += [(name, value) for name, value in extra if name not in present]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        if self.cross_site(scope):
-            await send_error(
-                send_with_headers,
-                403,
-                "cross_site",
-                "this request came from another site; open the table's page on this server "
-                "and act from there",
-            )
-            return
-        await self.app(scope, receive, send_with_headers)
 
     # -- the checks ---------------------------------------------------------------------
 
