@@ -559,6 +559,20 @@
     document.querySelectorAll(".lobby-form").forEach(syncLobby);
   });
 
+  // A game's editor of a lobby option (a deck builder, app/web/option_editors.py) hands its
+  // text back as an "umbra:option-value" event {option, slot, value}: it goes into that
+  // seat's field, and the summary is refreshed as if it had been typed there.
+  document.addEventListener("umbra:option-value", function (e) {
+    var d = e.detail || {};
+    var box = document.querySelector('[data-per-seat="' + CSS.escape(String(d.option)) + '"]');
+    var slot = box && box.querySelector('[data-seat-slot="' + Number(d.slot) + '"]');
+    var field = slot && slot.querySelector('[name="opt_' + CSS.escape(String(d.option)) + '"]');
+    if (!field) return;
+    field.value = d.value;
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
   document.addEventListener("input", function (e) {
     if (e.target.id === "replay-seq") {
       var out = document.getElementById("replay-pos");

@@ -21,6 +21,7 @@ from app.kernel.types import (
     OptionSpec,
     Outcome,
     Prompt,
+    RuleError,
     SeatInfo,
     Secret,
     Viewer,
@@ -89,6 +90,14 @@ class Game(Protocol):
     def chapters(self, state: Any) -> list[Chapter]: ...
 
     def page_extras(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
+
+    def option_editor(
+        self, name: str, options: dict[str, Any], seat: int, seat_names: list[str]
+    ) -> dict[str, Any] | None: ...
+
+    def check_option(
+        self, name: str, value: str, options: dict[str, Any], seat: int, seat_count: int
+    ) -> dict[str, Any]: ...
 
 
 class GameBase:
@@ -176,6 +185,25 @@ class GameBase:
         read), kept out of ``view`` so the API's views and recorded games keep their shape;
         only what ``viewer`` may see. None by default."""
         return {}
+
+    def option_editor(
+        self, name: str, options: dict[str, Any], seat: int, seat_names: list[str]
+    ) -> dict[str, Any] | None:
+        """The context of the game's editor of the option ``name`` (``OptionSpec.editor``)
+        for ``seat`` of a table being made with these validated ``options``: the lobby
+        renders ``templates/games/<game>/option_<name>.html`` with it as ``editor``. None
+        when the game has no editor for it (the default)."""
+        return None
+
+    def check_option(
+        self, name: str, value: str, options: dict[str, Any], seat: int, seat_count: int
+    ) -> dict[str, Any]:
+        """What the game makes of ``value`` as ``seat``'s text of the option ``name`` (of
+        ``seat_count`` seats, with the other validated ``options``): JSON with at least
+        ``problems``, every rule it breaks as ``{"code", "message"}`` (the same words the
+        lobby's summary uses); an editor shows them as the text changes. Raise RuleError
+        when the game checks no such option (the default)."""
+        raise RuleError("no_check", f"option {name} has no check")
 
 
 def campaign(game: Game, state: Any) -> dict[str, Any] | None:

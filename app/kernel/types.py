@@ -184,6 +184,11 @@ class OptionSpec:
     ``depends_on = ("mode", ("campaign",))`` makes the option apply only while the option
     ``mode`` (declared before it) has one of those values: otherwise the lobby hides it
     and only its default is accepted.
+
+    ``editor`` (a ``"per_seat_text"`` option) names a button beside each seat's text that
+    opens the game's editor for it (a deck builder): the lobby asks ``Game.option_editor``
+    for its template's context, and ``Game.check_option`` answers
+    ``POST /api/games/{game}/options/{name}/check`` with what the game refuses in a text.
     """
 
     name: str
@@ -208,6 +213,8 @@ class OptionSpec:
     max_length: int = 0
     """A ``"per_seat_text"`` seat's text holds at most this many characters (the size bound
     of a free-form value: it is stored with the table and sent to every page)."""
+    editor: str = ""
+    """The lobby's label for the button opening the game's editor of this option ("" for none)."""
 
     def label_of(self, value: Any) -> str:
         """The lobby's name for one of ``choices``."""
@@ -248,6 +255,8 @@ class OptionSpec:
             out["blank_label"] = self.blank_label
         if self.kind == "per_seat_text":
             out["max_length"] = self.max_length
+        if self.editor:
+            out["editor"] = self.editor
         if self.depends_on is not None:
             out["depends_on"] = {"option": self.depends_on[0], "values": list(self.depends_on[1])}
         return out

@@ -48,6 +48,9 @@ def install(app: FastAPI) -> None:
     app.state.html_error = html_error
     add_stream(app, "html", HtmlStream)
     app.include_router(router)
+    from app.web import option_editors  # imports this module's lobby form readers
+
+    app.include_router(option_editors.router)
 
 
 def html_error(request: Request, outage: bool) -> HTMLResponse:

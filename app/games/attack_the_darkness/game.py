@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.attack_the_darkness import clearing, deckcode, rules  # noqa: F401  (register the rules)
+from app.games.attack_the_darkness import builder, clearing, deckcode, rules  # noqa: F401  (register the rules)
 from app.games.attack_the_darkness import query as q
 from app.games.attack_the_darkness.bot import bot_pick
 from app.games.attack_the_darkness.content import CLASS_IDS, load
@@ -155,6 +155,7 @@ class AttackTheDarkness(RulesFold, GameBase):
             "empty: the class's pre-constructed deck",
             blank_label="the pre-constructed deck",
             max_length=deckcode.MAX_LENGTH,
+            editor="Build deck",
         ),
     )
 
@@ -175,6 +176,20 @@ class AttackTheDarkness(RulesFold, GameBase):
         dungeon = options.get("dungeon", "tavern_cellar")
         labels = dict(zip(DUNGEONS, self.options[1].choice_labels, strict=True))
         return [f"{mode.title()}: {labels[dungeon]}"]
+
+    def option_editor(
+        self, name: str, options: dict[str, Any], seat: int, seat_names: list[str]
+    ) -> dict[str, Any] | None:
+        """The lobby's deck builder for a seat (issue 13; ``builder.py``)."""
+        return builder.editor(options, seat, seat_names) if name == "deck" else None
+
+    def check_option(
+        self, name: str, value: str, options: dict[str, Any], seat: int, seat_count: int
+    ) -> dict[str, Any]:
+        """Every rule a seat's deck text breaks, as the lobby's summary words it (AtD L298-327)."""
+        if name != "deck":
+            return super().check_option(name, value, options, seat, seat_count)
+        return builder.check(options, seat, seat_count, value)
 
     # -- setup ----------------------------------------------------------------------------------
 
