@@ -377,6 +377,13 @@ class AttackTheDarkness(RulesFold, GameBase):
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view_of(state, viewer)
 
+    def page_extras(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """What each target the viewer is choosing will take (``predict.py``), kept out of
+        ``view`` so the API's views and recorded games keep their shape."""
+        from app.games.attack_the_darkness.predict import page_extras
+
+        return page_extras(state, viewer)
+
     def secrets(self, state: State) -> list[Secret]:
         return secrets_of(state)
 
