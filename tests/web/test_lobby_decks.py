@@ -194,3 +194,26 @@ def test_the_check_refuses_bad_requests_precisely(client: TestClient) -> None:
         )
     raw = client.post(CHECK, content=b"{not json", headers={"content-type": "application/json"})
     assert raw.status_code == 422 and raw.json()["error"]["code"] == "bad_request"
+
+
+def test_the_builder_starts_from_the_seats_own_text_and_escapes_names(client: TestClient) -> None:
+    own = champion_deck(fate=0, feint=3)
+    form = FORM | {"seat": ["<b>Ann</b>", "Bo", ""], "opt_deck": [own, ""]}
+    html = client.post("/lobby/editor", data=form | {"editor_option": "deck", "editor_slot": "0"}).text
+    assert "&lt;b&gt;Ann&lt;/b&gt;’s Champion deck" in html and "<b>Ann</b>" not in html
+    blob = re.search(r'class="atd-builder-data">(.*?)</script>', html).group(1)  # type: ignore[union-attr]
+    start = json.loads(blob)["start"]
+    assert start["actions"]["feint"] == 3 and "fate" not in start["actions"]
+    # an unnamed seat's button still opens its builder, as the seat it will be once named
+    third = client.post("/lobby/editor", data=form | {"editor_option": "deck", "editor_slot": "2"}).text
+    assert "Seat 3’s" in third and 'data-slot="2"' in third
+    check_base = json.loads(re.search(r'class="atd-builder-check">(.*?)</script>', third).group(1))  # type: ignore[union-attr]
+    assert check_base["seat"] == 2 and check_base["seats"] == 3 and "deck" not in check_base["options"]
+
+
+def test_the_builder_says_why_the_form_cannot_open_it(client: TestClient) -> None:
+    bad = FORM | {"opt_campaign": "many", "editor_option": "deck", "editor_slot": "0"}
+    page = client.post("/lobby/editor", data=bad)
+    assert page.status_code == 200
+    refusal = "Dungeons in the campaign must be a whole number"
+    assert page.text == f'<p class="summary-error" role="alert">{refusal}</p>'

@@ -133,3 +133,44 @@ def test_only_the_seat_choosing_is_told_and_the_view_is_unchanged() -> None:
     assert page_extras(t.state, SPECTATOR) == {}
     assert "predict" not in GAME.view(t.state, SEAT0)
     assert GAME.page_extras(t.state, SEAT0) == page_extras(t.state, SEAT0)
+
+
+def test_an_area_says_what_each_monster_in_it_takes() -> None:
+    """AtD L159-162: a Fireball's 3×2 area hits everyone in it; each choice lists them."""
+    t = Table(1, classes=["magician"])
+    t.craft(ROW, {0: (0, 1)})
+    ogre = t.monster("ogre", (4, 1), hp=30)
+    kobold = t.monster("kobold_crossbows", (5, 1))
+    t.state.monsters[ogre]["defended"] = 99
+    fireball, *mana = t.hand(0, "fireball", "magical", "magical", "magical")
+    t.send(0, "play", card=fireball)
+    for rc in mana:
+        t.send(0, "add", rc=rc)
+    t.send(0, "done")
+    found = page_extras(t.state, SEAT0)["predict"]
+    both = [line for line in found["lines"] if "Ogre #1" in line["text"] and "Kobold" in line["text"]]
+    assert both, found["lines"]
+    line = both[0]
+    assert line["target"] and line["target"].startswith("square:")
+    assert "Ogre #1: 3 damage → 27 of " in line["text"]
+    assert (
+        "Kobold Crossbows #2: 3 damage − 2 save (its defence, 1 of 1 this round) = 1 → 3 of 4 HP left"
+        in line["text"]
+    )
+    area = next(c for c in GAME.prompts(t.state)[0].choices if c.label == line["label"])
+    events = t.send(0, area.type, **area.args)
+    assert {e.data["who"]: e.data["amount"] for e in events if e.type == "Damaged"} == {ogre: 3, kobold: 1}
+
+
+def test_a_heal_is_capped_at_the_allys_most_hp() -> None:
+    """AtD L69: heals cap at max HP; Cure heals an ally within reach by 3."""
+    t = Table(2, classes=["templar", "champion"])
+    t.craft(ROW, {0: (0, 1), 1: (1, 1)})
+    t.monster("ogre", (11, 2))  # a monster still stands: the encounter goes on
+    t.state.chars[1]["hp"] = t.state.chars[1]["max_hp"] - 2
+    cure, pay = t.hand(0, "cure", "holy")
+    t.send(0, "play", card=cure)
+    t.send(0, "add", rc=pay)
+    t.send(0, "done")
+    top = t.state.chars[1]["max_hp"]
+    assert said(t)["combatant:c1"] == f"P2: heal 3: P2 {top - 2} → {top} HP"
