@@ -540,9 +540,8 @@
         var i = Number(slot.dataset.seatSlot);
         // Hidden but still sent: the server pairs each pick with the name field beside it.
         slot.hidden = !typed[i] && !(inputs[i] && inputs[i].required);
-        var label = slot.querySelector("[data-seat-name]");
         var who = typed[i] || "Seat " + (i + 1);
-        if (label) label.textContent = who;
+        slot.querySelectorAll("[data-seat-name]").forEach(function (label) { label.textContent = who; });
         var select = slot.querySelector("select");
         if (select) select.setAttribute("aria-label", box.querySelector("legend").textContent + ": " + who);
       });

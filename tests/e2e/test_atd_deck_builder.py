@@ -76,6 +76,14 @@ def test_a_deck_built_by_clicking_is_refused_fixed_saved_and_played(
     page.reload()
     open_builder(page)
     builder = page.locator(".atd-builder")
+    builder.locator(".atd-b-text").fill("12 Hearty; 3 Hack!")  # a shared text, loaded as it is
+    builder.get_by_role("button", name="Load this text").click()
+    expect(builder.locator(".atd-b-said")).to_have_text("Loaded the text.")
+    expect(counts := builder.locator(".atd-b-counts")).to_contain_text("Resources 12/27")
+    expect(counts).to_contain_text("Actions 3/27")
+    expect(builder.locator(".atd-b-problems")).to_contain_text(
+        "the resource deck holds 12 cards, not exactly 27 (AtD L316)"
+    )
     builder.get_by_role("button", name="Load Feint champion").click()
     expect(builder.locator(".atd-b-said")).to_have_text("Loaded Feint champion.")
     expect(card(page, "feint").locator(".atd-b-n")).to_have_text("3")

@@ -132,7 +132,7 @@ def test_the_arena_builder_marks_the_banned_cards(client: TestClient) -> None:
     card = re.search(
         r'<li class="atd-b-card atd-b-refused" data-card="disembowel".*?atd-b-stepper', html, re.S
     )
-    assert card and "Banned: banned in Arena games (AtD L297)" in card.group(0)
+    assert card and "Banned in Arena games (AtD L297)" in card.group(0)
 
 
 def test_the_builder_refuses_what_has_no_editor(client: TestClient) -> None:

@@ -203,7 +203,7 @@
     }
     function close() {
       var slot = root.dataset.slot, holder = root.parentElement;
-      var opener = document.querySelector('.option-editor-open[data-seat-slot="' + slot + '"]');
+      var opener = document.querySelector('.option-editor-open[data-editor-slot="' + slot + '"]');
       if (holder) holder.textContent = "";
       if (opener) opener.focus();
     }
@@ -230,6 +230,10 @@
         e.stopPropagation();
         if (e.target.classList.contains("atd-b-filter")) filter(e.target.value);
       });
+    });
+    // A pasted text is loaded at once (the "Load this text" button does it for typed text).
+    textBox.addEventListener("paste", function () {
+      setTimeout(function () { loadDeck(textBox.value, "the pasted text"); }, 0);
     });
     root.addEventListener("keydown", function (e) {
       if (e.key === "Escape") { close(); return; }
