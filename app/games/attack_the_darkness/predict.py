@@ -215,7 +215,7 @@ def predictions(s: State, choices: list[Choice]) -> dict[str, Any] | None:
             text = "; ".join(on_target(s, seat, part, w, area=True) for w in members) or "nobody is hit"
         else:
             continue
-        lines.append({"label": c.label, "target": choice_target(s, c), "text": text})
+        lines.append({"kind": c.type, "label": c.label, "target": choice_target(s, c), "text": text})
     if not lines:
         return None
     return {"card": card_head(s), "lines": lines}
