@@ -90,7 +90,7 @@ def check_views(game: Game, state: Any, new_events: list[Event], viewers: list[V
             known = seen.get(id(visible))
             if known is None:
                 known = seen[id(visible)] = (visible, _encode(visible.to_json()))
-                kernel.describe(game, visible)
+                kernel.describe(game, visible, game.log_context(state))
             feed.append(known[1])
         if viewer.is_gm:
             continue

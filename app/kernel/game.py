@@ -70,7 +70,9 @@ class Game(Protocol):
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None: ...
 
-    def describe(self, event: Event) -> str: ...
+    def describe(self, event: Event, context: Any = None) -> str: ...
+
+    def log_context(self, state: Any) -> Any: ...
 
     def log_mark(self, event: Event) -> str: ...
 
@@ -122,9 +124,17 @@ class GameBase:
         """
         return event
 
-    def describe(self, event: Event) -> str:
-        """One line of the game log, in plain language, for an (already redacted) event."""
+    def describe(self, event: Event, context: Any = None) -> str:
+        """One line of the game log, in plain language, for an (already redacted) event;
+        ``context`` is what ``log_context`` gave, passed only when it is not None."""
         return event.type
+
+    def log_context(self, state: Any) -> Any:
+        """What ``describe`` needs besides the event, taken from the table's state when the
+        line is written: the public names of what events refer to by number (Dark Omen's
+        seats, "Bo’s Visko"). Only what every viewer may see: a line is served to all
+        who see its event. None by default (the event says it all)."""
+        return None
 
     def log_mark(self, event: Event) -> str:
         """How the log sets this event's line apart: "chapter", "round" or "turn" for a

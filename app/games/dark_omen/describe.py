@@ -1,13 +1,40 @@
-"""One log line per event, in plain words (the log shows chapter and day dividers)."""
+"""One log line per event, in plain words (the log shows chapter and day dividers).
+
+Events name a hero by seat; the line names it by player and character ("Ann’s Visko",
+issue 15) from ``Names``, the game's log context: the seats' names from ``CampaignBegan``
+and the character each seat plays when the line is written."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.games.dark_omen.content import load
+from app.games.dark_omen.state import State
 from app.kernel.types import Event
 
+Names = Mapping[int, tuple[str, str]]
+"""Seat → (its player's name, the name of the character it plays; "" before one is dealt)."""
 
-def who(d: dict) -> str:
-    return f"Player {d['seat'] + 1}" if isinstance(d.get("seat"), int) else ""
+
+def log_names(state: State) -> dict[int, tuple[str, str]]:
+    """Each seat's player and character. Public: both are on every page."""
+    c = load()
+    out = {}
+    for seat, player in enumerate(state.names):
+        hero = state.heroes[seat] if seat < len(state.heroes) else None
+        card = c.characters.get(hero.character) if hero is not None else None
+        out[seat] = (player, str(card["name"]) if card else "")
+    return out
+
+
+def seat_name(seat: int, names: Names) -> str:
+    """ "Ann’s Visko"; the player alone before a character is dealt, "Player 1" without names."""
+    player, character = names.get(seat) or (f"Player {seat + 1}", "")
+    return f"{player}’s {character}" if character else player
+
+
+def player_name(seat: int, names: Names) -> str:
+    return (names.get(seat) or (f"Player {seat + 1}", ""))[0]
 
 
 def token_name(token: str) -> str:
@@ -43,10 +70,10 @@ def layers_turned(d: dict) -> str:
     return f"The obstacle layers turn ({d['why']}): {tabs}."
 
 
-def strike_text(x: dict) -> str:
+def strike_text(x: dict, names: Names) -> str:
     """One damage roll, die by die (DO L412-419): a hero's weapon die plus bonuses less the
     enemy's armour; the enemy's die less the hero's armour, at least 1."""
-    seat = f"player {x['seat'] + 1}"
+    seat = seat_name(x["seat"], names)
     if x["by"] == "hero":
         return f"{seat} rolls {x['roll']} for {x['damage']} damage"
     if x.get("warded"):
@@ -58,9 +85,17 @@ def strike_text(x: dict) -> str:
     return f"the enemy rolls {x['roll']}: {x['damage']} damage to {seat}{armour}"
 
 
-def describe(event: Event) -> str:
+def describe(event: Event, names: Names | None = None) -> str:
     d = event.data
     c = load()
+    names = names or {}
+
+    def who(d: dict) -> str:
+        return seat_name(d["seat"], names) if isinstance(d.get("seat"), int) else ""
+
+    def player(seat: object) -> str:
+        return seat_name(int(seat), names)  # type: ignore[call-overload]
+
     match event.type:
         case "CampaignBegan":
             return f"A Dark Omen campaign begins for {', '.join(d['names'])}."
@@ -115,7 +150,7 @@ def describe(event: Event) -> str:
         case "CreatureMoved":
             return f"The enemy moves to {d['to']} ({d['why']})."
         case "CreatureSlain":
-            return f"Player {d['by'] + 1} slays the enemy."
+            return f"{player(d['by'])} slays the enemy."
         case "HeroMoved":
             extra = f", {d['mp']} MP to cross" if d["mp"] else ""
             return f"{who(d)} moves to {d['to']}{extra}."
@@ -129,20 +164,19 @@ def describe(event: Event) -> str:
         case "LootRevealed":
             return f"{who(d)} flips a loot token: {d['face'].replace('_', ' ')}."
         case "AttackRolled":
-            heroes = "; ".join(
-                f"player {int(seat) + 1} {dice_text(dice)}" for seat, dice in d["dice"].items()
-            )
+            heroes = "; ".join(f"{player(seat)} {dice_text(dice)}" for seat, dice in d["dice"].items())
             return f"Attack roll: {heroes} against the enemy's {dice_text(d['enemy'])}."
         case "DieBoosted":
             return f"{who(d)} raises a die to {d['to']}."
         case "BattleEnded":
-            strikes = "; ".join(strike_text(x) for x in d["strikes"]) or "no damage roll"
+            strikes = "; ".join(strike_text(x, names) for x in d["strikes"]) or "no damage roll"
             return f"The battle resolves: {strikes}."
         case "HeroDied":
-            name = c.characters[d["character"]]["name"]
-            return f"{who(d)}'s {name} falls on {d['space']} and rises as a zombie."
+            fallen = f"{player_name(d['seat'], names)}\u2019s {c.characters[d['character']]['name']}"
+            return f"{fallen} falls on {d['space']} and rises as a zombie."
         case "HeroJoined":
-            return f"{who(d)} takes up {c.characters[d['character']]['name']} at {d['at']}."
+            joined = c.characters[d["character"]]["name"]
+            return f"{player_name(d['seat'], names)} takes up {joined} at {d['at']}."
         case "GambleOpened":
             return f"{who(d)} opens a game of {d['game'].replace('_', ' ')}."
         case "GambleStarted":
@@ -151,7 +185,7 @@ def describe(event: Event) -> str:
             return f"{who(d)} ends the turn with {d['dice']}."
         case "GambleEnded":
             game = d["game"].replace("_", " ")
-            winners = ", ".join(f"player {w + 1}" for w in d["winners"]) or "the house"
+            winners = ", ".join(player(w) for w in d["winners"]) or "the house"
             return f"{game.capitalize()}: the house rolls {d['house']}; {winners} take(s) the ante."
         case "BarrowFound":
             return f"{who(d)} finds a barrow on {d['space']}."
@@ -164,7 +198,7 @@ def describe(event: Event) -> str:
         case "LootDropped":
             return f"{who(d)} drops the {token_name(d['token'])} on {d['space']}."
         case "LootGiven":
-            return f"{who(d)} gives the {token_name(d['token'])} to player {d['to'] + 1}."
+            return f"{who(d)} gives the {token_name(d['token'])} to {player(d['to'])}."
         case "LootSpent":
             tokens = ", ".join(token_name(t) for t in d["tokens"])
             return f"{who(d)} spends {tokens} ({d['why']})."
@@ -179,22 +213,22 @@ def describe(event: Event) -> str:
         case "SurpriseAttack":
             return f"{who(d)} is attacked by surprise: the next AP is a fight (DO L244)."
         case "TeamProposed":
-            asked = ", ".join(f"player {x + 1}" for x in d["invited"]) or "nobody in reach"
+            asked = ", ".join(player(x) for x in d["invited"]) or "nobody in reach"
             return f"{who(d)} proposes a team attack; asked: {asked}."
         case "TeamAnswered":
             if not d["join"]:
-                return f"{who(d)} declines player {d['leader'] + 1}'s team attack."
+                return f"{who(d)} declines {player(d['leader'])}\u2019s team attack."
             heroic = " with a heroic attack" if d.get("heroic") else ""
-            return f"{who(d)} joins player {d['leader'] + 1}'s team attack{heroic}."
+            return f"{who(d)} joins {player(d['leader'])}\u2019s team attack{heroic}."
         case "TeamWithdrawn":
-            return f"{who(d)}'s team attack is withdrawn ({d['why']})."
+            return f"{who(d)}\u2019s team attack is withdrawn ({d['why']})."
         case "TieVoted":
-            return f"{who(d)} votes that player {d['first'] + 1} faces the enemy first."
+            return f"{who(d)} votes that {player(d['first'])} faces the enemy first."
         case "BattleReady":
             return f"{who(d)} is ready."
         case "GambleAnswered":
             verb = "joins" if d["join"] else "declines"
-            return f"{who(d)} {verb} player {d['host'] + 1}'s game."
+            return f"{who(d)} {verb} {player(d['host'])}\u2019s game."
         case "BloodOffered":
             return f"{who(d)} hands in {d['n']} blood of the beast for the omen."
         case "BelongingsTaken":
@@ -225,7 +259,7 @@ def describe(event: Event) -> str:
         case "EffectSet":
             return f"{who(d)}: {d['effect'].replace('_', ' ')} {d['n']}."
         case "ChargesSet":
-            return f"{who(d)}'s {gear_name(d['gear'])}: {d['n']} charge(s) left."
+            return f"{who(d)}\u2019s {gear_name(d['gear'])}: {d['n']} charge(s) left."
         case "DiscountSet":
             return f"{who(d)} haggles {d['n']} gold off the next purchase." if d["n"] else ""
         case "Waiting" | "PendingCleared" | "Used" | "RuneRead":

@@ -356,8 +356,12 @@ class DarkOmen(RulesFold, GameBase):
     def log_mark(self, event: Event) -> str:
         return {"ChapterBegan": "chapter", "DayBegan": "round", "RoundBegan": "turn"}.get(event.type, "")
 
-    def describe(self, event: Event) -> str:
-        return describe.describe(event)
+    def describe(self, event: Event, context: Any = None) -> str:
+        return describe.describe(event, context)
+
+    def log_context(self, state: State) -> dict[int, tuple[str, str]]:
+        """Lines name heroes as "Ann’s Visko" (issue 15): events carry only the seat."""
+        return describe.log_names(state)
 
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]:
         mode = options.get("mode", "campaign")
