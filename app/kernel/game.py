@@ -191,8 +191,8 @@ class GameBase:
 def campaign(game: Game, state: Any) -> dict[str, Any] | None:
     """Where a campaign stands, for the platform's pages (the table header, "your
     tables"): its chapters, how many are played, the current one, whether it is *between
-    chapters* (none current and the campaign not over), and that as one line. None for a
-    game of one sitting."""
+    chapters* (none current and the campaign not over), and that as one line (with the
+    current chapter's ``detail``). None for a game of one sitting."""
     chapters = game.chapters(state)
     if not chapters:
         return None
@@ -202,6 +202,8 @@ def campaign(game: Game, state: Any) -> dict[str, Any] | None:
     over = game.outcome(state) is not None
     if current is not None:
         line = f"{current.title} ({current.index + 1} of {total})"
+        if current.detail:
+            line += f", {current.detail}"
     elif over:
         line = f"Campaign over: {played} of {total} chapters played"
     else:

@@ -268,6 +268,9 @@ class Chapter:
     title: str
     outcome: Outcome | None = None
     current: bool = False
+    detail: str = ""
+    """Where the chapter being played stands, in a few words for "your tables" and the
+    table header ("day 3 · darkness meter 4 of 8"); "" when there is nothing to add."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -275,4 +278,5 @@ class Chapter:
             "title": self.title,
             "outcome": self.outcome.to_json() if self.outcome else None,
             "current": self.current,
+            "detail": self.detail,
         }
