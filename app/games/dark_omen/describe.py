@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from app.games.dark_omen.content import load
+from app.games.dark_omen.gambling import draugr_score
 from app.games.dark_omen.state import State
 from app.kernel.types import Event
 
@@ -51,6 +52,14 @@ def gear_name(gear: str) -> str:
     return str(card["name"]) if card else gear.replace("_", " ")
 
 
+def place(at: int | str) -> str:
+    """A space by its number, a town's place by name ("Hoglichten's market")."""
+    if isinstance(at, str) and ":" in at:
+        town, where = at.split(":", 1)
+        return f"{town}'s {where}"
+    return str(at)
+
+
 def dice_text(dice: list[int]) -> str:
     return "[" + " ".join(str(x) for x in dice) + "]"
 
@@ -83,6 +92,48 @@ def strike_text(x: dict, names: Names) -> str:
     if absorbed > 0:
         armour = " (armour, at least 1)" if x["damage"] == 1 else f" (armour −{absorbed})"
     return f"the enemy rolls {x['roll']}: {x['damage']} damage to {seat}{armour}"
+
+
+GAMES = {"draugr": "Draugr Dice", "hard_life": "Hard Life"}
+
+
+def haggled(d: dict, hero: str) -> str:
+    """The haggling dice and what they won (DO L335-337): light, your die against the
+    merchant's, twice at most; heavy, a 5 or more on one die, twice at most. A discount
+    spent on a purchase (no dice) needs no line."""
+    rolls = d.get("rolls")
+    if not rolls:
+        return ""
+    won = f"{d['n']} gold off the next purchase" if d["n"] else "no discount"
+    if len(rolls[0]) == 2:
+        tries = ", then ".join(f"{mine} against the merchant\u2019s {theirs}" for mine, theirs in rolls)
+        return f"{hero} haggles lightly: {tries} \u2014 {won}."
+    tries = ", then ".join(str(roll) for (roll,) in rolls)
+    return f"{hero} haggles hard: rolls {tries} (5 or more wins) \u2014 {won}."
+
+
+def gamble_score(game: str, dice: list[int]) -> str:
+    """Draugr Dice counts 3s as 0, lowest wins; Hard Life sums, 18 or under (DO L346, L353)."""
+    if game == "draugr":
+        return f"score {draugr_score(dice)}"
+    return f"total {sum(dice)}"
+
+
+def gamble_ended(d: dict, names: Names) -> str:
+    """The house's dice and who takes the ante (DO L347-348, L355-357)."""
+    game = GAMES[d["game"]]
+    house = ""
+    if d["house"]:
+        house = f"the house rolls {dice_text(d['house'])} ({gamble_score(d['game'], d['house'])})"
+    winners = [seat_name(int(w), names) for w in d["winners"]]
+    if winners:
+        result = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share'} the ante"
+    elif d.get("push"):
+        tied = " and ".join(seat_name(int(p), names) for p in d["push"])
+        result = f"a push: {tied} take the stake back"
+    else:
+        result = "the house wins the ante"
+    return f"{game}: {house}; {result}." if house else f"{game}: {result}."
 
 
 def describe(event: Event, names: Names | None = None) -> str:
@@ -153,7 +204,7 @@ def describe(event: Event, names: Names | None = None) -> str:
             return f"{player(d['by'])} slays the enemy."
         case "HeroMoved":
             extra = f", {d['mp']} MP to cross" if d["mp"] else ""
-            return f"{who(d)} moves to {d['to']}{extra}."
+            return f"{who(d)} moves to {place(d['to'])}{extra}."
         case "ApSpent":
             return f"{who(d)} spends {d['n']} AP ({d['why']})."
         case "RoundPassed":
@@ -176,17 +227,16 @@ def describe(event: Event, names: Names | None = None) -> str:
             return f"{fallen} falls on {d['space']} and rises as a zombie."
         case "HeroJoined":
             joined = c.characters[d["character"]]["name"]
-            return f"{player_name(d['seat'], names)} takes up {joined} at {d['at']}."
+            return f"{player_name(d['seat'], names)} takes up {joined} at {place(d['at'])}."
         case "GambleOpened":
-            return f"{who(d)} opens a game of {d['game'].replace('_', ' ')}."
+            return f"{who(d)} opens a game of {GAMES[d['game']]}."
         case "GambleStarted":
-            return f"The game starts: an ante of {d['ante']} gold."
+            house = f"; the house sets aside {dice_text(d['house'])}" if d.get("house") else ""
+            return f"The game starts: an ante of {d['ante']} gold{house}."
         case "GambleTurnEnded":
-            return f"{who(d)} ends the turn with {d['dice']}."
+            return f"{who(d)} stops with {dice_text(d['dice'])}."
         case "GambleEnded":
-            game = d["game"].replace("_", " ")
-            winners = ", ".join(player(w) for w in d["winners"]) or "the house"
-            return f"{game.capitalize()}: the house rolls {d['house']}; {winners} take(s) the ante."
+            return gamble_ended(d, names)
         case "BarrowFound":
             return f"{who(d)} finds a barrow on {d['space']}."
         case "BarrowExplored":
@@ -236,7 +286,7 @@ def describe(event: Event, names: Names | None = None) -> str:
         case "GraveDug":
             return f"A fallen hero's belongings are buried on {d['space']}, guarded by a zombie."
         case "HeroPlaced":
-            return f"{who(d)} starts on {d['at']}."
+            return f"{who(d)} starts on {place(d['at'])}."
         case "CampfireLit":
             return f"{who(d)} lights a campfire on {d['space']}."
         case "CampMade":
@@ -261,7 +311,7 @@ def describe(event: Event, names: Names | None = None) -> str:
         case "ChargesSet":
             return f"{who(d)}\u2019s {gear_name(d['gear'])}: {d['n']} charge(s) left."
         case "DiscountSet":
-            return f"{who(d)} haggles {d['n']} gold off the next purchase." if d["n"] else ""
+            return haggled(d, who(d))
         case "Waiting" | "PendingCleared" | "Used" | "RuneRead":
             return ""
     return event.type
