@@ -193,3 +193,9 @@ def test_a_town_visit_with_haggling_selling_and_draugr_dice(server: Served, open
         expect(ended).to_contain_text("the house wins the ante")
     gold_on_the_sheet(page, final)
     expect(page.locator("#do-battle")).to_be_hidden()
+
+    # The replay draws the visit move by move (a page type of its own, for the artifacts).
+    replay = open_page(table.replay_url, viewport={"width": 1280, "height": 900})
+    expect(replay.locator("#do-map svg.do-map-svg")).to_be_visible()
+    expect(replay.locator("#log-entries")).to_contain_text("Draugr Dice: ")
+    screenshot(replay, "dark-omen-replay")

@@ -271,6 +271,8 @@ def describe(event: Event, names: Names | None = None) -> str:
             heroic = " with a heroic attack" if d.get("heroic") else ""
             return f"{who(d)} joins {player(d['leader'])}\u2019s team attack{heroic}."
         case "TeamWithdrawn":
+            if d["why"] == "launched":
+                return f"{who(d)} launches the team attack."
             return f"{who(d)}\u2019s team attack is withdrawn ({d['why']})."
         case "TieVoted":
             return f"{who(d)} votes that {player(d['first'])} faces the enemy first."
