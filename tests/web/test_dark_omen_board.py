@@ -451,3 +451,23 @@ def test_dice_games_and_barrows_show_their_dice_and_rolls_left() -> None:
     assert "P2: exploring a barrow" in battle and "= 14" in battle and "1 roll left" in battle
     assert "Draugr Dice at P1's table" in battle
     assert "ante 2 gold" in battle and battle.count('class="do-die">') >= 9
+
+
+def test_the_market_lists_prices_by_level_open_for_the_hero_shopping_there() -> None:
+    """A hero at a market sees its stock open, each card's level and price, and what sells
+    (DO L332-337); another page shows it folded, to keep the page short."""
+    state = arranged(table(2), at=10)
+    state.heroes[0].at = "Hoglichten:market"
+    stock = DARK_OMEN.view(state, SPECTATOR)["market"]["stock"]
+    mine = board_of(state, Viewer("seat", frozenset({0})))["do-town"]
+    assert 'id="do-market-stock" open>' in mine and "prices by level" in mine
+    assert "only coin-marked tokens sell" in mine
+    rows = re.findall(
+        r"<tr(?: class=\"do-owned\")?><td>([^<]*)</td><td>(\d+)</td><td>[^<]*</td><td>(\w+)</td>", mine
+    )
+    assert [(name, int(level), price) for name, level, price in rows] == [
+        (g["name"], g["level"], str(g["price"])) for g in stock
+    ]
+    for viewer in (SPECTATOR, Viewer("seat", frozenset({1}))):
+        other = board_of(state, viewer)["do-town"]
+        assert 'id="do-market-stock">' in other and "Hoglichten's <b>market</b>" in other
