@@ -4,12 +4,18 @@ town's dice (haggling, Draugr Dice, Hard Life) with what they won."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.describe import describe
+from app.games.dark_omen.engine import RULES
 from app.kernel import table as kernel
 from app.kernel.types import SPECTATOR, Event
 from tests.games.dark_omen.harness import table
 
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = {0: ("Ann", "Visko"), 1: ("Bo", "Ragna")}
 
 
@@ -85,3 +91,18 @@ def test_a_game_of_chance_tells_the_house_dice_and_who_takes_the_ante() -> None:
     assert (
         push == "Hard Life: the house rolls [6 6 5] (total 17); a push: Bo\u2019s Ragna take the stake back."
     )
+
+
+def test_every_event_type_has_its_own_words() -> None:
+    """No line of the log is an event's raw type: each type the engine writes has a case
+    in ``describe`` (the golden campaign's events are all told in words, too)."""
+    source = Path(describe.__code__.co_filename).read_text()
+    told = set(re.findall(r'"([A-Z][A-Za-z]+)"', source[source.index("def describe(") :]))
+    assert set(RULES.versions) <= told, sorted(set(RULES.versions) - told)
+    doc = json.loads((ROOT / "tests" / "golden" / "games" / "do-campaign-2seats.json").read_text())
+    state = DARK_OMEN.initial_state()
+    for raw in doc["events"]:
+        event = Event(raw["type"], raw["data"], raw.get("v", 1))
+        state = DARK_OMEN.evolve(state, event)
+        text = kernel.describe(DARK_OMEN, event, DARK_OMEN.log_context(state))
+        assert text != event.type, text

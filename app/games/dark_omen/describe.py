@@ -95,6 +95,19 @@ def strike_text(x: dict, names: Names) -> str:
 
 
 GAMES = {"draugr": "Draugr Dice", "hard_life": "Hard Life"}
+PLACED = {
+    "fire": "A fire burns on {space}",
+    "grave": "A grave waits on {space}",
+    "relic": "The {name} lies on {space}",
+    "person": "The {name} calls for aid on {space}",
+}
+"""An omen's generic tokens (DO L143) as the log introduces them."""
+TENDED = {
+    "fire": "douses a fire",
+    "grave": "lays a grave to rest",
+    "relic": "takes up the omen\u2019s relic",
+    "person": "leads the one who called for aid",
+}
 
 
 def haggled(d: dict, hero: str) -> str:
@@ -314,6 +327,13 @@ def describe(event: Event, names: Names | None = None) -> str:
             return f"{who(d)}\u2019s {gear_name(d['gear'])}: {d['n']} charge(s) left."
         case "DiscountSet":
             return haggled(d, who(d))
+        case "PropPlaced":
+            said = PLACED.get(d["kind"], "{name} is set on {space}")
+            return said.format(name=d["name"], space=place(d["space"])) + "."
+        case "PropTended":
+            return f"{who(d)} {TENDED.get(d['kind'], 'sees to an omen token')}."
+        case "ShieldRaised":
+            return f"{who(d)} raises the {gear_name(d['gear'])} against the next blow (DO L339)."
         case "Waiting" | "PendingCleared" | "Used" | "RuneRead":
             return ""
     return event.type
