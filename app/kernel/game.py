@@ -192,7 +192,8 @@ def campaign(game: Game, state: Any) -> dict[str, Any] | None:
     """Where a campaign stands, for the platform's pages (the table header, "your
     tables"): its chapters, how many are played, the current one, whether it is *between
     chapters* (none current and the campaign not over), and that as one line (with the
-    current chapter's ``detail``). None for a game of one sitting."""
+    ``detail`` of the current chapter, or between chapters of the last one played). None
+    for a game of one sitting."""
     chapters = game.chapters(state)
     if not chapters:
         return None
@@ -208,6 +209,9 @@ def campaign(game: Game, state: Any) -> dict[str, Any] | None:
         line = f"Campaign over: {played} of {total} chapters played"
     else:
         line = f"Between chapters: {played} of {total} played"
+        last = next((c for c in reversed(chapters) if c.outcome is not None), None)
+        if last is not None and last.detail:
+            line += f", {last.detail}"
     return {
         "chapters": [c.to_json() for c in chapters],
         "total": total,

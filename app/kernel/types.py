@@ -270,7 +270,8 @@ class Chapter:
     current: bool = False
     detail: str = ""
     """Where the chapter being played stands, in a few words for "your tables" and the
-    table header ("day 3 · darkness meter 4 of 8"); "" when there is nothing to add."""
+    table header ("day 3 · darkness meter 4 of 8"); between chapters, the last one played
+    may say where it left the campaign; "" when there is nothing to add."""
 
     def to_json(self) -> dict[str, Any]:
         return {

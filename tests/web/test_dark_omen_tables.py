@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.state import DAYS_PER_CHAPTER, METER_MAX
+from app.kernel.game import campaign
 from app.main import create_app
 from app.store.migrate import upgrade
 from tests.conftest import make_settings
+from tests.games.dark_omen.harness import table
 from tests.support.tables import auth
 
 MINE = "/api/tables/mine"
@@ -107,3 +110,17 @@ def test_a_quick_start_is_a_campaign_of_one_chapter_with_its_day_and_meter(clien
     first = standing(client, table)
     assert [c["title"] for c in first["campaign"]["chapters"]] == ["Chapter 3"]
     assert first["campaign"]["line"] == f"Chapter 3 (1 of 1), {expected_detail(first['view'])}"
+
+
+def test_between_chapters_the_line_keeps_the_darkness_meter() -> None:
+    """Between chapters (DO L110-116) the meter carries over to the next one: the line says
+    where it stands; a campaign that is over says only how many chapters were played."""
+    state = table(2, mode="campaign").clone()
+    state.chapter, state.results, state.meter = None, ["win"], 6
+    standing = campaign(DARK_OMEN, state)
+    assert standing is not None and standing["between"] is True
+    assert standing["line"] == f"Between chapters: 1 of 4 played, darkness meter 6 of {METER_MAX}"
+    assert [c["detail"] for c in standing["chapters"]] == [f"darkness meter 6 of {METER_MAX}", "", "", ""]
+    state.result = {"result": "loss", "reason": "the darkness meter reached 0"}
+    over = campaign(DARK_OMEN, state)
+    assert over is not None and over["line"] == "Campaign over: 1 of 4 chapters played"

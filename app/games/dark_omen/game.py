@@ -351,7 +351,8 @@ class DarkOmen(RulesFold, GameBase):
                 else None
             )
             current = state.chapter == number
-            detail = chapter_detail(state) if current and result is None else ""
+            latest = i == len(state.results) - 1 and state.chapter is None and state.result is None
+            detail = chapter_detail(state) if (current and result is None) or latest else ""
             out.append(Chapter(i, f"Chapter {number}", ended, current=current, detail=detail))
         return out
 
@@ -378,9 +379,13 @@ class DarkOmen(RulesFold, GameBase):
 
 def chapter_detail(state: State) -> str:
     """The day and the darkness meter, for "your tables" (issue 15): a campaign's standing
-    at a glance (the meter at 0 loses it, DO L42)."""
+    at a glance (the meter at 0 loses it, DO L42); between chapters, the meter it carries
+    into the next one."""
+    meter = f"darkness meter {state.meter} of {METER_MAX}"
+    if state.chapter is None:
+        return meter
     day = f"day {state.day} of {DAYS_PER_CHAPTER}" if state.day else "setting up"
-    return f"{day} \u00b7 darkness meter {state.meter} of {METER_MAX}"
+    return f"{day} \u00b7 {meter}"
 
 
 def free_seat(state: State, seat: int) -> bool:
