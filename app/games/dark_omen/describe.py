@@ -29,7 +29,8 @@ def log_names(state: State) -> dict[int, tuple[str, str]]:
 
 
 def seat_name(seat: int, names: Names) -> str:
-    """ "Ann’s Visko"; the player alone before a character is dealt, "Player 1" without names."""
+    """A seat's hero as "Ann’s Visko": the player alone before a character is dealt, and
+    "Player 1" for a line told without names."""
     player, character = names.get(seat) or (f"Player {seat + 1}", "")
     return f"{player}’s {character}" if character else player
 
