@@ -38,6 +38,8 @@ class ChapterOut(BaseModel):
     title: str
     outcome: dict[str, Any] | None
     current: bool
+    detail: str = ""
+    """Where the chapter being played stands ("day 3 · darkness meter 4 of 8"), or ""."""
 
 
 class CampaignOut(BaseModel):

@@ -69,6 +69,7 @@ def check_views(game: Game, state: Any, new_events: list[Event], viewers: list[V
     Each secret is encoded once, and each event once per distinct form viewers see it in
     (most events look the same to everyone); every such form is described once."""
     needles = [(_encode(secret.value), secret.seats) for secret in game.secrets(state)]
+    context = game.log_context(state)
     seen: dict[int, tuple[Event, str]] = {}
     """id(visible event) -> (the event, kept alive so its id is not reused; its text)."""
     encoded: list[tuple[Any, str]] = []
@@ -90,7 +91,7 @@ def check_views(game: Game, state: Any, new_events: list[Event], viewers: list[V
             known = seen.get(id(visible))
             if known is None:
                 known = seen[id(visible)] = (visible, _encode(visible.to_json()))
-                kernel.describe(game, visible)
+                kernel.describe(game, visible, context)
             feed.append(known[1])
         if viewer.is_gm:
             continue

@@ -71,7 +71,9 @@ class Game(Protocol):
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None: ...
 
-    def describe(self, event: Event) -> str: ...
+    def describe(self, event: Event, context: Any = None) -> str: ...
+
+    def log_context(self, state: Any) -> Any: ...
 
     def log_mark(self, event: Event) -> str: ...
 
@@ -131,9 +133,17 @@ class GameBase:
         """
         return event
 
-    def describe(self, event: Event) -> str:
-        """One line of the game log, in plain language, for an (already redacted) event."""
+    def describe(self, event: Event, context: Any = None) -> str:
+        """One line of the game log, in plain language, for an (already redacted) event;
+        ``context`` is what ``log_context`` gave, passed only when it is not None."""
         return event.type
+
+    def log_context(self, state: Any) -> Any:
+        """What ``describe`` needs besides the event, taken from the table's state when the
+        line is written: the public names of what events refer to by number (Dark Omen's
+        seats, "Bo’s Visko"). Only what every viewer may see: a line is served to all
+        who see its event. None by default (the event says it all)."""
+        return None
 
     def log_mark(self, event: Event) -> str:
         """How the log sets this event's line apart: "chapter", "round" or "turn" for a
@@ -209,8 +219,9 @@ class GameBase:
 def campaign(game: Game, state: Any) -> dict[str, Any] | None:
     """Where a campaign stands, for the platform's pages (the table header, "your
     tables"): its chapters, how many are played, the current one, whether it is *between
-    chapters* (none current and the campaign not over), and that as one line. None for a
-    game of one sitting."""
+    chapters* (none current and the campaign not over), and that as one line (with the
+    ``detail`` of the current chapter, or between chapters of the last one played). None
+    for a game of one sitting."""
     chapters = game.chapters(state)
     if not chapters:
         return None
@@ -220,10 +231,15 @@ def campaign(game: Game, state: Any) -> dict[str, Any] | None:
     over = game.outcome(state) is not None
     if current is not None:
         line = f"{current.title} ({current.index + 1} of {total})"
+        if current.detail:
+            line += f", {current.detail}"
     elif over:
         line = f"Campaign over: {played} of {total} chapters played"
     else:
         line = f"Between chapters: {played} of {total} played"
+        last = next((c for c in reversed(chapters) if c.outcome is not None), None)
+        if last is not None and last.detail:
+            line += f", {last.detail}"
     return {
         "chapters": [c.to_json() for c in chapters],
         "total": total,

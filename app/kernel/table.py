@@ -140,7 +140,9 @@ def event_for_viewer(game: Game, event: Event, viewer: Viewer) -> Event | None:
     return game.event_view(game.upcast(event), viewer)
 
 
-def describe(game: Game, event: Event) -> str:
+def describe(game: Game, event: Event, context: Any = None) -> str:
+    """The log line of a visible event; ``context`` is ``game.log_context(state)`` of the
+    state the line is written in (a game without one is not passed it)."""
     if event.type == PLATFORM_PREFIX + CHAT:
         return str(event.data.get("text", ""))
     if event.type == BOT_PACE_EVENT:
@@ -149,4 +151,4 @@ def describe(game: Game, event: Event) -> str:
     if event.type == UNDO_EVENT:
         # No event numbers for players: the lines taken back are struck through instead.
         return "takes back their last action"
-    return game.describe(event)
+    return game.describe(event) if context is None else game.describe(event, context)

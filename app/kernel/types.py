@@ -277,6 +277,10 @@ class Chapter:
     title: str
     outcome: Outcome | None = None
     current: bool = False
+    detail: str = ""
+    """Where the chapter being played stands, in a few words for "your tables" and the
+    table header ("day 3 · darkness meter 4 of 8"); between chapters, the last one played
+    may say where it left the campaign; "" when there is nothing to add."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -284,4 +288,5 @@ class Chapter:
             "title": self.title,
             "outcome": self.outcome.to_json() if self.outcome else None,
             "current": self.current,
+            "detail": self.detail,
         }

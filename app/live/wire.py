@@ -22,7 +22,8 @@ def prompts_for(session: TableSession, viewer: Viewer) -> list[Prompt]:
     for seat in sorted(s for s in viewer.seats if isinstance(s, int)):
         command = session.undoable_command(seat)
         if command:
-            detail = "; ".join(t for e in command if (t := kernel.describe(session.game, e.event)))
+            context = session.game.log_context(session.state)
+            detail = "; ".join(t for e in command if (t := kernel.describe(session.game, e.event, context)))
             prompts.append(
                 Prompt(
                     seat,
@@ -83,6 +84,7 @@ def events_payload(session: TableSession, events: list[StoredEvent], viewer: Vie
     """The events as ``viewer`` may see them: an event hidden from it keeps its seq, actor
     and time (so the feed has no gaps) and nothing else."""
     out = []
+    context = session.game.log_context(session.state)
     for stored in events:
         visible = kernel.event_for_viewer(session.game, stored.event, viewer)
         if visible is None:
@@ -105,7 +107,7 @@ def events_payload(session: TableSession, events: list[StoredEvent], viewer: Vie
                 "data": visible.data,
                 "actor": stored.actor,
                 "at": stored.at.isoformat(),
-                "text": kernel.describe(session.game, visible),
+                "text": kernel.describe(session.game, visible, context),
             }
         )
     return out

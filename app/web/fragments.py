@@ -310,6 +310,8 @@ def log_entries(
     every viewer who sees the event alike (the table keeps the recent lines)."""
     template = env.get_template("table.html")
     kept = renders_of(session).log
+    # Names as the table stands now; a kept line keeps the names it was first told with.
+    context = session.game.log_context(session.state)
     out = []
     previous_command: str | None = None
     for stored in events:
@@ -323,7 +325,7 @@ def log_entries(
         lines = kept.setdefault((stored.seq, actor), [])
         line = next((html for seen, html in lines if seen is visible or seen == visible), None)
         if line is None:
-            line = log_line(template, session, stored, visible, actor)
+            line = log_line(template, session, stored, visible, actor, context)
             lines.append((visible, line))
             if len(kept) > LOG_LINES_KEPT:
                 del kept[next(iter(kept))]
@@ -332,9 +334,17 @@ def log_entries(
     return out
 
 
-def log_line(template: Template, session: TableSession, stored: StoredEvent, visible: Any, actor: str) -> str:
-    """The ``<li>`` of one visible event ("" for bookkeeping a game leaves unnarrated)."""
-    text = kernel.describe(session.game, visible)
+def log_line(
+    template: Template,
+    session: TableSession,
+    stored: StoredEvent,
+    visible: Any,
+    actor: str,
+    context: Any = None,
+) -> str:
+    """The ``<li>`` of one visible event ("" for bookkeeping a game leaves unnarrated);
+    ``context`` is the game's ``log_context`` for the names its lines use."""
+    text = kernel.describe(session.game, visible, context)
     if not text:
         return ""
     entry = {

@@ -645,7 +645,9 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
         "last_seq": session.seq,
         "current": current,
         "current_actor": fragments.actor_name(session, current.actor) if current else "",
-        "current_text": kernel.describe(session.game, visible) if visible else "",
+        "current_text": (
+            kernel.describe(session.game, visible, session.game.log_context(state)) if visible else ""
+        ),
         "current_hidden": current is not None and visible is None,
         # Between two events of one command the board is half-done (a piece moved, its
         # consequences not yet drawn): the frame says so, and the move buttons skip past it.

@@ -139,12 +139,27 @@ def fold_by_checkpoint(
             target = next(wanted, None)
 
 
+def log_contexts(game: Game, log: Sequence[tuple[int, Event]]) -> list[Any]:
+    """``game.log_context`` of the state just after each event, as a live table tells the
+    line of an event it has just folded (an undo rebuilds the state, as ``fold_by_checkpoint``)."""
+    state = game.initial_state()
+    out = []
+    for index, (_, event) in enumerate(log):
+        if event.type == kernel.UNDO_EVENT:
+            state = kernel.replay_log(game, log[: index + 1])
+        else:
+            state = kernel.fold_all(game, state, [event])
+        out.append(game.log_context(state))
+    return out
+
+
 def expectations(game: Game, doc: dict[str, Any], every: int = CHECKPOINT_EVERY) -> dict[str, Any]:
     """What replaying ``doc``'s log gives today: the ``golden.expected`` section."""
     log = stored_log(doc)
     viewers = viewers_for(len(doc["seats"]))
     known: dict[int, Served] = {}
-    served = {v.key(): served_to(game, log, v, known) for v in viewers}
+    contexts = log_contexts(game, log)
+    served = {v.key(): served_to(game, log, v, known, contexts) for v in viewers}
     seqs = [s for s, _ in log]
     checkpoints: list[dict[str, Any]] = []
     state: Any = None
@@ -192,13 +207,18 @@ class Served:
 
 
 def served_to(
-    game: Game, log: Sequence[tuple[int, Event]], viewer: Viewer, known: dict[int, Served] | None = None
+    game: Game,
+    log: Sequence[tuple[int, Event]],
+    viewer: Viewer,
+    known: dict[int, Served] | None = None,
+    contexts: Sequence[Any] | None = None,
 ) -> list[Served]:
-    """Each stored event as ``viewer`` gets it. ``known`` remembers, by identity, what an
-    event served unchanged gives, so the other viewers need not encode it again."""
+    """Each stored event as ``viewer`` gets it, its line told with ``contexts[i]`` (the
+    game's ``log_context`` when event i was folded). ``known`` remembers, by identity, what
+    an event served unchanged gives, so the other viewers need not encode it again."""
     known = {} if known is None else known
     out = []
-    for seq, event in log:
+    for index, (seq, event) in enumerate(log):
         visible = kernel.event_for_viewer(game, event, viewer)
         if visible is None:
             out.append(Served(event.type, None, None))
@@ -207,7 +227,7 @@ def served_to(
         if same is not None and same.source is visible:
             out.append(same)
             continue
-        text = kernel.describe(game, visible)
+        text = kernel.describe(game, visible, contexts[index] if contexts else None)
         line = [seq, game.log_mark(visible), text] if text else None
         served = Served(event.type, canonical(visible.to_json()), line, visible)
         known[id(visible)] = served

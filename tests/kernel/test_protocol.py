@@ -165,4 +165,10 @@ def test_chapters_default_to_none_and_a_campaign_lists_them() -> None:
         (0, "Night 1", None, True),
         (1, "Night 2", None, False),
     ]
-    assert chapters[0].to_json() == {"index": 0, "title": "Night 1", "outcome": None, "current": True}
+    assert chapters[0].to_json() == {
+        "index": 0,
+        "title": "Night 1",
+        "outcome": None,
+        "current": True,
+        "detail": "",
+    }

@@ -123,17 +123,34 @@ def test_the_map_draws_every_space_town_and_layer(client: TestClient) -> None:
     assert header.count("do-ap-left") == 12  # two heroes, six AP squares each
 
 
-def test_each_hero_sheet_says_who_plays_which_character_for_the_log(client: TestClient) -> None:
-    """The log names heroes "Ann's <character>" (static/games/dark_omen/board.js) from the
-    sheets' data, escaped like every name."""
+def test_the_server_log_names_heroes_by_player_and_character(client: TestClient) -> None:
+    """Events carry only a seat; the server's lines name the hero "Ann\u2019s Visko" (issue
+    15), the same in the page's log, the API's events and the command's answer, escaped on
+    the page like every name."""
     table = new_table(client)
-    page = client.get(table["seats"][0]["url"]).text
-    view = DARK_OMEN.view(session_of(client, table).state, SPECTATOR)
-    for hero in view["heroes"]:
-        sheet = re.search(rf'<article id="do-sheet-{hero["seat"]}"[^>]*>', page)
-        assert sheet, hero["seat"]
-        assert f'data-character="{hero["character"]}"' in sheet.group(0)
-    assert 'data-player="Ann"' in page and 'data-player="&lt;b&gt;Bo&lt;/b&gt;"' in page
+    tid, token = table["table_id"], table["seats"][1]["token"]
+    view = client.get(f"/api/tables/{tid}/view").json()["view"]
+    ann, bo = (
+        f"{name}\u2019s {view['heroes'][seat]['character']}" for seat, name in enumerate(["Ann", "<b>Bo</b>"])
+    )
+    move = next(
+        b for b in buttons(client.get(table["seats"][1]["url"]).text) if b["command"]["type"] == "move"
+    )
+    answer = client.post(
+        f"/api/tables/{tid}/commands", json=move["command"] | {"command_id": "n1"}, headers=auth(token)
+    )
+    assert answer.status_code == 200, answer.text
+    moved = f"{bo} moves to {move['command']['args']['to']}"
+    assert any(e.get("text", "").startswith(moved) for e in answer.json()["events"])
+    texts = [e.get("text", "") for e in client.get(f"/api/tables/{tid}/events").json()["events"]]
+    assert any(t.startswith(moved) for t in texts)
+    assert any(t.startswith("A Dark Omen campaign begins for Ann, <b>Bo</b>") for t in texts)
+    assert any(ann in t for t in texts) and not any(re.search(r"\b[Pp]layer \d", t) for t in texts), texts
+    log = re.search(r'<ol id="log-entries">.*?</ol>', client.get(f"/t/{tid}").text, flags=re.S)
+    assert log, "no log on the page"
+    escaped = moved.replace("<b>Bo</b>", "&lt;b&gt;Bo&lt;/b&gt;")
+    assert escaped in log.group(0) and "<b>Bo</b>" not in log.group(0)
+    assert "Player 1" not in log.group(0)
 
 
 def test_a_seats_moves_light_spaces_with_their_cost(client: TestClient) -> None:
@@ -430,7 +447,27 @@ def test_dice_games_and_barrows_show_their_dice_and_rolls_left() -> None:
     }
     battle = board_of(state, SPECTATOR)["do-battle"]
     assert "hidden" not in battle.split(">", 1)[0]
-    assert "P1: Draugr Dice" in battle and "= 12" in battle and "2 rolls left" in battle
-    assert "P2: exploring a barrow" in battle and "1 roll left" in battle
-    assert "Draugr at P1's table" in battle
+    assert "P1: Draugr Dice" in battle and "score 9" in battle and "2 rolls left" in battle  # 3s count 0
+    assert "P2: exploring a barrow" in battle and "= 14" in battle and "1 roll left" in battle
+    assert "Draugr Dice at P1's table" in battle
     assert "ante 2 gold" in battle and battle.count('class="do-die">') >= 9
+
+
+def test_the_market_lists_prices_by_level_open_for_the_hero_shopping_there() -> None:
+    """A hero at a market sees its stock open, each card's level and price, and what sells
+    (DO L332-337); another page shows it folded, to keep the page short."""
+    state = arranged(table(2), at=10)
+    state.heroes[0].at = "Hoglichten:market"
+    stock = DARK_OMEN.view(state, SPECTATOR)["market"]["stock"]
+    mine = board_of(state, Viewer("seat", frozenset({0})))["do-town"]
+    assert 'id="do-market-stock" open>' in mine and "prices by level" in mine
+    assert "only coin-marked tokens sell" in mine
+    rows = re.findall(
+        r"<tr(?: class=\"do-owned\")?><td>([^<]*)</td><td>(\d+)</td><td>[^<]*</td><td>(\w+)</td>", mine
+    )
+    assert [(name, int(level), price) for name, level, price in rows] == [
+        (g["name"], g["level"], str(g["price"])) for g in stock
+    ]
+    for viewer in (SPECTATOR, Viewer("seat", frozenset({1}))):
+        other = board_of(state, viewer)["do-town"]
+        assert 'id="do-market-stock">' in other and "Hoglichten's <b>market</b>" in other

@@ -217,7 +217,13 @@ def test_a_campaign_reports_its_chapter_and_the_time_between(app_client: TestCli
         return entry["campaign"] | {"your_move": entry["your_move"], "outcome": entry["outcome"]}
 
     first = campaign()
-    assert first["current"] == {"index": 0, "title": "Night 1", "outcome": None, "current": True}
+    assert first["current"] == {
+        "index": 0,
+        "title": "Night 1",
+        "outcome": None,
+        "current": True,
+        "detail": "",
+    }
     assert [c["current"] for c in first["chapters"]] == [True, False] and first["between"] is False
     assert (first["total"], first["played"], first["line"]) == (2, 0, "Night 1 (1 of 2)")
     act(app_client, table, 0, "light", 1)

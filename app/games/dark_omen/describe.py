@@ -1,13 +1,42 @@
-"""One log line per event, in plain words (the log shows chapter and day dividers)."""
+"""One log line per event, in plain words (the log shows chapter and day dividers).
+
+Events name a hero by seat; the line names it by player and character ("Ann’s Visko",
+issue 15) from ``Names``, the game's log context: the seats' names from ``CampaignBegan``
+and the character each seat plays when the line is written."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.games.dark_omen.content import load
+from app.games.dark_omen.gambling import draugr_score
+from app.games.dark_omen.state import State
 from app.kernel.types import Event
 
+Names = Mapping[int, tuple[str, str]]
+"""Seat → (its player's name, the name of the character it plays; "" before one is dealt)."""
 
-def who(d: dict) -> str:
-    return f"Player {d['seat'] + 1}" if isinstance(d.get("seat"), int) else ""
+
+def log_names(state: State) -> dict[int, tuple[str, str]]:
+    """Each seat's player and character. Public: both are on every page."""
+    c = load()
+    out = {}
+    for seat, player in enumerate(state.names):
+        hero = state.heroes[seat] if seat < len(state.heroes) else None
+        card = c.characters.get(hero.character) if hero is not None else None
+        out[seat] = (player, str(card["name"]) if card else "")
+    return out
+
+
+def seat_name(seat: int, names: Names) -> str:
+    """A seat's hero as "Ann’s Visko": the player alone before a character is dealt, and
+    "Player 1" for a line told without names."""
+    player, character = names.get(seat) or (f"Player {seat + 1}", "")
+    return f"{player}’s {character}" if character else player
+
+
+def player_name(seat: int, names: Names) -> str:
+    return (names.get(seat) or (f"Player {seat + 1}", ""))[0]
 
 
 def token_name(token: str) -> str:
@@ -22,6 +51,14 @@ def gear_name(gear: str) -> str:
     c = load()
     card = c.gear.get(gear) or c.holographic.get(gear)
     return str(card["name"]) if card else gear.replace("_", " ")
+
+
+def place(at: int | str) -> str:
+    """A space by its number, a town's place by name ("Hoglichten's market")."""
+    if isinstance(at, str) and ":" in at:
+        town, where = at.split(":", 1)
+        return f"{town}'s {where}"
+    return str(at)
 
 
 def dice_text(dice: list[int]) -> str:
@@ -43,10 +80,10 @@ def layers_turned(d: dict) -> str:
     return f"The obstacle layers turn ({d['why']}): {tabs}."
 
 
-def strike_text(x: dict) -> str:
+def strike_text(x: dict, names: Names) -> str:
     """One damage roll, die by die (DO L412-419): a hero's weapon die plus bonuses less the
     enemy's armour; the enemy's die less the hero's armour, at least 1."""
-    seat = f"player {x['seat'] + 1}"
+    seat = seat_name(x["seat"], names)
     if x["by"] == "hero":
         return f"{seat} rolls {x['roll']} for {x['damage']} damage"
     if x.get("warded"):
@@ -58,9 +95,72 @@ def strike_text(x: dict) -> str:
     return f"the enemy rolls {x['roll']}: {x['damage']} damage to {seat}{armour}"
 
 
-def describe(event: Event) -> str:
+GAMES = {"draugr": "Draugr Dice", "hard_life": "Hard Life"}
+PLACED = {
+    "fire": "A fire burns on {space}",
+    "grave": "A grave waits on {space}",
+    "relic": "The {name} lies on {space}",
+    "person": "The {name} calls for aid on {space}",
+}
+"""An omen's generic tokens (DO L143) as the log introduces them."""
+TENDED = {
+    "fire": "douses a fire",
+    "grave": "lays a grave to rest",
+    "relic": "takes up the omen\u2019s relic",
+    "person": "leads the one who called for aid",
+}
+
+
+def haggled(d: dict, hero: str) -> str:
+    """The haggling dice and what they won (DO L335-337): light, your die against the
+    merchant's, twice at most; heavy, a 5 or more on one die, twice at most. A discount
+    spent on a purchase (no dice) needs no line."""
+    rolls = d.get("rolls")
+    if not rolls:
+        return ""
+    won = f"{d['n']} gold off the next purchase" if d["n"] else "no discount"
+    if len(rolls[0]) == 2:
+        tries = ", then ".join(f"{mine} against the merchant\u2019s {theirs}" for mine, theirs in rolls)
+        return f"{hero} haggles lightly: {tries} \u2014 {won}."
+    tries = ", then ".join(str(roll) for (roll,) in rolls)
+    return f"{hero} haggles hard: rolls {tries} (5 or more wins) \u2014 {won}."
+
+
+def gamble_score(game: str, dice: list[int]) -> str:
+    """Draugr Dice counts 3s as 0, lowest wins; Hard Life sums, 18 or under (DO L346, L353)."""
+    if game == "draugr":
+        return f"score {draugr_score(dice)}"
+    return f"total {sum(dice)}"
+
+
+def gamble_ended(d: dict, names: Names) -> str:
+    """The house's dice and who takes the ante (DO L347-348, L355-357)."""
+    game = GAMES[d["game"]]
+    house = ""
+    if d["house"]:
+        house = f"the house rolls {dice_text(d['house'])} ({gamble_score(d['game'], d['house'])})"
+    winners = [seat_name(int(w), names) for w in d["winners"]]
+    if winners:
+        result = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share'} the ante"
+    elif d.get("push"):
+        tied = " and ".join(seat_name(int(p), names) for p in d["push"])
+        result = f"a push: {tied} take the stake back"
+    else:
+        result = "the house wins the ante"
+    return f"{game}: {house}; {result}." if house else f"{game}: {result}."
+
+
+def describe(event: Event, names: Names | None = None) -> str:
     d = event.data
     c = load()
+    names = names or {}
+
+    def who(d: dict) -> str:
+        return seat_name(d["seat"], names) if isinstance(d.get("seat"), int) else ""
+
+    def player(seat: object) -> str:
+        return seat_name(int(seat), names)  # type: ignore[call-overload]
+
     match event.type:
         case "CampaignBegan":
             return f"A Dark Omen campaign begins for {', '.join(d['names'])}."
@@ -115,10 +215,10 @@ def describe(event: Event) -> str:
         case "CreatureMoved":
             return f"The enemy moves to {d['to']} ({d['why']})."
         case "CreatureSlain":
-            return f"Player {d['by'] + 1} slays the enemy."
+            return f"{player(d['by'])} slays the enemy."
         case "HeroMoved":
             extra = f", {d['mp']} MP to cross" if d["mp"] else ""
-            return f"{who(d)} moves to {d['to']}{extra}."
+            return f"{who(d)} moves to {place(d['to'])}{extra}."
         case "ApSpent":
             return f"{who(d)} spends {d['n']} AP ({d['why']})."
         case "RoundPassed":
@@ -129,30 +229,28 @@ def describe(event: Event) -> str:
         case "LootRevealed":
             return f"{who(d)} flips a loot token: {d['face'].replace('_', ' ')}."
         case "AttackRolled":
-            heroes = "; ".join(
-                f"player {int(seat) + 1} {dice_text(dice)}" for seat, dice in d["dice"].items()
-            )
+            heroes = "; ".join(f"{player(seat)} {dice_text(dice)}" for seat, dice in d["dice"].items())
             return f"Attack roll: {heroes} against the enemy's {dice_text(d['enemy'])}."
         case "DieBoosted":
             return f"{who(d)} raises a die to {d['to']}."
         case "BattleEnded":
-            strikes = "; ".join(strike_text(x) for x in d["strikes"]) or "no damage roll"
+            strikes = "; ".join(strike_text(x, names) for x in d["strikes"]) or "no damage roll"
             return f"The battle resolves: {strikes}."
         case "HeroDied":
-            name = c.characters[d["character"]]["name"]
-            return f"{who(d)}'s {name} falls on {d['space']} and rises as a zombie."
+            fallen = f"{player_name(d['seat'], names)}\u2019s {c.characters[d['character']]['name']}"
+            return f"{fallen} falls on {d['space']} and rises as a zombie."
         case "HeroJoined":
-            return f"{who(d)} takes up {c.characters[d['character']]['name']} at {d['at']}."
+            joined = c.characters[d["character"]]["name"]
+            return f"{player_name(d['seat'], names)} takes up {joined} at {place(d['at'])}."
         case "GambleOpened":
-            return f"{who(d)} opens a game of {d['game'].replace('_', ' ')}."
+            return f"{who(d)} opens a game of {GAMES[d['game']]}."
         case "GambleStarted":
-            return f"The game starts: an ante of {d['ante']} gold."
+            house = f"; the house sets aside {dice_text(d['house'])}" if d.get("house") else ""
+            return f"The game starts: an ante of {d['ante']} gold{house}."
         case "GambleTurnEnded":
-            return f"{who(d)} ends the turn with {d['dice']}."
+            return f"{who(d)} stops with {dice_text(d['dice'])}."
         case "GambleEnded":
-            game = d["game"].replace("_", " ")
-            winners = ", ".join(f"player {w + 1}" for w in d["winners"]) or "the house"
-            return f"{game.capitalize()}: the house rolls {d['house']}; {winners} take(s) the ante."
+            return gamble_ended(d, names)
         case "BarrowFound":
             return f"{who(d)} finds a barrow on {d['space']}."
         case "BarrowExplored":
@@ -164,7 +262,7 @@ def describe(event: Event) -> str:
         case "LootDropped":
             return f"{who(d)} drops the {token_name(d['token'])} on {d['space']}."
         case "LootGiven":
-            return f"{who(d)} gives the {token_name(d['token'])} to player {d['to'] + 1}."
+            return f"{who(d)} gives the {token_name(d['token'])} to {player(d['to'])}."
         case "LootSpent":
             tokens = ", ".join(token_name(t) for t in d["tokens"])
             return f"{who(d)} spends {tokens} ({d['why']})."
@@ -179,22 +277,24 @@ def describe(event: Event) -> str:
         case "SurpriseAttack":
             return f"{who(d)} is attacked by surprise: the next AP is a fight (DO L244)."
         case "TeamProposed":
-            asked = ", ".join(f"player {x + 1}" for x in d["invited"]) or "nobody in reach"
+            asked = ", ".join(player(x) for x in d["invited"]) or "nobody in reach"
             return f"{who(d)} proposes a team attack; asked: {asked}."
         case "TeamAnswered":
             if not d["join"]:
-                return f"{who(d)} declines player {d['leader'] + 1}'s team attack."
+                return f"{who(d)} declines {player(d['leader'])}\u2019s team attack."
             heroic = " with a heroic attack" if d.get("heroic") else ""
-            return f"{who(d)} joins player {d['leader'] + 1}'s team attack{heroic}."
+            return f"{who(d)} joins {player(d['leader'])}\u2019s team attack{heroic}."
         case "TeamWithdrawn":
-            return f"{who(d)}'s team attack is withdrawn ({d['why']})."
+            if d["why"] == "launched":
+                return f"{who(d)} launches the team attack."
+            return f"{who(d)}\u2019s team attack is withdrawn ({d['why']})."
         case "TieVoted":
-            return f"{who(d)} votes that player {d['first'] + 1} faces the enemy first."
+            return f"{who(d)} votes that {player(d['first'])} faces the enemy first."
         case "BattleReady":
             return f"{who(d)} is ready."
         case "GambleAnswered":
             verb = "joins" if d["join"] else "declines"
-            return f"{who(d)} {verb} player {d['host'] + 1}'s game."
+            return f"{who(d)} {verb} {player(d['host'])}\u2019s game."
         case "BloodOffered":
             return f"{who(d)} hands in {d['n']} blood of the beast for the omen."
         case "BelongingsTaken":
@@ -202,7 +302,7 @@ def describe(event: Event) -> str:
         case "GraveDug":
             return f"A fallen hero's belongings are buried on {d['space']}, guarded by a zombie."
         case "HeroPlaced":
-            return f"{who(d)} starts on {d['at']}."
+            return f"{who(d)} starts on {place(d['at'])}."
         case "CampfireLit":
             return f"{who(d)} lights a campfire on {d['space']}."
         case "CampMade":
@@ -225,9 +325,16 @@ def describe(event: Event) -> str:
         case "EffectSet":
             return f"{who(d)}: {d['effect'].replace('_', ' ')} {d['n']}."
         case "ChargesSet":
-            return f"{who(d)}'s {gear_name(d['gear'])}: {d['n']} charge(s) left."
+            return f"{who(d)}\u2019s {gear_name(d['gear'])}: {d['n']} charge(s) left."
         case "DiscountSet":
-            return f"{who(d)} haggles {d['n']} gold off the next purchase." if d["n"] else ""
+            return haggled(d, who(d))
+        case "PropPlaced":
+            said = PLACED.get(d["kind"], "{name} is set on {space}")
+            return said.format(name=d["name"], space=place(d["space"])) + "."
+        case "PropTended":
+            return f"{who(d)} {TENDED.get(d['kind'], 'sees to an omen token')}."
+        case "ShieldRaised":
+            return f"{who(d)} raises the {gear_name(d['gear'])} against the next blow (DO L339)."
         case "Waiting" | "PendingCleared" | "Used" | "RuneRead":
             return ""
     return event.type

@@ -18,7 +18,7 @@ from app.games.dark_omen.actions import ap_left, engaged_by, free_choices, seat_
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
 from app.games.dark_omen.resolve import resolve_action
-from app.games.dark_omen.state import CHAPTERS, State
+from app.games.dark_omen.state import CHAPTERS, DAYS_PER_CHAPTER, METER_MAX, State
 from app.kernel import table as kernel
 from app.kernel.flow.folding import RulesFold
 from app.kernel.game import GameBase
@@ -350,14 +350,21 @@ class DarkOmen(RulesFold, GameBase):
                 if result
                 else None
             )
-            out.append(Chapter(i, f"Chapter {number}", ended, current=state.chapter == number))
+            current = state.chapter == number
+            latest = i == len(state.results) - 1 and state.chapter is None and state.result is None
+            detail = chapter_detail(state) if (current and result is None) or latest else ""
+            out.append(Chapter(i, f"Chapter {number}", ended, current=current, detail=detail))
         return out
 
     def log_mark(self, event: Event) -> str:
         return {"ChapterBegan": "chapter", "DayBegan": "round", "RoundBegan": "turn"}.get(event.type, "")
 
-    def describe(self, event: Event) -> str:
-        return describe.describe(event)
+    def describe(self, event: Event, context: Any = None) -> str:
+        return describe.describe(event, context)
+
+    def log_context(self, state: State) -> dict[int, tuple[str, str]]:
+        """Lines name heroes as "Ann’s Visko" (issue 15): events carry only the seat."""
+        return describe.log_names(state)
 
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]:
         mode = options.get("mode", "campaign")
@@ -368,6 +375,17 @@ class DarkOmen(RulesFold, GameBase):
             else f"a Quick Start of chapter {options.get('chapter', 1)}"
         )
         return [f"{what}; omens on days {', '.join(map(str, days))} and the boss on day 6"]
+
+
+def chapter_detail(state: State) -> str:
+    """The day and the darkness meter, for "your tables" (issue 15): a campaign's standing
+    at a glance (the meter at 0 loses it, DO L42); between chapters, the meter it carries
+    into the next one."""
+    meter = f"darkness meter {state.meter} of {METER_MAX}"
+    if state.chapter is None:
+        return meter
+    day = f"day {state.day} of {DAYS_PER_CHAPTER}" if state.day else "setting up"
+    return f"{day} \u00b7 {meter}"
 
 
 def free_seat(state: State, seat: int) -> bool:

@@ -87,31 +87,6 @@
   document.addEventListener("mouseover", onPoint);
   document.addEventListener("focusin", onPoint);
 
-  // The log names heroes by player and character ("Bo's Misfit", issue 15): an event
-  // carries only its seat, and the hero sheets say who sits there. A line is named once,
-  // when it arrives, so a fallen hero's lines keep the character who lived them.
-  function heroNames() {
-    var out = {};
-    document.querySelectorAll(".do-sheet[data-player]").forEach(function (sheet) {
-      var seat = Number(sheet.id.replace("do-sheet-", ""));
-      out[seat + 1] = sheet.dataset.player + "\u2019s " + sheet.dataset.character;
-    });
-    return out;
-  }
-  function nameLog() {
-    var names = heroNames();
-    document.querySelectorAll("#log-entries .log-entry:not(.log-chat) .text:not([data-named])").forEach(function (t) {
-      t.dataset.named = "";
-      var named = t.textContent.replace(/\b[Pp]layer (\d+)\b/g, function (said, n) {
-        return names[n] || said;
-      });
-      if (named !== t.textContent) t.textContent = named;
-    });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", nameLog);
-  else nameLog();
-  document.addEventListener("htmx:afterSettle", nameLog);
-
   document.addEventListener("htmx:wsBeforeMessage", function () {
     hideTip();
     before = positions();
@@ -122,6 +97,5 @@
       if (was !== undefined && was !== Number(g.dataset.pos)) turn(g, was);
     });
     before = {};
-    nameLog();
   });
 })();
