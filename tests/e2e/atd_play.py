@@ -1,0 +1,169 @@
+"""A quick, deterministic Attack the Darkness player for the browser tests: the choice it
+makes from an API view's prompts, and a driver that plays a table through the REST API
+with it (``POST /api/tables/{id}/commands``). The browser tests click some of its choices
+on the pages and let it play the routine turns between, so a table plays the same way
+with the same seed whatever was clicked; ``python -m tests.e2e.atd_play`` plays tables in
+process to find a seed whose first moments the tests need come early.
+
+The player: moves next to the nearest enemy, attacks the weakest one in reach with its
+first attack card, pays with the first resource cards offered, defends with the cheapest
+Defense card, rests when the room is cleared and keeps what it finds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Command = dict[str, Any]
+Payload = dict[str, Any]
+
+
+class Http(Protocol):
+    def get(self, url: str, *, headers: dict[str, str]) -> Any: ...
+    def post(self, url: str, *, json: Any, headers: dict[str, str]) -> Any: ...
+
+
+def chebyshev(a: list[int] | tuple[int, int], b: list[int] | tuple[int, int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def enemies_of(view: Payload, seat: Any) -> list[dict[str, Any]]:
+    """The living enemies of ``seat`` (a character's monsters and Arena rivals; the game
+    master's: the characters), each with its ``id`` as the choices name it."""
+    chars = view["characters"]
+    people = [
+        {"id": f"c{c['seat']}", "pos": c["pos"], "hp": c["hp"], "team": c["team"]}
+        for c in chars
+        if c["pos"] and not c["unconscious"]
+    ]
+    if seat == "gm":
+        return people
+    if view["mode"] == "arena":
+        team = chars[seat]["team"]
+        return [p for p in people if p["team"] != team]
+    return [m for m in view["monsters"] if m["hp"] > 0 and m["pos"]]
+
+
+def _command(choice: dict[str, Any]) -> Command:
+    return choice["command"]
+
+
+def _of(choices: list[dict[str, Any]], *types: str) -> list[Command]:
+    return [c["command"] for c in choices if c["command"]["type"] in types]
+
+
+def _nearest(commands: list[Command], goals: list[list[int]]) -> Command:
+    """The command whose square (``to``) comes closest to one of ``goals``."""
+    return min(commands, key=lambda c: min((chebyshev(c["args"]["to"], g) for g in goals), default=0))
+
+
+def quick_choice(choices: list[dict[str, Any]], view: Payload, seat: Any) -> Command:
+    """The quick player's choice among ``choices`` (one prompt's, from the API)."""
+    kind = (view.get("waiting") or {}).get("kind")
+    foes = enemies_of(view, seat)
+    goals = [f["pos"] for f in foes]
+    me = view["characters"][seat] if isinstance(seat, int) else None
+    if kind == "act" and me is not None:
+        speeds = _of(choices, "speed")
+        near = any(chebyshev(me["pos"], g) <= 1 for g in goals)
+        if speeds and goals and not near:
+            return _nearest(speeds, goals)
+        attacks = {h["id"] for h in me.get("hand", []) if "attack" in h.get("types", ())}
+        plays = [c for c in _of(choices, "play") if c["args"]["card"] in attacks]
+        if plays and near:
+            return plays[0]
+        ends = _of(choices, "end_turn")
+        return next((c for c in ends if c["args"].get("discard")), ends[0]) if ends else _command(choices[0])
+    if kind == "pay":
+        done = _of(choices, "done")
+        adds = _of(choices, "add")
+        return (done or adds or _of(choices, "cancel") or [_command(choices[0])])[0]
+    if kind == "target":
+        hp = {f["id"]: f["hp"] for f in foes}
+        targets = [c for c in _of(choices, "target") if c["args"].get("who") in hp]
+        if targets:
+            return min(targets, key=lambda c: hp[c["args"]["who"]])
+        return _command(choices[-1])
+    if kind == "defend":
+        defences = _of(choices, "defend")
+        cheap = [c for c in choices if c["command"]["type"] == "defend" and c["label"].endswith("(0)")]
+        return _command(cheap[0]) if cheap else (defences or [_command(choices[-1])])[0]
+    if kind in ("move_to", "gm_monster"):
+        moves = _of(choices, "move", "attack")
+        attacks = _of(choices, "attack")
+        if attacks:
+            return attacks[0]
+        if moves and goals:
+            return (
+                _nearest([m for m in moves if "to" in m["args"]], goals)
+                if any("to" in m["args"] for m in moves)
+                else moves[0]
+            )
+    if kind == "clear_room":
+        revive = _of(choices, "revive")
+        rests = [c for c in _of(choices, "rest") if not c["args"]["discard"] and not c["args"]["reshuffle"]]
+        return (revive or rests or [_command(choices[0])])[0]
+    if kind == "trade":
+        return (_of(choices, "done") or _of(choices, "accept") or [_command(choices[0])])[0]
+    return _command(choices[0])
+
+
+@dataclass
+class Driver:
+    """Plays a table through the REST API: ``http`` is an ``httpx.Client`` on the server, or
+    a ``TestClient`` in process (the seed search)."""
+
+    http: Http
+    table_id: str
+    tokens: dict[Any, str]
+    """Each seat's token, and the game master's under ``"gm"``."""
+
+    @classmethod
+    def of(cls, http: Http, created: dict[str, Any]) -> Driver:
+        tokens: dict[Any, str] = {s["seat"]: s["token"] for s in created["seats"]}
+        return cls(http, created["table_id"], tokens | {"gm": created["gm_token"]})
+
+    def payload(self, seat: Any = "gm") -> Payload:
+        response = self.http.get(
+            f"/api/tables/{self.table_id}/view", headers={"Authorization": f"Bearer {self.tokens[seat]}"}
+        )
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def choices(self, seat: Any) -> tuple[list[dict[str, Any]], Payload]:
+        payload = self.payload(seat)
+        prompt = next(p for p in payload["prompts"] if p["seat"] == seat and p["choices"] and p["required"])
+        return prompt["choices"], payload
+
+    def next_move(self) -> tuple[Any, Command, Payload]:
+        """The seat asked first, the quick player's command for it, and its view."""
+        gm = self.payload()
+        assert gm["outcome"] is None, "the game is over"
+        seat = gm["waiting_for"][0]
+        choices, payload = self.choices(seat)
+        return seat, quick_choice(choices, payload["view"], seat), payload
+
+    def send(self, seat: Any, command: Command) -> None:
+        response = self.http.post(
+            f"/api/tables/{self.table_id}/commands",
+            json=command,
+            headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+        )
+        assert response.status_code == 200, response.text
+
+    def play_until(self, until: Callable[[Payload], bool], limit: int = 600) -> Payload:
+        """Play the quick player's moves until ``until`` holds for the game master's
+        payload (``view``, ``waiting_for``, ``outcome``); that payload."""
+        for _ in range(limit):
+            gm = self.payload()
+            if until(gm):
+                return gm
+            assert gm["outcome"] is None, f"the game ended first: {gm['outcome']}"
+            seat, command, _ = self.next_move()
+            self.send(seat, command)
+        raise AssertionError("the wanted moment never came")
+
+
+def waiting_kind(*kinds: str) -> Callable[[Payload], bool]:
+    return lambda gm: (gm["view"].get("waiting") or {}).get("kind") in kinds
