@@ -12,7 +12,7 @@ Defense card, rests when the room is cleared and keeps what it finds."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 Command = dict[str, Any]
@@ -58,8 +58,11 @@ def _nearest(commands: list[Command], goals: list[list[int]]) -> Command:
     return min(commands, key=lambda c: min((chebyshev(c["args"]["to"], g) for g in goals), default=0))
 
 
-def quick_choice(choices: list[dict[str, Any]], view: Payload, seat: Any) -> Command:
-    """The quick player's choice among ``choices`` (one prompt's, from the API)."""
+def quick_choice(
+    choices: list[dict[str, Any]], view: Payload, seat: Any, avoid: frozenset[str] = frozenset()
+) -> Command:
+    """The quick player's choice among ``choices`` (one prompt's, from the API); ``avoid``:
+    the cards it could not pay for this turn."""
     kind = (view.get("waiting") or {}).get("kind")
     foes = enemies_of(view, seat)
     goals = [f["pos"] for f in foes]
@@ -70,7 +73,7 @@ def quick_choice(choices: list[dict[str, Any]], view: Payload, seat: Any) -> Com
         if speeds and goals and not near:
             return _nearest(speeds, goals)
         attacks = {h["id"] for h in me.get("hand", []) if "attack" in h.get("types", ())}
-        plays = [c for c in _of(choices, "play") if c["args"]["card"] in attacks]
+        plays = [c for c in _of(choices, "play") if c["args"]["card"] in attacks - avoid]
         if plays and near:
             return plays[0]
         ends = _of(choices, "end_turn")
@@ -89,17 +92,30 @@ def quick_choice(choices: list[dict[str, Any]], view: Payload, seat: Any) -> Com
         defences = _of(choices, "defend")
         cheap = [c for c in choices if c["command"]["type"] == "defend" and c["label"].endswith("(0)")]
         return _command(cheap[0]) if cheap else (defences or [_command(choices[-1])])[0]
-    if kind in ("move_to", "gm_monster"):
-        moves = _of(choices, "move", "attack")
+    if kind == "gm_monster":
         attacks = _of(choices, "attack")
+        moves = _of(choices, "move")
+        near = any(
+            chebyshev(m["pos"], g) <= 1 for m in view["monsters"] if m["id"] == _acting(view) for g in goals
+        )
         if attacks:
             return attacks[0]
-        if moves and goals:
-            return (
-                _nearest([m for m in moves if "to" in m["args"]], goals)
-                if any("to" in m["args"] for m in moves)
-                else moves[0]
-            )
+        if moves and goals and not near:
+            return _nearest(moves, goals)
+        return _of(choices, "done")[0]
+    if kind == "move_to" and goals:
+        return _nearest(_of(choices, "move"), goals)
+    if kind == "gm_place" and goals:
+        places = _of(choices, "place")
+        return min(places, key=lambda c: abs(min(chebyshev(c["args"]["to"], g) for g in goals) - 3))
+    if kind == "place_tile":
+        return _snug_tile(_of(choices, "place_tile"), view)
+    if kind == "gm_pick":
+        done = _of(choices, "done")
+        picks = [c for c in choices if c["command"]["type"] == "pick"]
+        if done or not picks:
+            return done[0]
+        return _command(min(picks, key=lambda c: int(c["label"].rsplit("danger ", 1)[1].rstrip(")"))))
     if kind == "clear_room":
         revive = _of(choices, "revive")
         rests = [c for c in _of(choices, "rest") if not c["args"]["discard"] and not c["args"]["reshuffle"]]
@@ -107,6 +123,30 @@ def quick_choice(choices: list[dict[str, Any]], view: Payload, seat: Any) -> Com
     if kind == "trade":
         return (_of(choices, "done") or _of(choices, "accept") or [_command(choices[0])])[0]
     return _command(choices[0])
+
+
+def _snug_tile(spots: list[Command], view: Payload) -> Command:
+    """A tile spot that shares an edge with the map (AtD L248 allows a corner too), nearest
+    the map's origin: a compact map."""
+    open_squares = {tuple(int(v) for v in k.split(",")) for k in view["grid"]["open"]}
+
+    def squares(args: dict[str, Any]) -> set[tuple[int, int]]:
+        w, h = (3, 4) if args["o"] == "v" else (4, 3)
+        return {(args["x"] + i, args["y"] + j) for i in range(w) for j in range(h)}
+
+    def edge(args: dict[str, Any]) -> bool:
+        return any((x + dx, y + dy) in open_squares for x, y in squares(args) for dx, dy in STEPS)
+
+    snug = [c for c in spots if edge(c["args"])] or spots
+    return min(snug, key=lambda c: abs(c["args"]["x"]) + abs(c["args"]["y"]))
+
+
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _acting(view: Payload) -> str | None:
+    """The monster whose turn the game master is deciding."""
+    return ((view.get("waiting") or {}).get("monster") or {}).get("id")
 
 
 @dataclass
@@ -118,6 +158,9 @@ class Driver:
     table_id: str
     tokens: dict[Any, str]
     """Each seat's token, and the game master's under ``"gm"``."""
+    unpaid: dict[Any, set[str]] = field(default_factory=dict)
+    """Per seat, the cards it cancelled (could not pay) this turn: not tried again."""
+    playing: dict[Any, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, http: Http, created: dict[str, Any]) -> Driver:
@@ -142,7 +185,8 @@ class Driver:
         assert gm["outcome"] is None, "the game is over"
         seat = gm["waiting_for"][0]
         choices, payload = self.choices(seat)
-        return seat, quick_choice(choices, payload["view"], seat), payload
+        avoid = frozenset(self.unpaid.get(seat, ()))
+        return seat, quick_choice(choices, payload["view"], seat, avoid), payload
 
     def send(self, seat: Any, command: Command) -> None:
         response = self.http.post(
@@ -151,6 +195,18 @@ class Driver:
             headers={"Authorization": f"Bearer {self.tokens[seat]}"},
         )
         assert response.status_code == 200, response.text
+        self.note(seat, command)
+
+    def note(self, seat: Any, command: Command) -> None:
+        """Remember what the quick player must not retry this turn (a command sent by
+        ``send``, or clicked on a page)."""
+        kind = command["type"]
+        if kind == "play":
+            self.playing[seat] = command["args"]["card"]
+        elif kind == "cancel" and seat in self.playing:
+            self.unpaid.setdefault(seat, set()).add(self.playing.pop(seat))
+        elif kind == "end_turn":
+            self.unpaid.pop(seat, None)
 
     def play_until(self, until: Callable[[Payload], bool], limit: int = 600) -> Payload:
         """Play the quick player's moves until ``until`` holds for the game master's

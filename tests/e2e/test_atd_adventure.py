@@ -55,7 +55,9 @@ def test_an_adventure_to_the_end_of_its_first_encounter_by_clicking(
             """The quick player's next move for ``seat``, clicked on that seat's page."""
             asked, command, payload = table_api.next_move()
             assert asked == seat, f"the table waits for {asked}, not {seat}"
-            return command, click(pages[seat], command, payload["seq"])
+            target = click(pages[seat], command, payload["seq"])
+            table_api.note(seat, command)
+            return command, target
 
         # The tokens on the stairs (AtD L251): each player clicks a lit stairs square.
         gm = table_api.payload()
