@@ -59,10 +59,15 @@ def _nearest(commands: list[Command], goals: list[list[int]]) -> Command:
 
 
 def quick_choice(
-    choices: list[dict[str, Any]], view: Payload, seat: Any, avoid: frozenset[str] = frozenset()
+    choices: list[dict[str, Any]],
+    view: Payload,
+    seat: Any,
+    avoid: frozenset[str] = frozenset(),
+    explore: bool = False,
 ) -> Command:
     """The quick player's choice among ``choices`` (one prompt's, from the API); ``avoid``:
-    the cards it could not pay for this turn."""
+    the cards it could not pay for this turn; ``explore``: explore the room rather than
+    rest when it is cleared."""
     kind = (view.get("waiting") or {}).get("kind")
     foes = enemies_of(view, seat)
     goals = [f["pos"] for f in foes]
@@ -119,7 +124,10 @@ def quick_choice(
     if kind == "clear_room":
         revive = _of(choices, "revive")
         rests = [c for c in _of(choices, "rest") if not c["args"]["discard"] and not c["args"]["reshuffle"]]
-        return (revive or rests or [_command(choices[0])])[0]
+        explores = [c for c in _of(choices, "explore") if not c["args"]["discard"]] if explore else []
+        return (revive or explores or rests or [_command(choices[0])])[0]
+    if kind == "explore":
+        return (_of(choices, "flip") or _of(choices, "dig") or _of(choices, "stop"))[0]
     if kind == "trade":
         return (_of(choices, "done") or _of(choices, "accept") or [_command(choices[0])])[0]
     return _command(choices[0])
@@ -161,6 +169,8 @@ class Driver:
     unpaid: dict[Any, set[str]] = field(default_factory=dict)
     """Per seat, the cards it cancelled (could not pay) this turn: not tried again."""
     playing: dict[Any, str] = field(default_factory=dict)
+    explorers: set[Any] = field(default_factory=set)
+    """Seats that explore the next room they clear (once each), rather than rest."""
 
     @classmethod
     def of(cls, http: Http, created: dict[str, Any]) -> Driver:
@@ -186,7 +196,8 @@ class Driver:
         seat = gm["waiting_for"][0]
         choices, payload = self.choices(seat)
         avoid = frozenset(self.unpaid.get(seat, ()))
-        return seat, quick_choice(choices, payload["view"], seat, avoid), payload
+        explore = seat in self.explorers
+        return seat, quick_choice(choices, payload["view"], seat, avoid, explore), payload
 
     def send(self, seat: Any, command: Command) -> None:
         response = self.http.post(
@@ -207,6 +218,8 @@ class Driver:
             self.unpaid.setdefault(seat, set()).add(self.playing.pop(seat))
         elif kind == "end_turn":
             self.unpaid.pop(seat, None)
+        elif kind == "explore":
+            self.explorers.discard(seat)
 
     def play_until(self, until: Callable[[Payload], bool], limit: int = 600) -> Payload:
         """Play the quick player's moves until ``until`` holds for the game master's
@@ -223,3 +236,59 @@ class Driver:
 
 def waiting_kind(*kinds: str) -> Callable[[Payload], bool]:
     return lambda gm: (gm["view"].get("waiting") or {}).get("kind") in kinds
+
+
+def search(options: dict[str, Any], names: list[str], seeds: list[str], stop: str = "") -> None:
+    """Play a table of each seed in process with the quick player, to its end (or until the
+    table waits for ``stop``, e.g. ``clear_room``), and print how many moves it took, the
+    round it reached, the result and how many decisions of each kind each seat made: the
+    browser tests pick a seed whose moments they need come early."""
+    import tempfile
+    from collections import Counter
+
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.store.migrate import upgrade
+    from tests.conftest import make_settings
+
+    url = f"sqlite:///{tempfile.mkdtemp()}/search.db"
+    upgrade(url)
+    with TestClient(create_app(make_settings(url))) as client:
+        for seed in seeds:
+            body = {
+                "game": "attack_the_darkness",
+                "options": options,
+                "seats": [{"name": n} for n in names],
+                "seed": seed,
+            }
+            created = client.post("/api/tables", json=body)
+            assert created.status_code == 201, created.text
+            driver = Driver.of(client, created.json())
+            kinds: Counter[str] = Counter()
+            for _ in range(2000):
+                gm = driver.payload()
+                kind = (gm["view"].get("waiting") or {}).get("kind", "")
+                if gm["outcome"] is not None or (stop and kind == stop):
+                    break
+                seat, command, _ = driver.next_move()
+                kinds[f"{seat}:{kind}"] += 1
+                driver.send(seat, command)
+            result = gm["outcome"]["result"] if gm["outcome"] else kind
+            moves = sum(kinds.values())
+            print(
+                seed, moves, f"round {gm['view']['round']}", result, dict(sorted(kinds.items())), flush=True
+            )
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description=search.__doc__)
+    parser.add_argument("options", type=json.loads, help='the table options, e.g. \'{"mode": "arena"}\'')
+    parser.add_argument("names", help="the seats' names, comma-separated")
+    parser.add_argument("seeds", nargs="+")
+    parser.add_argument("--stop", default="", help="stop when the table waits for this kind")
+    args = parser.parse_args()
+    search(args.options, args.names.split(","), args.seeds, args.stop)
