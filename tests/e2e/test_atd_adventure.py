@@ -111,6 +111,11 @@ def test_an_adventure_to_the_end_of_its_first_encounter_by_clicking(
         expect(window(ann)).to_contain_text("Waiting for Bob to defend or take it.")
         expect(window(watch)).to_contain_text("Waiting for Bob to defend or take it.")
         expect(ann.locator("#atd-status")).to_contain_text("waiting for Bob")
+        attacker = watch.locator(f'#atd-tokens [data-target="combatant:{attack["attacker"]["id"]}"]')
+        expect(attacker).to_have_class(re.compile(r"\batd-current\b"))
+        expect(watch.locator('#atd-tokens [data-target="combatant:c1"]')).to_have_class(
+            re.compile(r"\batd-attacked\b")
+        )
         screenshot(bob, "atd-adventure-defence")
         screenshot(watch, "atd-adventure-defence-watch")
         _, command, payload = table_api.next_move()
