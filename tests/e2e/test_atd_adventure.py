@@ -225,3 +225,95 @@ def rest_command(driver: Driver, seat: int) -> dict:
     choices, _ = driver.choices(seat)
     rests = [c["command"] for c in choices if c["command"]["type"] == "rest"]
     return next(c for c in rests if not c["args"]["discard"] and not c["args"]["reshuffle"])
+
+
+CAMPAIGN_SEED = "atd-1"
+CAMPAIGN = {"mode": "adventure", "dungeon": "random", "encounters": 1, "campaign": 2}
+
+
+def test_a_room_explored_then_a_trade_proposed_and_accepted_by_clicking(
+    server: Served, open_page: PageFactory
+) -> None:
+    """Equipment is found by exploring, after the trades of that clearing (AtD L279-280), so
+    a trade needs a later room: a campaign of two one-encounter dungeons (seed picked with
+    ``python -m tests.e2e.atd_play``). After the first, Bob explores by clicking the
+    face-down tiles and keeps a Battle Axe; both say they are ready for the next dungeon;
+    after its encounter both rest, Bob offers Ann the axe and Ann accepts, all by clicking,
+    every page showing the offer."""
+    table = create_game_table(server.url, "attack_the_darkness", ["Ann", "Bob"], CAMPAIGN, CAMPAIGN_SEED)
+    watch = open_page(table.watch_url)
+    ann = open_page(table.seat_url(0))
+    bob = open_page(table.seat_url(1))
+    pages = {0: ann, 1: bob}
+    for page in (watch, ann, bob):
+        expect_live(page)
+
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        table_api = Driver.of(http, table.created)
+        table_api.explorers = {1}
+
+        def click_next(seat: int) -> tuple[dict, str | None]:
+            asked, command, payload = table_api.next_move()
+            assert asked == seat, f"the table waits for {asked}, not {seat}"
+            target = click(pages[seat], command, payload["seq"])
+            table_api.note(seat, command)
+            return command, target
+
+        # The first room is cleared: Ann rests, Bob explores, flipping face-down tiles by
+        # clicking them until he finds equipment, and keeps it.
+        table_api.play_until(waiting_kind("clear_room"))
+        assert click_next(0)[0]["type"] == "rest"
+        assert click_next(1)[0]["type"] == "explore"
+        while waiting_kind("explore")(gm := table_api.payload()):
+            expect_seq(bob, gm["seq"])
+            face_down = bob.locator("#atd-tiles .atd-tile.atd-tile-down")
+            expect(lit(bob, "#atd-tiles .atd-tile")).to_have_count(face_down.count())
+            command, target = click_next(1)
+            assert command["type"] == "flip" and target == f"tile:{command['args']['tile']}"
+        assert waiting_kind("keep_equipment")(gm)
+        expect_seq(bob, gm["seq"])
+        expect(window(bob)).to_contain_text("Equipment found: Battle Axe")
+        screenshot(bob, "atd-adventure-equipment-found")
+        assert click_next(1)[0]["type"] == "keep"
+        expect(bob.locator("#atd-char-1 .atd-chip")).to_contain_text("Battle Axe")
+
+        # Between the dungeons of the campaign each player says ready (AtD L238).
+        for seat in (0, 1):
+            assert click_next(seat)[0]["type"] == "ready"
+
+        # The second dungeon's encounter goes by; both rest: the trading opens.
+        table_api.play_until(waiting_kind("clear_room"))
+        assert click_next(0)[0]["type"] == "rest"
+        assert click_next(1)[0]["type"] == "rest"
+        gm = table_api.payload()
+        assert waiting_kind("trade")(gm)
+        expect_seq(bob, gm["seq"])
+        expect(window(bob)).not_to_contain_text("Nobody resting holds equipment")
+        choices, payload = table_api.choices(1)
+        gift = next(
+            c["command"]
+            for c in choices
+            if c["command"]["type"] == "propose"
+            and c["command"]["args"]["give"]
+            and not c["command"]["args"]["take"]
+        )
+        click(bob, gift, payload["seq"])
+        gm = table_api.payload()
+        for page in (ann, bob, watch):
+            expect_seq(page, gm["seq"])
+            expect(window(page)).to_contain_text("Bob offers Ann Battle Axe for nothing.")
+        expect(window(ann)).to_contain_text("Accept or decline it.")
+        expect(window(bob)).to_contain_text("Waiting for Ann to accept or decline.")
+        screenshot(ann, "atd-adventure-trade-offer")
+        choices, payload = table_api.choices(0)
+        accept = next(c["command"] for c in choices if c["command"]["type"] == "accept")
+        click(ann, accept, payload["seq"])
+        gm = table_api.payload()
+        expect_seq(watch, gm["seq"])
+        expect(watch.locator("#atd-char-0 .atd-chip")).to_contain_text("Battle Axe")
+        expect(watch.locator("#atd-char-1 .atd-chip")).to_have_count(0)
+        expect(watch.locator("#log-entries")).to_contain_text("accepts")
+        _, command, payload = table_api.next_move()
+        assert command["type"] == "done"
+        click(pages[command["args"]["seat"]], command, payload["seq"])
+        assert not waiting_kind("trade")(table_api.payload())
