@@ -58,6 +58,7 @@ def test_an_arena_match_of_two_teams_to_its_end(server: Served, open_page: PageF
                 expect(status).to_contain_text("Initiative cuts")
                 for seat, costs in view["cuts"].items():
                     expect(status).to_contain_text(f"{NAMES[int(seat)]}: {', '.join(map(str, costs))}")
+                expect(status.locator(".atd-order")).to_have_count(0)  # no order before the cuts decide it
                 screenshot(watch, "atd-arena-cuts")
                 cuts_seen = True
             if kind == "act" and not placed:
