@@ -134,4 +134,5 @@ def test_the_game_master_builds_the_map_places_the_monsters_and_plays_them(
     assert outcome["result"] == "win"
     for page in (gm_page, cy):
         expect(page.locator("#atd-status .atd-result")).to_contain_text(outcome["reason"])
+        expect(page.locator("#atd-map")).to_contain_text("The map is cleared away: the game is over.")
     screenshot(gm_page, "atd-tabletop-end")
