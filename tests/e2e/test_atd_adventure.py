@@ -150,6 +150,9 @@ def test_an_adventure_to_the_end_of_its_first_encounter_by_clicking(
             paid_with.append(name.first.inner_text())
             click(ann, command, payload["seq"])
             expect(window(ann)).to_contain_text(paid_with[-1])
+            marked = ann.locator("#atd-hand .atd-paying .atd-card-name")
+            expect(marked).to_have_count(len(paid_with))
+            assert sorted(marked.all_inner_texts()) == sorted(paid_with)
         assert len(paid_with) == 3, paid_with
         expect(window(ann).locator(".atd-ok")).to_contain_text("Paid: you may declare it.")
         summary = window(ann).locator(".atd-summary").inner_text()
