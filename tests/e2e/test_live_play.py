@@ -87,9 +87,11 @@ def test_a_game_played_by_clicking_shows_live_on_every_page(server: Served, open
 
     assert moves == 4
     assert summary["outcome"] == {"result": "win", "reason": "Bob reached 5 points", "winners": [1]}
-    for page in pages.values():
+    # Bob alone won: each seat is told whether it won, the others read the result.
+    heading = {"Ann": "Game over — you lose.", "Bob": "Game over — you win.", "spectator": "Game over."}
+    for who, page in pages.items():
         status = page.locator("#status")
-        expect(status).to_contain_text("Game over — victory. Bob reached 5 points")
+        expect(status).to_contain_text(f"{heading.get(who, 'Game over.')} Bob reached 5 points")
         expect(status).to_have_class(re.compile(r"\bstatus-over\b"))
         expect(choice_buttons(page)).to_have_count(0)
         expect(page.locator("#prompts")).to_be_hidden()
