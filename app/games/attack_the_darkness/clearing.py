@@ -571,7 +571,7 @@ def arena_initiative(ctx: Ctx, st: Step) -> None:
 
 def cut_choices(s: Any, d: Cut) -> list[Choice]:
     return [
-        Choice("cut", {"seat": seat, "depth": k}, f"{s.names[seat]} cuts {k} cards deep")
+        Choice("cut", {"seat": seat, "depth": k}, f"{s.names[seat]} cuts {k} {'card' if k == 1 else 'cards'} deep")
         for seat in d.asked
         for k in CUT_DEPTHS
         if k <= len(s.chars[seat]["actions"])

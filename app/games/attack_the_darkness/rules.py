@@ -606,7 +606,7 @@ def gm_place_choices(s: State, d: GmPlace) -> list[Any]:
     from app.kernel.types import Choice
 
     name = C.monsters[d.card].name
-    return [Choice("place", {"to": lst(sq)}, f"Put a {name} on {sq[0]},{sq[1]}") for sq in gm_squares(s, d)]
+    return [Choice("place", {"to": lst(sq)}, f"Put the {name} on {sq[0]},{sq[1]}") for sq in gm_squares(s, d)]
 
 
 @RULES.decision(GmPlace, gm_place_choices)
