@@ -569,9 +569,13 @@ def arena_initiative(ctx: Ctx, st: Step) -> None:
     ctx.ask(Cut(seat="any", seats=list(range(len(ctx.s.names)))))
 
 
+def _cards(count: int) -> str:
+    return "card" if count == 1 else "cards"
+
+
 def cut_choices(s: Any, d: Cut) -> list[Choice]:
     return [
-        Choice("cut", {"seat": seat, "depth": k}, f"{s.names[seat]} cuts {k} {'card' if k == 1 else 'cards'} deep")
+        Choice("cut", {"seat": seat, "depth": k}, f"{s.names[seat]} cuts {k} {_cards(k)} deep")
         for seat in d.asked
         for k in CUT_DEPTHS
         if k <= len(s.chars[seat]["actions"])
