@@ -71,6 +71,7 @@ import random
 import shlex
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -324,9 +325,11 @@ async def bench_server(
             deadline = CLOCK() + plan.run_budget_s
             for phase in figures.phases:
                 cpu0, db0, phase.start = server_cpu(server), database_cpu(), CLOCK()
+                client_cpu0 = time.process_time()
                 await run_phase(client, game, tables, plan, phase, deadline)
                 phase.drained = await caught_up(tables, plan.drain_budget_s)
                 phase.cpu_s, db1, phase.end = server_cpu(server) - cpu0, database_cpu(), CLOCK()
+                phase.client_cpu_s = time.process_time() - client_cpu0
                 if db0 is not None and db1 is not None:
                     phase.db_cpu_s = db1 - db0
                 phase.loop_lag_ms = await loop_lag(client, phase.end - phase.start)
