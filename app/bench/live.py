@@ -692,29 +692,37 @@ def seat_client(client: Any, table: LiveTable, seat: Any) -> Any:
 
 
 async def seat_view(client: Any, table: LiveTable, seat: Any, phase: Phase) -> dict[str, Any] | None:
-    """``GET /view?after=<last commit>`` as ``seat`` from its own client; None if it failed
+    """``GET /view?after=<last commit>`` as ``seat`` from its own client, asked again (and
+    counted) if it is behind that commit, as ``served_view`` does; None if it failed
     (counted)."""
     import httpx
 
-    phase.views += 1
     headers = {"Authorization": f"Bearer {table.token_for(seat)}"}
     params = {"after": table.seq} if table.seq else None
-    try:
-        response = await send(
-            seat_client(client, table, seat),
-            phase,
-            "GET",
-            f"/api/tables/{table.id}/view",
-            headers=headers,
-            params=params,
-        )
-    except httpx.HTTPError as exc:
-        phase.failures[f"GET /view: {type(exc).__name__}: {exc}"] += 1
-        return None
-    if response.status_code != 200:
-        phase.failures[f"GET /view: HTTP {response.status_code}: {response.text[:160]}"] += 1
-        return None
-    return response.json()  # type: ignore[no-any-return]
+    view: dict[str, Any] | None = None
+    for _ in range(VIEW_TRIES):
+        phase.views += 1
+        try:
+            response = await send(
+                seat_client(client, table, seat),
+                phase,
+                "GET",
+                f"/api/tables/{table.id}/view",
+                headers=headers,
+                params=params,
+            )
+        except httpx.HTTPError as exc:
+            phase.failures[f"GET /view: {type(exc).__name__}: {exc}"] += 1
+            return None
+        if response.status_code != 200:
+            phase.failures[f"GET /view: HTTP {response.status_code}: {response.text[:160]}"] += 1
+            return None
+        view = response.json()
+        if view is not None and view["seq"] >= table.seq:
+            return view
+        phase.retries["GET /view: behind the last commit despite ?after"] += 1
+        await asyncio.sleep(0.005)
+    return view
 
 
 async def post_as(
