@@ -257,7 +257,9 @@ def describe(game: Game, plan: Plan, seats: int, quick: bool) -> str:
         "command's seq, over every (command, seat) pair; frag: the same at each html spectator; "
         "B/cmd/spectator: uncompressed frame bytes; CPU: /proc user+system time of the server's "
         "processes over the phase (GET /view, POST, fan-out); PG: PostgreSQL's postmaster and backends "
-        "(when local); lag: the server's event-loop lag over the phase (/healthz)"
+        "(when local); lag: the server's event-loop lag over the phase (/healthz); refused races: POSTs "
+        "sent at once by several waited-on seats that the server refused (409 taken/stale) because another "
+        "seat's command got there first (not failures)"
     )
 
 
