@@ -20,10 +20,21 @@ the server: same seed, same seq), checked against every command's response and r
 from the log if they ever differ. Without a bot the pick is a seeded random one among the
 served choices. Nothing here knows a game's rules, commands or names.
 
-After 2 warm-up commands per table (not reported) come two measured phases, one command in
-flight per table: 4 commands per table with one table at a time (the server has nothing
-else to do), then 60 per table (20 with ``--quick``) with every table at once, or until a
-game ends. Reported for each phase:
+When the table waits on several seats at once (the replica's required prompts say so with
+a bot, the last view's ``waiting_for`` without), those seats act as a real table's players
+would: each from its own HTTP client (its own connection, its own token) asks its own
+``GET /view``, picks, and all their POSTs go out together. The server commits them in
+some order; a command the game then refuses because another seat's got there first (409
+``taken``, or ``stale``: chosen from a view the table has moved past and no longer legal)
+is a refused race, counted apart from the failures; the bot's replica follows the
+committed ones in the order of their seqs. A round never sends more commands than the
+phase has left for the table.
+
+After 2 warm-up commands per table (not reported) come two measured phases, one round in
+flight per table (one command, or one per waited-on seat): 4 commands per table with one
+table at a time (the server has nothing else to do), then 60 per table (20 with
+``--quick``) with every table at once, or until a game ends. With ``--rate`` each slot
+sends one command (a fixed offered load of commands). Reported for each phase:
 
 - commands and commands per second;
 - push: command-to-frame latency p50/p95/p99 over every (command, seat websocket) pair,
@@ -34,7 +45,9 @@ game ends. Reported for each phase:
   a full page render (``GET /t/{id}/watch`` at the start and the end): the diff ratio;
 - server CPU per command: the server process's user + system time (``/proc/<pid>/stat``)
   over the phase divided by its commands, covering everything it did meanwhile (each
-  ``GET /view`` and ``POST``, and the frames rendered and sent to every viewer).
+  ``GET /view`` and ``POST``, refused ones too, and the frames rendered and sent to every
+  viewer);
+- the POSTs sent together with another seat's, in how many rounds, and the refused races.
 
 The run fails (exit 1) if a command fails, a viewer misses a command's frame or loses its
 socket, a seat's websocket loses, duplicates or reorders an event or shows its own
@@ -58,6 +71,7 @@ import random
 import shlex
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -224,7 +238,8 @@ def describe(game: Game, plan: Plan, seats: int, quick: bool) -> str:
     seat_sockets = "json" if plan.seat_format == "json" else "html"
     if plan.rate is None:
         load = (
-            f"one command in flight per table; after {plan.warmup_commands} warm-up commands per table, "
+            "one round in flight per table (the waited-on seat's command, or every waited-on seat's "
+            f"at once, each from its own client); after {plan.warmup_commands} warm-up commands per table, "
             f"{plan.alone_commands} per table with one table at a time, then {plan.commands_per_table} per "
             f"table with all {plan.tables} at once"
         )
@@ -242,7 +257,9 @@ def describe(game: Game, plan: Plan, seats: int, quick: bool) -> str:
         "command's seq, over every (command, seat) pair; frag: the same at each html spectator; "
         "B/cmd/spectator: uncompressed frame bytes; CPU: /proc user+system time of the server's "
         "processes over the phase (GET /view, POST, fan-out); PG: PostgreSQL's postmaster and backends "
-        "(when local); lag: the server's event-loop lag over the phase (/healthz)"
+        "(when local); lag: the server's event-loop lag over the phase (/healthz); refused races: POSTs "
+        "sent at once by several waited-on seats that the server refused (409 taken/stale) because another "
+        "seat's command got there first (not failures)"
     )
 
 
@@ -310,9 +327,11 @@ async def bench_server(
             deadline = CLOCK() + plan.run_budget_s
             for phase in figures.phases:
                 cpu0, db0, phase.start = server_cpu(server), database_cpu(), CLOCK()
+                client_cpu0 = time.process_time()
                 await run_phase(client, game, tables, plan, phase, deadline)
                 phase.drained = await caught_up(tables, plan.drain_budget_s)
                 phase.cpu_s, db1, phase.end = server_cpu(server) - cpu0, database_cpu(), CLOCK()
+                phase.client_cpu_s = time.process_time() - client_cpu0
                 if db0 is not None and db1 is not None:
                     phase.db_cpu_s = db1 - db0
                 phase.loop_lag_ms = await loop_lag(client, phase.end - phase.start)
@@ -323,6 +342,7 @@ async def bench_server(
             figures.drained = await caught_up(tables, plan.drain_budget_s, final=True)
         finally:
             await close_all(watchers)
+            await asyncio.gather(*(c.aclose() for t in tables for c in t.seat_clients.values()))
     collect(tables, figures)
 
 
@@ -393,6 +413,7 @@ async def look(client: Any, table: LiveTable, *, final: bool = False) -> None:
         table.final_seq = summary["seq"]
         return
     table.seq = table.start_seq = summary["seq"]
+    table.waiting = list(summary["waiting_for"])
     if summary["waiting_for"]:
         table.seat = summary["waiting_for"][0]
     table.finished = summary["status"] != "running"
@@ -490,18 +511,25 @@ async def run_phase(
 
 
 async def play(client: Any, game: Game, table: LiveTable, plan: Plan, phase: Phase, deadline: float) -> None:
-    """Play the phase's commands at this table (fewer if the game ends first)."""
-    for _ in range(phase.commands_per_table):
-        for _attempt in range(plan.max_attempts):
-            if table.finished:
-                return
-            if CLOCK() > deadline:
-                phase.cut_short += 1
-                return
-            if await step(client, game, table, phase):
-                break
-        else:
+    """Play the phase's commands at this table (fewer if the game ends first): one round
+    at a time, the waited-on seat's command or every waited-on seat's at once."""
+    played = attempts = 0
+    while played < phase.commands_per_table:
+        if table.finished:
+            return
+        if CLOCK() > deadline:
+            phase.cut_short += 1
+            return
+        if attempts == plan.max_attempts:
             return  # this table keeps failing: its failures are counted, leave it
+        before = table.commands
+        seats = waited_seats(game, table)[: phase.commands_per_table - played]
+        if len(seats) > 1:
+            ok = await step_together(client, game, table, seats, phase)
+        else:
+            ok = await step(client, game, table, phase)
+        played += table.commands - before
+        attempts = 0 if ok and table.commands > before else attempts + 1
 
 
 async def play_at_rate(
@@ -544,6 +572,7 @@ async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -
             phase.failures[f"GET /view: HTTP {response.status_code}: {response.text[:160]}"] += 1
             return None
         view = response.json()
+        table.waiting = list(view["waiting_for"])
         if view["seq"] < table.seq:
             # ``after`` promises otherwise: a careful client asks again rather than choose
             # on an old view.
@@ -635,11 +664,180 @@ async def step(client: Any, game: Game, table: LiveTable, phase: Phase) -> bool:
     return True
 
 
-def pick(game: Game, table: LiveTable, offered: dict[str, Any], seq: int) -> dict[str, Any]:
+RACE_CODES = frozenset({"taken", "stale"})
+"""The 409 codes of a command another seat's beat to it (see ``step_together``)."""
+
+
+def waited_seats(game: Game, table: LiveTable) -> list[Any]:
+    """The seats the table waits on now: the required prompts of the bot's replica, else
+    the ``waiting_for`` of the last look or view (a view corrects it: ``step_together``)."""
+    if table.state is not None:
+        seats = [p.seat for p in game.prompts(table.state) if p.required]
+    else:
+        seats = list(table.waiting)
+    return list(dict.fromkeys(seats))
+
+
+def seat_client(client: Any, table: LiveTable, seat: Any) -> Any:
+    """The seat's own HTTP client (made once, closed at the end of the run): one
+    connection per player, as separate browsers or bots would have."""
+    import httpx
+
+    if seat not in table.seat_clients:
+        table.seat_clients[seat] = httpx.AsyncClient(
+            base_url=client.base_url,
+            timeout=60,
+            trust_env=False,
+            limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
+        )
+    return table.seat_clients[seat]
+
+
+async def seat_view(client: Any, table: LiveTable, seat: Any, phase: Phase) -> dict[str, Any] | None:
+    """``GET /view?after=<last commit>`` as ``seat`` from its own client, asked again (and
+    counted) if it is behind that commit, as ``served_view`` does; None if it failed
+    (counted)."""
+    import httpx
+
+    headers = {"Authorization": f"Bearer {table.token_for(seat)}"}
+    params = {"after": table.seq} if table.seq else None
+    view: dict[str, Any] | None = None
+    for _ in range(VIEW_TRIES):
+        phase.views += 1
+        try:
+            response = await send(
+                seat_client(client, table, seat),
+                phase,
+                "GET",
+                f"/api/tables/{table.id}/view",
+                headers=headers,
+                params=params,
+            )
+        except httpx.HTTPError as exc:
+            phase.failures[f"GET /view: {type(exc).__name__}: {exc}"] += 1
+            return None
+        if response.status_code != 200:
+            phase.failures[f"GET /view: HTTP {response.status_code}: {response.text[:160]}"] += 1
+            return None
+        view = response.json()
+        if view is not None and view["seq"] >= table.seq:
+            return view
+        phase.retries["GET /view: behind the last commit despite ?after"] += 1
+        await asyncio.sleep(0.005)
+    return view
+
+
+async def post_as(
+    client: Any, table: LiveTable, seat: Any, command: dict[str, Any], phase: Phase
+) -> tuple[Any, float, float] | None:
+    """The seat's POST from its own client: (response, time before, time after), or None if
+    the connection failed (counted)."""
+    import httpx
+
+    t0 = CLOCK()
+    try:
+        response = await send(
+            seat_client(client, table, seat),
+            phase,
+            "POST",
+            f"/api/tables/{table.id}/commands",
+            json=command,
+            headers={"Authorization": f"Bearer {table.token_for(seat)}"},
+        )
+    except httpx.HTTPError as exc:
+        phase.failures[f"POST: {type(exc).__name__}: {exc}"] += 1
+        return None
+    return response, t0, CLOCK()
+
+
+def error_code(response: Any) -> str:
+    try:
+        return str(response.json().get("error", {}).get("code", "?"))
+    except ValueError:
+        return "?"
+
+
+async def step_together(client: Any, game: Game, table: LiveTable, seats: list[Any], phase: Phase) -> bool:
+    """One round with several seats waited on: each seat's own ``GET /view`` (all at once),
+    its pick, then every POST at once. A 409 ``taken``/``stale`` is a refused race (the
+    game's answer to a command another seat's beat), anything else not 200 a failure. The
+    bot's replica then follows the committed commands in the order of their seqs. False if
+    nothing was committed and something failed."""
+    views = await asyncio.gather(*(seat_view(client, table, seat, phase) for seat in seats))
+    offers: list[tuple[Any, dict[str, Any], int]] = []
+    failed = False
+    for seat, view in zip(seats, views, strict=True):
+        if view is None:
+            failed = True
+            continue
+        table.seq = max(table.seq, view["seq"])
+        table.waiting = list(view["waiting_for"])
+        if view["outcome"] is not None:
+            table.finished = True
+            return True
+        offered = next(
+            (p for p in view["prompts"] if p["seat"] == seat and p["required"] and p["choices"]), None
+        )
+        if offered is not None:
+            offers.append((seat, offered, view["seq"]))
+        elif seat in view["waiting_for"]:
+            phase.failures[f"GET /view offers the waited-on seat {seat!r} nothing"] += 1
+            failed = True
+    if not offers:
+        return not failed
+    if table.state is not None and any(seq != table.replica_seq for _, _, seq in offers):
+        await resync(client, game, table)  # counted: the replica fell behind the server
+    together = len(offers) > 1
+    commands = [(seat, pick(game, table, offered, seq, together=together)) for seat, offered, seq in offers]
+    if together:
+        phase.rounds_together += 1
+        phase.sent_together += len(commands)
+    answers = await asyncio.gather(*(post_as(client, table, seat, cmd, phase) for seat, cmd in commands))
+    committed: list[tuple[dict[str, Any], Any]] = []
+    for (seat, command), answer in zip(commands, answers, strict=True):
+        if answer is None:
+            failed = True
+            continue
+        response, t0, t1 = answer
+        if response.status_code == 409 and error_code(response) in RACE_CODES:
+            phase.refused[f"409 {error_code(response)}"] += 1
+            continue
+        if response.status_code != 200:
+            phase.failures[f"POST: HTTP {response.status_code}: {response.text[:160]}"] += 1
+            failed = True
+            continue
+        body = response.json()
+        for event in body["events"]:
+            table.expected[event["seq"]] = (seat, event["type"], event["data"])
+        table.seq = max(table.seq, body["seq"])
+        table.commands += 1
+        phase.sent.append((table, body["seq"], t0))
+        phase.reply_ms.append((t1 - t0) * 1000)
+        committed.append((command, body))
+    if table.state is not None:
+        if failed:
+            await resync(client, game, table)  # counted, as after any failed command
+        else:
+            committed.sort(
+                key=lambda done: done[1]["events"][0]["seq"] if done[1]["events"] else done[1]["seq"]
+            )
+            for command, body in committed:
+                await follow(client, game, table, command, body)
+    return bool(committed) or not failed
+
+
+def pick(
+    game: Game, table: LiveTable, offered: dict[str, Any], seq: int, *, together: bool = False
+) -> dict[str, Any]:
     """The command to send: the bot's choice on the replica when the game has a bot (and
-    it plays this prompt), else a seeded random one of the served choices."""
+    it plays this prompt), else a seeded random one of the served choices; seeded by the
+    seat too when several seats choose from the same seq."""
     from app.kernel.types import Choice, Prompt
 
+    if together:
+        seq_key: Any = f"{seq}:{offered['seat']}"
+    else:
+        seq_key = seq
     served = [c["command"] for c in offered["choices"]]
     if table.state is not None:
         choices = tuple(
@@ -647,14 +845,14 @@ def pick(game: Game, table: LiveTable, offered: dict[str, Any], seq: int) -> dic
             for c in offered["choices"]
         )
         prompt = Prompt(offered["seat"], offered["title"], choices)
-        chosen = game.bot_choice(table.state, prompt, random.Random(f"{table.seed}:bot:{seq}"))  # type: ignore[attr-defined]
+        chosen = game.bot_choice(table.state, prompt, random.Random(f"{table.seed}:bot:{seq_key}"))  # type: ignore[attr-defined]
         for index, choice in enumerate(choices):
             if choice is chosen:
                 return served[index]
         for index, choice in enumerate(choices):
             if chosen is not None and (choice.type, choice.args) == (chosen.type, chosen.args):
                 return served[index]
-    return served[random.Random(f"{table.seed}:pick:{seq}").randrange(len(served))]
+    return served[random.Random(f"{table.seed}:pick:{seq_key}").randrange(len(served))]
 
 
 async def follow(client: Any, game: Game, table: LiveTable, command: dict[str, Any], body: Any) -> None:

@@ -112,6 +112,11 @@ class LiveTable:
     final_seq: int = 0
     seat: Any = 0
     """The seat the table waited on at the last look."""
+    waiting: list[Any] = field(default_factory=list)
+    """Every seat the table waited on at the last look or view (``waiting_for``)."""
+    seat_clients: dict[Any, Any] = field(default_factory=dict)
+    """Per seat, its own HTTP client (its own connection), made when the table first waits
+    on several seats at once: each seat's commands go out as a separate player's would."""
     state: Any = None
     """The bot's replica of the game state, at ``replica_seq``."""
     replica_seq: int = 0

@@ -34,6 +34,16 @@ class Phase:
     failures: Counter[str] = field(default_factory=Counter)
     retries: Counter[str] = field(default_factory=Counter)
     """Requests sent again after a broken connection (not failures: see ``live.send``)."""
+    rounds_together: int = 0
+    """Rounds in which several seats of a table sent their commands at once."""
+    sent_together: int = 0
+    """The POSTs of those rounds (each seat's from its own client)."""
+    client_cpu_s: float = 0.0
+    """This process's CPU seconds over the phase (bot picks, replicas, frames): near the
+    phase's length, the client, not the server, set the pace."""
+    refused: Counter[str] = field(default_factory=Counter)
+    """POSTs of a round refused because another seat's command got there first (409
+    ``taken`` or ``stale``): races the game refuses by its rules, not failures."""
     cut_short: int = 0
     start: float = 0.0
     end: float = 0.0
@@ -120,6 +130,10 @@ class Phase:
             "postgres_cpu_ms_per_command": _num(self.db_ms_per_command),
             "loop_lag_ms": self.loop_lag_ms,
             "missing_frames": self.missing,
+            "client_cpu_percent": _num(self.client_cpu_s / self.seconds * 100 if self.seconds else nan),
+            "concurrent_rounds": self.rounds_together,
+            "concurrent_sends": self.sent_together,
+            "refused_races": dict(self.refused),
             "failures": dict(self.failures),
             "retries": dict(self.retries),
         }
@@ -233,6 +247,15 @@ class Figures:
             f"  missing frames / sockets closed early / replica resyncs: "
             f"{sum(p.missing for p in self.phases)} / {self.closed} / {self.resyncs}",
         ]
+        for phase in self.measured:
+            refused = ", ".join(f"{reason} x{count}" for reason, count in sorted(phase.refused.items()))
+            client_cpu = phase.client_cpu_s / phase.seconds * 100 if phase.seconds else nan
+            lines.append(
+                f"  {phase.name}: seats acting at once: {phase.sent_together} POSTs in "
+                f"{phase.rounds_together} rounds; refused races: {sum(phase.refused.values())}"
+                + (f" ({refused})" if refused else "")
+                + f"; bench client CPU {fmt(client_cpu, 0)} %"
+            )
         for phase in self.phases:
             if phase.cut_short:
                 lines.append(f"  {phase.name}: {phase.cut_short} tables stopped at the time budget")

@@ -259,3 +259,28 @@ def test_live_bench_at_a_fixed_rate_prints_json(
 def test_live_bench_workers_need_postgres(capsys: pytest.CaptureFixture[str], registry_kept: None) -> None:
     assert main(["bench", "live", "--quick", "--no-postgres", "--workers", "2", "--tables", "1"]) == 0
     assert "sqlite: skipped: --workers 2 needs PostgreSQL" in capsys.readouterr().out
+
+
+def test_live_bench_sends_the_waited_on_seats_commands_at_once(
+    capsys: pytest.CaptureFixture[str], registry_kept: None
+) -> None:
+    """Dark Omen waits on every hero in the same round: their bots send at once, each from
+    its own client; a command another hero's beat is a refused race (409), not a failure,
+    and the spectators' frames stay small against a full page."""
+    argv = ["bench", "live", "dark_omen", "--quick", "--no-postgres", "--tables", "1", "--viewers", "1"]
+    assert main([*argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    (run,) = json.loads(captured.out)["runs"]
+    assert run["ok"] is True and run["picker"] == "bot" and run["seats"] == 4
+    phases = run["phases"]
+    assert [p["name"] for p in phases] == ["1 table at a time", "1 tables at once"]
+    assert sum(p["concurrent_sends"] for p in phases) > 0
+    for phase in phases:
+        assert phase["commands"] > 0 and phase["failures"] == {} and phase["missing_frames"] == 0
+        assert set(phase["refused_races"]) <= {"409 taken", "409 stale"}
+        assert phase["concurrent_sends"] >= 2 * phase["concurrent_rounds"]
+        assert 0 < phase["diff_ratio"] < 0.15
+    assert run["delivery"] == {"lost": 0, "duplicated": 0, "out_of_order": 0, "wrong": 0, "bad_frames": 0}
+    assert re.search(
+        r"1 tables at once: seats acting at once: \d+ POSTs in \d+ rounds; refused races: \d+", captured.err
+    )
