@@ -155,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="R",
         help="a fixed offered load: R commands per second per table, tables at random offsets, "
-        "for --seconds (default: one command in flight per table, as fast as the server answers)",
+        "for --seconds (default: one round in flight per table, as fast as the server answers: the "
+        "waited-on seat's command, or every waited-on seat's at once)",
     )
     live.add_argument(
         "--seconds", type=float, default=None, metavar="S", help="--rate phase length (30; 10 with --quick)"
