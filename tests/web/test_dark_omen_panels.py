@@ -92,6 +92,16 @@ def test_a_boss_has_its_own_board_with_its_stages_and_what_the_next_one_does() -
     assert "do-boss-b1" not in board_of(state, SPECTATOR)["do-omens"]
 
 
+def test_a_lone_heros_boss_board_keeps_its_hp_bands_within_its_hp() -> None:
+    """A smaller party meets ``hp × (1 + players) / 5`` (flow.py): a lone hero's Vahva has 7
+    HP, below its stage mark of 8, so each band stays within 1 and its HP."""
+    state = arranged(table(1), at=10)
+    with_boss(state)
+    stages = DARK_OMEN.view(state, SPECTATOR)["creatures"][0]["board"]["stages"]
+    assert [s["hp"] for s in stages] == [[7, 7], [1, 7]]
+    assert all(1 <= low <= high <= 7 for low, high in (s["hp"] for s in stages))
+
+
 def test_the_hero_sheet_shows_the_guild_rank_of_the_chapter() -> None:
     """DO L189-192: Apprentice in chapter 2, Journeyman in 3, Master in 4, with the tier's
     trait; before joining, the sheet says there is no guild yet."""

@@ -70,9 +70,10 @@ def boss_board(s: State, x: dict[str, Any]) -> dict[str, Any]:
     card = load().bosses[x["card"]]
     top = -(-int(card["hp"]) * (1 + len(s.heroes)) // 5)  # the party-scaled HP (flow.py)
     stage = card.get("stage")
-    bands = [(top, int(stage["below_hp"]) if stage else 0, int(card["armor"]))]
+    mark = min(int(stage["below_hp"]), top) if stage else 0  # a small party's boss may start below it
+    bands = [(top, mark, int(card["armor"]))]
     if stage:
-        bands.append((int(stage["below_hp"]) - 1, 0, int(card["armor"]) + int(stage["armor"])))
+        bands.append((min(int(stage["below_hp"]) - 1, top), 0, int(card["armor"]) + int(stage["armor"])))
     now = 2 if x.get("staged") else 1
     stages = [
         {
