@@ -7,11 +7,12 @@ and a campaign closed and resumed from "your tables"."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocket, expect
 
 from app.games.dark_omen.board import distance, neighbours
 from tests.e2e import test_your_tables as your_tables
@@ -98,12 +99,41 @@ def click_a_lit_space(page: Page, tap: bool = False) -> tuple[int, int]:
     return int(target.removeprefix("space:")), int(found.group(1))
 
 
+def face_down_tokens(table: Table) -> set[str]:
+    """The face-down loot tokens' names now (``l05.17``), which only the game master's view
+    holds: each deal names its token anew, so none may ever reach a spectator."""
+    return {str(x["token"]) for x in table.gm_view()["view"].get("face_down", {}).values()}
+
+
+def recorder(frames: list[str]) -> Callable[[WebSocket], None]:
+    def capture(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: frames.append(str(payload)))
+
+    return capture
+
+
+def assert_no_face_down_face(frames: list[str], tokens: set[str]) -> None:
+    """No spectator frame names a face-down token or carries the game master's faces."""
+    assert frames and tokens
+    for frame in frames:
+        assert "game master only" not in frame, "a face-down token's face in a spectator frame"
+        leaked = {t for t in tokens if re.search(rf"(?<![\w.]){re.escape(t)}(?![\w.])", frame)}
+        assert not leaked, f"face-down tokens {sorted(leaked)} in a spectator frame"
+
+
 def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page: PageFactory) -> None:
-    """Both are asked at once; a spectator never sees a face-down token's face; the log
-    names heroes; a reload mid-round; the round barrier."""
+    """Both are asked at once; the phone plays its whole round by tapping; a spectator's
+    websocket frames never hold a face-down token's face; the log names heroes; a reload
+    mid-round; the round barrier; the replay and the lobby."""
     table = create_game_table(
         server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="e2e-do"
     )
+    hidden = face_down_tokens(table)
+    frames: list[str] = []
+    watch = open_page(viewport={"width": 1100, "height": 900})
+    watch.on("websocket", recorder(frames))
+    watch.goto(table.watch_url)
+    expect_live(watch)
     ann = open_page(table.seat_url(0), viewport={"width": 1280, "height": 900})
     bo = open_page(table.seat_url(1), viewport=PHONE, is_mobile=True, has_touch=True)
     for page in (ann, bo):
@@ -114,8 +144,14 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
     to, ann_ap = click_a_lit_space(ann)
     expect(bo.locator("#do-hero-0 title")).to_contain_text(f"on {to}:")
     expect(ann.locator("#do-sheet-0")).to_contain_text(f"on {to}")
-    bo_to, ap = click_a_lit_space(bo, tap=True)
-    expect(ann.locator("#do-hero-1 title")).to_contain_text(f"on {bo_to}:")
+    # The phone plays its round by tapping: moves while AP last, then "End my round" below.
+    ap, taps = 0, 0
+    while taps < 3 and 6 - ap > 2:
+        bo_to, cost = click_a_lit_space(bo, tap=True)
+        ap, taps = ap + cost, taps + 1
+        expect(ann.locator("#do-hero-1 title")).to_contain_text(f"on {bo_to}:")
+        expect(bo.locator("#do-acting-1 .do-ap-left")).to_have_count(6 - ap)
+    assert taps >= 2, "the phone tapped more than one move"
     expect(ann.locator(".do-acting .do-c1 .do-ap-left")).to_have_count(6 - ap)
     assert (
         bo.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"] + 1
@@ -123,7 +159,6 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
     screenshot(ann, "dark-omen-seat")
     screenshot(bo, "dark-omen-phone")
     # A spectator sees the moves and no face-down token's face; the game master sees them.
-    watch = open_page(table.watch_url, viewport={"width": 1100, "height": 900})
     gm = open_page(table.gm_url, viewport={"width": 1100, "height": 900})
     expect(watch.locator("#do-hero-1 title")).to_contain_text(f"on {bo_to}:")
     expect(watch.locator("#do-map")).not_to_contain_text("game master only")
@@ -169,6 +204,23 @@ def test_two_players_move_at_once_by_clicking_the_map(server: Served, open_page:
     expect(log.locator(".log-round")).to_contain_text("Day 1 of chapter 1 dawns")
     expect(log.locator(".log-turn")).to_have_count(2)
     expect(log.locator(".log-turn", has_text="Round 2 (day).")).to_have_count(1)
+    # The spectator's frames, from before the first move to the next round: every move sent,
+    # no face-down token's name or face ever (the game master's page draws them).
+    expect(watch.locator("#do-hero-1 title")).to_contain_text(f"on {bo_to}:")
+    assert any('id="do-fig-1"' in frame for frame in frames), "the spectator was sent Bo's moves"
+    assert_no_face_down_face(frames, hidden | face_down_tokens(table))
+    # The replay draws the round move by move; the lobby offers Dark Omen's table options.
+    replay = open_page(table.replay_url, viewport={"width": 1280, "height": 900})
+    expect(replay.locator("#do-map svg.do-map-svg")).to_be_visible()
+    expect(replay.locator("#log-entries")).to_contain_text(f"Ann\u2019s {character} moves to {to}")
+    screenshot(replay, "dark-omen-replay-round")
+    lobby = open_page(f"{server.url}/lobby", viewport={"width": 1280, "height": 900})
+    with lobby.expect_response(re.compile(r"/lobby/form\?game=dark_omen")):
+        lobby.locator("select[name=game]").select_option("dark_omen")
+    form = lobby.locator("#game-form")
+    expect(form.locator("select[name=opt_difficulty]")).to_have_count(1)
+    expect(form.locator("select[name=opt_mode]")).to_have_count(1)
+    screenshot(lobby, "dark-omen-lobby")
 
 
 def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_page: PageFactory) -> None:
@@ -225,8 +277,8 @@ def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_pag
 
 def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page: PageFactory) -> None:
     """Both heroes stand on one face-down loot token and flip it at once: Ann's commit
-    arrives first, so Bo's click is refused with the engine's short message and spends
-    no AP (DO L211, facts §21)."""
+    arrives first, so Bo's click is refused with a short message naming her hero, and
+    spends no AP (DO L211, facts §21)."""
     table = create_game_table(
         server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="do-race"
     )
@@ -249,7 +301,8 @@ def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page:
     with bo.expect_response(lambda r: r.url.endswith("/act")) as answer:
         token.click()
     assert answer.value.status == 409
-    expect(bo.locator("#flash")).to_contain_text("nothing was spent")
+    character = view["heroes"][0]["character"]
+    expect(bo.locator("#flash")).to_contain_text(f"Ann\u2019s {character} looted it first; nothing was spent")
     assert view_of(table, 1)["view"]["heroes"][1]["ap_left"] == ap_before
     expect(bo.locator('#do-map [data-target="loot:here"]')).to_have_count(0)  # the token is Ann's
     screenshot(bo, "dark-omen-race")

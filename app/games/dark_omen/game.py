@@ -235,24 +235,27 @@ class DarkOmen(RulesFold, GameBase):
         a = command.args
         if command.type in RACES:
             reason = None
+            first = describe.first_there(state, int(command.seat))
             if command.type == "loot" and isinstance(h.at, int) and h.at not in state.loot:
-                reason = "the loot token here was already taken"
+                reason = f"{first(lambda o: o.at == h.at)} looted it first"
             elif command.type == "take" and a.get("token") not in state.dropped.get(h.at, []):  # type: ignore[arg-type]
-                reason = "that loot was already picked up"
+                reason = f"{first(lambda o: a.get('token') in o.inventory)} picked that loot up first"
             elif command.type in ("attack", "propose_team"):
                 target = state.creature(str(a.get("creature")))
                 if target is None:
                     reason = "that creature is no longer on the map"
                 elif engaged_by(state, target["id"]) not in (None, command.seat):
-                    reason = "another hero is already fighting that creature"
+                    fighting = engaged_by(state, target["id"])
+                    reason = f"{first(lambda o: o.seat == fighting)} is already fighting that creature"
             elif command.type in ("buy", "redeem") and any(a.get("gear") in o.gear for o in state.heroes):
-                reason = "another hero bought that gear first"
+                reason = f"{first(lambda o: a.get('gear') in o.gear)} bought that gear first"
             elif command.type == "take_belongings" and str(h.at) not in state.graves:
-                reason = "the belongings were already taken"
+                reason = f"{first(lambda o: o.at == h.at)} took the belongings first"
             elif command.type == "tend" and not any(
                 p["id"] == a.get("prop") and p["carried_by"] is None for p in state.props
             ):
-                reason = "another hero already saw to that"
+                carrier = next((p["carried_by"] for p in state.props if p["id"] == a.get("prop")), None)
+                reason = f"{first(lambda o: o.seat == carrier)} saw to that first"
             elif command.type == "join_team":
                 p = (
                     state.heroes[int(a.get("leader", -1))].pending
@@ -262,7 +265,7 @@ class DarkOmen(RulesFold, GameBase):
                 if p is None or p.get("kind") != "team":
                     reason = "that team attack was launched or withdrawn"
             if reason is not None:
-                return RuleError("taken", f"{command.type}: {reason}; nothing was spent", status=409)
+                return RuleError("taken", f"{reason[0].upper()}{reason[1:]}; nothing was spent", status=409)
         if h.alive and ap_left(h) < 1 and command.type not in {c.type for c in choices}:
             return RuleError("no_ap", f"{command.type}: no action points left this round (DO L211)")
         offered = sorted({c.type for c in choices})

@@ -66,3 +66,43 @@ def omen_texts(omen_id: str) -> dict[str, Any]:
         "meter": [card.get("meter_success", 0), card.get("meter_failure", 0)],
         "spaces": list(card.get("spaces", [])),
     }
+
+
+BONUSES = {
+    **QUANTITIES,
+    "attack": "to each attack die",
+    "direct": "direct damage",
+    "max_hp": "max HP back from wounds",
+    "mp_per_round": "MP each round",
+    "craft_bonus": "to what a brewed potion restores",
+    "haggle": "to your haggling die",
+}
+
+
+def bonus_text(bonus: dict[str, int]) -> str:
+    """A gear or guild ``bonus`` table in words: ``{obstacle_mp = -1}`` → "−1 MP to cross an
+    obstacle" (README "Content", the effect names the engine reads)."""
+    return ", ".join(
+        f"{n:+d} {BONUSES.get(k, k.replace('_', ' '))}".replace("-", "−") for k, n in sorted(bonus.items())
+    )
+
+
+POTION_EFFECTS = {
+    "hp": "HP",
+    "mp": "MP",
+    "courage": "a die becomes a 7 (in the boost window only)",
+    "free_steps": "a free step after a paid one",
+    "levity": "the next obstacle costs no MP",
+    "ap_debt": "1 AP less next round",
+}
+
+
+def potion_text(effect: dict[str, int]) -> str:
+    """What a crafted potion does at once (DO L265-284), read from the recipe's effect."""
+    parts = []
+    for key, n in effect.items():
+        if key in ("hp", "mp"):
+            parts.append(f"{n:+d} {POTION_EFFECTS[key]}".replace("-", "−"))
+        else:
+            parts.append(POTION_EFFECTS.get(key, key.replace("_", " ")))
+    return ", ".join(parts)

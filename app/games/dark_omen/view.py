@@ -10,7 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from app.games.dark_omen import combat, stats, texts
+from app.games.dark_omen import combat, omens, stats, texts
+from app.games.dark_omen.actions import INGREDIENTS, RECIPE_NEEDS, RECIPES, faces
 from app.games.dark_omen.board import pos_to_tab
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import Act, NextChapter
@@ -62,11 +63,59 @@ PUBLIC_CREATURE = (
 )
 
 
-def creature_view(x: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+def boss_board(s: State, x: dict[str, Any]) -> dict[str, Any]:
+    """A boss on its own board (DO L479-493): its card's stats, its phases in the card's
+    order, and its stages (DO L487-488), each with its HP band, armour, dice and damage,
+    the one it is in now and what the next one does."""
+    card = load().bosses[x["card"]]
+    top = -(-int(card["hp"]) * (1 + len(s.heroes)) // 5)  # the party-scaled HP (flow.py)
+    stage = card.get("stage")
+    mark = min(int(stage["below_hp"]), top) if stage else 0  # a small party's boss may start below it
+    bands = [(top, mark, int(card["armor"]))]
+    if stage:
+        bands.append((min(int(stage["below_hp"]) - 1, top), 0, int(card["armor"]) + int(stage["armor"])))
+    now = 2 if x.get("staged") else 1
+    stages = [
+        {
+            "stage": i + 1,
+            "hp": [max(1, low), high],
+            "armor": armor,
+            "dice": int(card["ar_dice"]),
+            "dr": card["dr"],
+            "now": i + 1 == now,
+        }
+        for i, (high, low, armor) in enumerate(bands)
+    ]
+    following = (
+        f"below {stage['below_hp']} HP its armour rises by {stage['armor']} (to {bands[1][2]})"
+        if stage and now == 1
+        else None
+    )
+    return {
+        "name": card["name"],
+        "max_hp": top,
+        "ref": card.get("ref", "DO L479-493"),
+        "phases_text": card.get("phases_text")
+        or "; ".join(
+            f"{p.get('phase', '')}: {str(p.get('op', '')).removeprefix('boss_')}"
+            f"{' ' + str(p['n']) if p.get('n') else ''}"
+            f"{' after each attack' if p.get('trigger') == 'after_attack' else ' at round start'}"
+            for p in card.get("phases", [])
+        ),
+        "effects_text": card.get("effects_text"),
+        "stages": stages,
+        "stage_now": now,
+        "next": following,
+    }
+
+
+def creature_view(x: dict[str, Any], viewer: Viewer, s: State | None = None) -> dict[str, Any]:
     """A face-down creature token shows no level until a hero engages it (DO L476)."""
     out = {k: v for k, v in x.items() if k in PUBLIC_CREATURE}
     if x.get("kind") == "boss" and x.get("card") in load().bosses:
         out["phases"] = [p.get("phase", "") for p in load().bosses[x["card"]].get("phases", [])]
+        if s is not None:
+            out["board"] = boss_board(s, x)
     if x.get("token") and not x.get("flipped"):
         out["face_down"] = True
         if not viewer.is_gm:
@@ -111,6 +160,37 @@ def market_view(s: State) -> dict[str, Any]:
     return {"level": s.chapter or 1, "stock": list(_stock(s.chapter or 1)), "owned": owned}
 
 
+def damage_roll(s: State, p: dict[str, Any], strike: combat.Strike) -> dict[str, Any]:
+    """One damage roll of the forecast, the way ``resolve`` will roll it (DO L410-418): a hero
+    rolls the weapon's die plus bonuses less the creature's armour (0 at least, then direct
+    damage); the enemy rolls its damage die (and the day's fury) less each victim's armour,
+    at least 1."""
+    c = load()
+    target = s.creature(str(p.get("creature"))) or {}
+    if strike.by == "enemy":
+        extra = omens.fury(s, c) + stats.creature_effect(s, c, target, "damage") if target else 0
+        return {
+            "by": "enemy",
+            "seats": list(strike.seats),
+            "die": target.get("dr", "?"),
+            "bonus": extra,
+            "armor": {str(v): stats.armor(s, c, v) for v in strike.seats},
+            "direct": stats.creature_effect(s, c, target, "direct") if target else 0,
+            "least": 1,
+        }
+    seat = strike.seats[0]
+    armor = int(target.get("armor", 0)) + (stats.creature_effect(s, c, target, "armor") if target else 0)
+    return {
+        "by": "hero",
+        "seats": [seat],
+        "die": stats.weapon_roll(s, c, seat),
+        "bonus": stats.damage_bonus(s, c, seat),
+        "armor": {"enemy": armor},
+        "direct": stats.direct_damage(s, c, seat),
+        "least": 0,
+    }
+
+
 def battle_view(s: State, p: dict[str, Any]) -> dict[str, Any]:
     """The attack roll as it stands in the boost window (DO L398-470, ``combat``): each
     enemy die high to low and the hero die facing it, and the damage rolls that would follow
@@ -130,8 +210,54 @@ def battle_view(s: State, p: dict[str, Any]) -> dict[str, Any]:
         "pairs": pairs,
         "extra": extra,
         "strikes": [x.to_json() for x in hits],
+        "rolls": [damage_roll(s, p, x) for x in hits],
         "unblocked": s.options.get("unblocked_target", "lowest"),
     }
+
+
+def guild_rank(s: State, seat: int) -> dict[str, str] | None:
+    """The guild and its tier this chapter: Apprentice in chapter 2, Journeyman in 3,
+    Master in 4 (DO L189-192), with the tier's trait."""
+    if not s.heroes[seat].guild:
+        return None
+    card = load().guilds[stats.guild_card(s, seat)]
+    return {"guild": card["guild"], "tier": card["tier"], "trait": texts.bonus_text(card.get("bonus", {}))}
+
+
+def recipes_for(c: Any, inventory: list[str], blood: int) -> list[dict[str, Any]]:
+    """The recipes every character knows (DO L262-284): fast crafting and the nine advanced
+    potions, each with what it needs, what it does and whether the ingredients held brew it
+    now (Courage only in a boost window, facts §10)."""
+    held = faces(c, inventory)
+    n = sum(held[i] for i in INGREDIENTS) + blood
+    out: list[dict[str, Any]] = [
+        {
+            "recipe": "fast_mp",
+            "name": "Fast crafting",
+            "needs": "any 2 ingredients or blood",
+            "does": "+4 MP",
+            "ready": n >= 2,
+        },
+        {
+            "recipe": "fast_hp",
+            "name": "Fast crafting",
+            "needs": "any 3 ingredients or blood",
+            "does": "+4 HP",
+            "ready": n >= 3,
+        },
+    ]
+    for name, (needs, effect) in RECIPES.items():
+        want = RECIPE_NEEDS[name]
+        out.append(
+            {
+                "recipe": name,
+                "name": name.title(),
+                "needs": " + ".join(k.replace("_", " ") for k in needs),
+                "does": texts.potion_text(effect),
+                "ready": all(held[k] >= v for k, v in want.items()),
+            }
+        )
+    return out
 
 
 def view(s: State, viewer: Viewer) -> dict[str, Any]:
@@ -174,6 +300,8 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                     for r in h.runes
                 ],
                 "guild": h.guild,
+                "guild_rank": guild_rank(s, h.seat),
+                "recipes": recipes_for(c, h.inventory, h.blood),
                 "pending": h.pending,
                 "effects": dict(h.effects),
             }
@@ -200,7 +328,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
         "loot_face_up": {str(k): [{"token": t, "face": c.face(t)} for t in v] for k, v in s.dropped.items()},
         "pile": len(s.pile),
         "locations": {str(k): dict(v) for k, v in s.locations.items()},
-        "creatures": [creature_view(x, viewer) for x in s.creatures],
+        "creatures": [creature_view(x, viewer, s) for x in s.creatures],
         "omen": None,
         "omen_days": list(s.omen_days),
         "barrows": list(s.barrows),
