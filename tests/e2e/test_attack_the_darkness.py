@@ -427,4 +427,4 @@ def test_a_card_then_a_square_by_tapping_on_a_phone_and_the_page_types(
     expect_live(page)
     expect(page.locator("#atd-status")).to_contain_text("Initiative cuts")
     expect(page.locator("#atd-party")).to_contain_text("team 2")
-    screenshot(page, "atd-arena-seat")
+    screenshot(page, "atd-arena-seat-cuts")
