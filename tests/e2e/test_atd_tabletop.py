@@ -86,10 +86,12 @@ def test_the_game_master_builds_the_map_places_the_monsters_and_plays_them(
             chip = gm_page.locator(f'#atd-gm [data-target="dungeon:{card}"]')
             expect(chip).to_contain_text(f"danger {danger_of}")
             assert click(gm_page, command) == f"dungeon:{card}"
-            # Picked: in the line for everyone, but on nobody's map until placed.
+            # Picked: in the game master's line; the players see it once placed (AtD L274).
             gm = table_api.payload()
+            entry = gm["view"]["line"][0]["entry"]
             expect_seq(cy, gm["seq"])
-            expect(cy.locator("#atd-line")).to_contain_text(name)
+            expect(gm_page.locator(f"#atd-line-{entry}")).to_contain_text(name)
+            expect(cy.locator(f"#atd-line-{entry}")).to_have_count(0)
             expect(cy.locator("#atd-tokens .atd-mon")).to_have_count(placed)
             expect(window).to_contain_text(f"puts {gm['view']['waiting']['place']['left']} × {name}")
             while waiting_kind("gm_place")(gm := table_api.payload()):
@@ -98,6 +100,7 @@ def test_the_game_master_builds_the_map_places_the_monsters_and_plays_them(
                 placed += 1
                 expect_seq(cy, table_api.payload()["seq"])
                 expect(cy.locator("#atd-tokens .atd-mon")).to_have_count(placed)
+                expect(cy.locator(f"#atd-line-{entry}")).to_contain_text(name)
             picked = gm["view"]["waiting"].get("total")
             expect(window).to_contain_text(f"Danger picked {picked} — at least {danger}")
         assert placed == len(table_api.payload()["view"]["monsters"]) == 4

@@ -9,6 +9,7 @@ test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
@@ -208,6 +209,50 @@ def assert_no_hand_in(frames: list[str], hands: set[str], moment: str) -> None:
         assert not leaked, f"{moment}: the spectator received hand cards {sorted(leaked)}"
 
 
+def dungeon_deck_order(table: Table) -> list[str]:
+    """The Adventure's dungeon deck order now, as only the game master's event feed has it:
+    the last ``DeckShuffled`` of the dungeon deck (AtD L243) without the cards any later
+    event names (revealed, drawn as tiles; those may be shown, in any order)."""
+    response = httpx.get(
+        f"{table.base}/api/tables/{table.id}/events",
+        headers={"Authorization": f"Bearer {token_of(table, 'gm')}"},
+        params={"limit": 5000},
+        timeout=10,
+    )
+    response.raise_for_status()
+    events = response.json()["events"]
+    shuffles = [
+        k
+        for k, e in enumerate(events)
+        if e["type"] == "DeckShuffled" and e["data"].get("deck") == "dungeon" and "order" in e["data"]
+    ]
+    assert shuffles, "the game master's feed holds the dungeon deck's order"
+    later = json.dumps([e["data"] for e in events[shuffles[-1] + 1 :]])
+    order = [c for c in events[shuffles[-1]]["data"]["order"] if f'"{c}"' not in later]
+    assert len(order) > 2, "most of the dungeon deck is still to draw"
+    return order
+
+
+def assert_no_deck_order_in(frames: list[str], order: list[str], moment: str) -> None:
+    """No frame holds the dungeon deck in order: no two cards of it side by side as a
+    list (JSON ``"d3", "d17"`` or HTML ``d3, d17``), nor the game master's deck panel."""
+    patterns = [side_by_side(a, b) for a, b in zip(order, order[1:], strict=False)]
+    assert patterns and patterns[0].search(json.dumps({"order": order})), "the check can fail"
+    assert patterns[0].search(json.dumps(json.dumps(order))) and patterns[0].search(", ".join(order))
+    for frame in frames:
+        assert "atd-gm-deck" not in frame, f"{moment}: the game master's deck in a spectator frame"
+        for pattern in patterns:
+            assert not pattern.search(frame), (
+                f"{moment}: the dungeon deck's order in a frame ({pattern.pattern})"
+            )
+
+
+def side_by_side(a: str, b: str) -> re.Pattern[str]:
+    """Card ``a`` then card ``b`` in a list: quoted (also inside a JSON string) or bare."""
+    quote = r'(?:\\?")?'
+    return re.compile(rf"(?<![\w.]){quote}{a}{quote},\s*{quote}{b}(?![\w.])")
+
+
 def recorder(frames: list[str]) -> Callable[[WebSocket], None]:
     def capture(ws: WebSocket) -> None:
         ws.on("framereceived", lambda payload: frames.append(str(payload)))
@@ -278,6 +323,108 @@ def test_reload_and_restart_mid_turn_and_the_spectators_frames(
     expect_seq(spectator, table.summary()["seq"])
     assert len(frames) > seen, "the spectator was sent the moves after the restart"
     assert_no_hand_in(frames[seen:], hand_cards(table), "after the restart")
+    assert_no_deck_order_in(frames, dungeon_deck_order(table), "the whole game")
     # The check can fail: the player's own frames do draw a hand.
     assert any('id="atd-' in frame for frame in frames)
     assert any(mark in frame for frame in own for mark in HAND_MARKS)
+
+
+MAP_CHOICES = ("target", "attack", "move", "area")
+"""A play's steps that are a tap on the map: a target's token, a square to move or push to,
+an area's corner."""
+
+CHOICES_JS = """bs => bs.map(b => ({
+  text: b.textContent.trim(),
+  target: b.dataset.target || null,
+  type: JSON.parse(JSON.parse(b.getAttribute("hx-vals")).command).type,
+}))"""
+
+
+def tap(page: Page, table: Table, choice: dict[str, Any]) -> None:
+    """Send a choice as a player does: tap its lit element on the board (its menu entry when
+    the element stands for several choices), or its button when it has none."""
+    with page.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as info:
+        if choice["target"] is None:
+            page.locator("#prompts button.choice", has_text=choice["text"]).first.click()
+        else:
+            lit = f'[data-target="{choice["target"]}"].is-target'
+            page.locator(f"#atd-map {lit}, #atd-hand {lit}").first.click()
+            menu = page.locator("#target-menu button", has_text=choice["text"])
+            if page.locator("#target-menu button").count():
+                menu.first.click()
+    assert info.value.status == 200, info.value.text()
+    expect_seq(page, table.summary()["seq"])
+
+
+def next_choice(kind: str, choices: list[dict[str, Any]], plays: int) -> dict[str, Any]:
+    """The choice a player working towards a card played onto the map makes now."""
+    of = {t: [c for c in choices if c["type"] == t] for t in {c["type"] for c in choices}}
+    if kind == "act":
+        if of.get("play") and plays < 8:
+            return of["play"][plays % len(of["play"])]
+        return next(c for c in of["end_turn"] if "discard" not in c["text"])
+    if kind == "pay":
+        return (of.get("done") or of.get("add") or of["cancel"])[0]
+    on_map = [c for c in choices if c["type"] in MAP_CHOICES and c["target"]]
+    if on_map:
+        return on_map[0]
+    for quiet in ("done", "skip", "stay", "pass"):
+        if of.get(quiet):
+            return of[quiet][0]
+    return choices[0]
+
+
+def test_a_card_then_a_square_by_tapping_on_a_phone_and_the_page_types(
+    server: Served, open_page: PageFactory
+) -> None:
+    """Issue 13: on a 390 px phone a player plays a card onto the map by tapping alone — the
+    card, the resource cards that pay it, then a target's token or a square — and the log
+    names the player's character; screenshots of a desktop seat page, the replay page and an
+    Arena seat page."""
+    table = create_game_table(
+        server.url, "attack_the_darkness", ["Ann", "Bob"], {"mode": "adventure"}, "atd-tap"
+    )
+    view = drive(table, waiting("act"))
+    seat = view["waiting"]["seats"][0]
+    name = table.names[seat]
+    phone = open_page(table.seat_url(seat), viewport=PHONE, is_mobile=True, has_touch=True)
+    expect_live(phone)
+    on_map: list[dict[str, Any]] = []
+    plays = 0
+    for _ in range(120):
+        view = drive(table, lambda v: seat in ((v.get("waiting") or {}).get("seats") or []), limit=400)
+        kind = view["waiting"]["kind"]
+        if on_map and view["play"] is None:
+            break
+        expect_seq(phone, table.summary()["seq"])
+        choices = phone.eval_on_selector_all("#prompts button.choice", CHOICES_JS)
+        assert choices, f"the phone shows the {kind} question's choices"
+        choice = next_choice(kind, choices, plays)
+        plays += choice["type"] == "play"
+        if choice["type"] in MAP_CHOICES and choice["target"]:
+            on_map.append(choice)
+            screenshot(phone, "atd-card-onto-map-phone")
+        tap(phone, table, choice)
+    assert on_map, "a card was played onto a target or a square by tapping"
+    log = phone.locator("#log-entries")
+    expect(log).to_contain_text(re.compile(rf"{re.escape(name)}'s \w+ plays "))
+    assert scroll_width(phone) <= PHONE["width"]
+
+    desktop = open_page(table.seat_url(seat))
+    expect_live(desktop)
+    expect(desktop.locator("#atd-map .atd-sq").first).to_be_visible()
+    screenshot(desktop, "atd-seat-desktop")
+
+    replay = open_page(table.replay_url)
+    expect(replay.locator("#atd-map").first).to_be_visible()
+    screenshot(replay, "atd-replay")
+
+    arena = create_game_table(
+        server.url, "attack_the_darkness", ["Ann", "Bob", "Cy"], {"mode": "arena", "teams": 2}, "atd-arena"
+    )
+    view = drive(arena, waiting("act"))
+    page = open_page(arena.seat_url(view["waiting"]["seats"][0]))
+    expect_live(page)
+    expect(page.locator("#atd-status")).to_contain_text("Initiative cuts")
+    expect(page.locator("#atd-party")).to_contain_text("team 2")
+    screenshot(page, "atd-arena-seat-cuts")

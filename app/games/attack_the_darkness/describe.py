@@ -1,18 +1,47 @@
-"""One plain line of the game log per event (already redacted for its viewer)."""
+"""One plain line of the game log per event (already redacted for its viewer).
+
+Events name a character by seat (``seat``, or ``"c0"`` as a target); the line names it by
+player and class ("Ann's Champion moves to 3,11 (speed)", issue 13) from ``Names``, the
+game's log context: the seats' names and classes, public on every page."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.games.attack_the_darkness.content import load
+from app.games.attack_the_darkness.state import State
 from app.kernel.types import Event
 
 C = load()
 
+Names = Mapping[int, tuple[str, str]]
+"""Seat → (its player's name, its class's name)."""
 
-def _who(d: dict, key: str = "who") -> str:
+
+def log_names(state: State) -> dict[int, tuple[str, str]]:
+    """Each seat's player and class (both shown by every view, so public)."""
+    return {
+        seat: (name, C.classes[cls].name if cls in C.classes else "")
+        for seat, (name, cls) in enumerate(zip(state.names, state.classes, strict=False))
+    }
+
+
+def seat_name(seat: int, names: Names | None) -> str:
+    """A seat's character as "Ann's Champion"; "Player 1" for a line told without names."""
+    player, cls = (names or {}).get(seat) or (f"Player {seat + 1}", "")
+    return f"{player}'s {cls}" if cls else player
+
+
+def _who(d: dict, names: Names | None, key: str = "who") -> str:
     w = d.get(key, "")
     if isinstance(w, str) and w.startswith("c"):
-        return f"Player {int(w[1:]) + 1}"
+        return seat_name(int(w[1:]), names)
     return f"monster #{w[1:]}" if w else ""
+
+
+def _upper(text: str) -> str:
+    """The first letter raised ("monster #3" starts a line), the rest kept (names)."""
+    return text[:1].upper() + text[1:]
 
 
 PENALTY_STAT = {"save": "saves", "move": "movement", "damage": "damage"}
@@ -39,10 +68,12 @@ def _trade(give: str | None, take: str | None) -> str:
     return "a piece of equipment as a gift" if give else "nothing, asking for a piece of equipment"
 
 
-def describe_event(event: Event) -> str:
+def describe_event(event: Event, names: Names | None = None) -> str:
+    """The line of ``event``; ``names`` is ``log_names`` of the table (None: "Player 1")."""
     d = event.data
     seat = d.get("seat")
-    p = f"Player {seat + 1}" if isinstance(seat, int) else ""
+    p = seat_name(seat, names) if isinstance(seat, int) else ""
+    w = _who(d, names)
     match event.type:
         case "AdventureBegan":
             return f"{d['mode'].title()}: {', '.join(d['names'])} enter {d['dungeon_names'][0]}."
@@ -67,6 +98,8 @@ def describe_event(event: Event) -> str:
             return f"{p} takes position at {d['square'][0]},{d['square'][1]}."
         case "DangerSet":
             return f"Danger level {d['danger']} ({d['players']} players × {d['tiles']} tiles + advancements)."
+        case "DungeonCardRevealed" if "id" not in d:
+            return ""  # a Tabletop pick, as the players see it: told when placed
         case "DungeonCardRevealed":
             where = {
                 "discard": "discarded",
@@ -78,7 +111,7 @@ def describe_event(event: Event) -> str:
             return f"{C.dungeon_name(d['id'])} is revealed and {where}."
         case "MonstersEntered":
             if not d["monsters"]:  # Tabletop: the game master places them one by one (MonsterPlaced)
-                return f"{d['name']} joins the monster line."
+                return f"{d['name']} joins the monster line." if "name" in d else ""
             numbers = ", ".join(f"#{m['id'][1:]}" for m in d["monsters"])
             return f"{len(d['monsters'])} × {d['name']} ({numbers}) enter the encounter."
         case "MonsterPlaced":
@@ -97,7 +130,7 @@ def describe_event(event: Event) -> str:
         case "CardsDiscarded":
             return f"{p} discards {len(d['cards'])} card(s)."
         case "Moved":
-            return f"{_who(d)} moves to {d['to'][0]},{d['to'][1]} ({d['why']})."
+            return f"{w} moves to {d['to'][0]},{d['to'][1]} ({d['why']})."
         case "CardPlayed":
             return f"{p} plays {C.card_name(d['id'])} with {len(d['rcs'])} resource card(s)."
         case "EquipmentUsed":
@@ -111,23 +144,24 @@ def describe_event(event: Event) -> str:
         case "AreaPlaced":
             return f"{p} places an area at {d['x']},{d['y']} hitting {len(d['hits'])}."
         case "Damaged":
-            return f"{_who(d)} takes {d['amount']} damage ({d['saved']} saved), {d['hp']} HP left."
+            return f"{w} takes {d['amount']} damage ({d['saved']} saved), {d['hp']} HP left."
         case "Healed":
-            return f"{_who(d)} heals {d['amount']} to {d['hp']} HP{' and wakes' if d.get('woke') else ''}."
+            return f"{w} heals {d['amount']} to {d['hp']} HP{' and wakes' if d.get('woke') else ''}."
         case "KnockedOut":
             return f"{p} falls unconscious (AtD L69)."
         case "MonsterDied":
             return f"Monster #{d['id'][1:]} dies."
         case "StatusSet":
-            return f"{_who(d)} is {d['status']} until round {d['until']}."
+            return f"{w} is {d['status']} until round {d['until']}."
         case "PenaltySet":
-            return f"{_who(d).capitalize()} suffers {_penalty(d)}."
+            return f"{_upper(w)} suffers {_penalty(d)}."
         case "PenaltyUsed":
-            return f"{_who(d).capitalize()} {PENALTY_SPENT.get(d['stat'], 'spends a penalty')}."
+            return f"{_upper(w)} {PENALTY_SPENT.get(d['stat'], 'spends a penalty')}."
         case "Guarded":
-            return f"{_who(d)} raises a save of {d['save']}."
+            return f"{w} raises a save of {d['save']}."
         case "Missed":
-            return f"{_who(d, 'attacker')}'s attack on {_who(d, 'target')} misses: out of reach or sight."
+            attacker, target = _who(d, names, "attacker"), _who(d, names, "target")
+            return f"{attacker}'s attack on {target} misses: out of reach or sight."
         case "InPlayExpired":
             return f"{p}'s cards in play expire."
         case "EncounterEnded":
@@ -147,11 +181,11 @@ def describe_event(event: Event) -> str:
         case "SeedSpent":
             return "The seeded monsters join the encounter."
         case "TradeProposed":
-            return f"{p} offers Player {d['to'] + 1} {_trade(d['give'], d['take'])}."
+            return f"{p} offers {seat_name(d['to'], names)} {_trade(d['give'], d['take'])}."
         case "TradeDeclined":
-            return f"Player {d['to'] + 1} declines the offer of {p}."
+            return f"{seat_name(d['to'], names)} declines the offer of {p}."
         case "EquipmentTraded":
-            return f"Player {d['to'] + 1} accepts: {p} hands over {_trade(d['give'], d['take'])}."
+            return f"{seat_name(d['to'], names)} accepts: {p} hands over {_trade(d['give'], d['take'])}."
         case "TradingDone":
             return f"{p} is done trading."
         case "MapCleared":
@@ -171,7 +205,7 @@ def describe_event(event: Event) -> str:
         case "InitiativeTied":
             return "Tied cuts are cut again (AtD L290)."
         case "InitiativeSet":
-            return "Initiative: " + ", ".join(f"Player {x + 1}" for x in d["order"]) + "."
+            return "Initiative: " + ", ".join(seat_name(x, names) for x in d["order"]) + "."
         case "MonsterSummoned":
             return f"Monster #{d['id'][1:]} summons help."
         case "GameEnded":

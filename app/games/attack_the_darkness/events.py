@@ -556,7 +556,7 @@ def _cut(s: State, d: dict[str, Any]) -> None:
 @applies("InitiativeSet")
 def _initiative(s: State, d: dict[str, Any]) -> None:
     s.order = list(d["order"])
-    s.cuts = {}
+    s.last_cuts, s.cuts = s.cuts, {}
 
 
 @applies("ReadyForDungeon")

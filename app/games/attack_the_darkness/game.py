@@ -12,7 +12,7 @@ from app.games.attack_the_darkness import query as q
 from app.games.attack_the_darkness.bot import bot_pick
 from app.games.attack_the_darkness.content import CLASS_IDS, load
 from app.games.attack_the_darkness.decks import deck_problems, sample_deck
-from app.games.attack_the_darkness.describe import describe_event
+from app.games.attack_the_darkness.describe import Names, describe_event, log_names
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.state import State
 from app.games.attack_the_darkness.view import TITLES, secrets_of, view_of
@@ -37,6 +37,8 @@ from app.kernel.types import GM_SEAT, Chapter
 MODES = ("adventure", "tabletop", "arena")
 DUNGEONS = ("random", "tavern_cellar", "sewer", "prison", "tower", "cave")
 PER_SEAT_SECRETS = {"CardsDrawn": ("actions", "resources"), "AdvancementsDrawn": ("cards",)}
+GM_PICK_DETAILS = ("card", "id", "cards", "name")
+"""What a Tabletop pick's events say of the card, kept from the players until it is placed."""
 LOG_MARKS = {
     "DungeonBegan": "chapter",
     "EncounterBegan": "chapter",
@@ -172,7 +174,7 @@ class AttackTheDarkness(RulesFold, GameBase):
             teams = options.get("teams", 2)
             if not teams <= len(seat_names) <= 3 * teams:
                 raise RuleError("arena_teams", f"Arena needs {teams} teams of 1-3 players (AtD L288)")
-            return [f"Arena: {teams} teams on The Arena"]
+            return [f"Arena: {teams} teams on The Arena", *arena_teams(teams, seat_names)]
         dungeon = options.get("dungeon", "tavern_cellar")
         labels = dict(zip(DUNGEONS, self.options[1].choice_labels, strict=True))
         return [f"{mode.title()}: {labels[dungeon]}"]
@@ -399,6 +401,10 @@ class AttackTheDarkness(RulesFold, GameBase):
             return Event(
                 event.type, {k: v for k, v in data.items() if k != "order" and (k != "top" or mine)}, event.v
             )
+        if not viewer.is_gm and _unplaced_pick(event):
+            # Tabletop: the players learn a picked monster card when its monsters are placed
+            # (``MonsterPlaced``), not when the game master picks it (issue 13, AtD L274)
+            return Event(event.type, {k: v for k, v in data.items() if k not in GM_PICK_DETAILS}, event.v)
         hidden = PER_SEAT_SECRETS.get(event.type)
         if hidden is not None and data["seat"] not in viewer.seats:
             return Event(event.type, {k: v for k, v in data.items() if k not in hidden}, event.v)
@@ -417,8 +423,12 @@ class AttackTheDarkness(RulesFold, GameBase):
                 return Event(event.type, slimmed, event.v)
         return event
 
-    def describe(self, event: Event) -> str:
-        return describe_event(event)
+    def describe(self, event: Event, context: Any = None) -> str:
+        return describe_event(event, context)
+
+    def log_context(self, state: State) -> Names:
+        """Lines name characters as "Ann's Champion" (issue 13): events carry only the seat."""
+        return log_names(state)
 
     def log_mark(self, event: Event) -> str:
         return LOG_MARKS.get(event.type, "")
@@ -444,6 +454,25 @@ class AttackTheDarkness(RulesFold, GameBase):
             )
             out.append(Chapter(k, name, outcome, current))
         return out
+
+
+def _unplaced_pick(event: Event) -> bool:
+    """A game master's pick (``rules.resolve_gm_pick``): the card revealed to the line
+    without a danger count (the Adventure's draws carry one, ``rules.reveal``) and its line
+    entry with no monsters yet (placed one by one by ``MonsterPlaced``)."""
+    data = event.data
+    if event.type == "DungeonCardRevealed":
+        return data.get("to") == "line" and data.get("source") == "deck" and "danger" not in data
+    return event.type == "MonstersEntered" and not data.get("monsters")
+
+
+def arena_teams(teams: int, seat_names: Sequence[str]) -> list[str]:
+    """Who plays for whom, a line a team: seat k plays for team k mod ``teams`` (the
+    ``teams`` option's rule, as ``setup`` deals them; AtD L288)."""
+    return [
+        f"Team {t + 1}: {', '.join(name for k, name in enumerate(seat_names) if k % teams == t)}"
+        for t in range(teams)
+    ]
 
 
 def seat_classes(options: dict[str, Any], n: int) -> list[str]:

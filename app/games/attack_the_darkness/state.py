@@ -84,6 +84,8 @@ class State:
     chapter_results: list[str] = field(default_factory=list)
     cuts: dict[str, list[int]] = field(default_factory=dict)
     """Each seat's Arena cuts so far; a tie is cut again and compared on the next cut."""
+    last_cuts: dict[str, list[int]] = field(default_factory=dict)
+    """The cuts that set the initiative (AtD L290), shown once the order is set."""
     peeked: dict[str, list[str]] = field(default_factory=dict)
     """Cards a player arranged on top of a deck (``"<seat>:<deck>"``): that player knows them."""
     agenda: list[Step] = field(default_factory=list)
@@ -104,6 +106,7 @@ class State:
             else dict(self.play) | {"durations": list(self.play.get("durations", []))}
         )
         new.cuts = {k: list(v) for k, v in self.cuts.items()}
+        new.last_cuts = {k: list(v) for k, v in self.last_cuts.items()}
         for name in ("adv_draw", "guard", "leftover", "peeked"):
             setattr(new, name, dict(getattr(self, name)))
         for name in (

@@ -150,6 +150,7 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             ],
         }
         for e in s.line
+        if _line_entry_seen(s, e, viewer)
     ]
     d = s.decision
     out: dict[str, Any] = {
@@ -169,7 +170,7 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
         },
         "grid": B.grid_of(s),
         "play": B.play_in_progress(s),
-        "cuts": {k: list(v) for k, v in s.cuts.items()},
+        "cuts": {k: list(v) for k, v in (s.cuts or s.last_cuts).items()},
         "monsters": monsters,
         "line": line,
         "dungeon_deck": len(s.dungeon_deck),
@@ -185,10 +186,21 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
         | B.waiting_details(s, viewer),
         "result": s.result,
     }
+    if s.tabletop and not viewer.is_gm and out["waiting"] is not None:
+        out["waiting"].pop("place", None)  # the monster being placed: see _line_entry_seen
     if viewer.is_gm and s.tabletop:
         out["dungeon_deck_cards"] = sorted(C.dungeon_name(s.cards[x]) for x in s.dungeon_deck)
         out["gm_deck"] = B.gm_dungeon_deck(s)
     return out
+
+
+def _line_entry_seen(s: State, entry: str, viewer: Viewer) -> bool:
+    """In Tabletop the players see a monster card once the game master has put one of its
+    monsters on the map (issue 13: the picks are the game master's until placed, AtD L274);
+    the game master sees the whole line."""
+    if not s.tabletop or viewer.is_gm:
+        return True
+    return any(m["entry"] == entry for m in s.monsters.values())
 
 
 def _line_card(s: State, entry: str) -> str | None:
