@@ -1,4 +1,4 @@
-"""The conformance test, over every registered game and the test-only Lanterns game."""
+"""The conformance test, over every registered game and the test-only Lanterns and Beacons games."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ import pytest
 
 from app.kernel.conformance import ConformanceError, games_per_case, random_playout
 from app.kernel.registry import all_games
+from tests.support.beacons import BEACONS
 from tests.support.lanterns import LANTERNS
 
-GAMES = {**all_games(), LANTERNS.name: LANTERNS}
+GAMES = {**all_games(), LANTERNS.name: LANTERNS, BEACONS.name: BEACONS}
+"""The product's games and the test games, whichever test files were collected first (a
+test game registers itself when imported, so the registry alone depends on that order)."""
 
 
 SEEDS = {"lanterns": 200}

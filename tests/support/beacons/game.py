@@ -86,6 +86,8 @@ class BeaconsState:
     sparks: list[int] = field(default_factory=list)
     acted: list[int] = field(default_factory=list)
     raised: str | None = None
+    shown: list[str] = field(default_factory=list)
+    """Cards raised in front of everyone: one lowered back into its hand is no secret."""
     last_roll: int | None = None
     agenda: list[Step] = field(default_factory=list)
     decision: Decision | None = None
@@ -95,7 +97,7 @@ class BeaconsState:
         """A copy whose lists may be changed freely; decisions (frozen) and the result
         (replaced, never changed) are shared. Cheaper than a deep copy, once per command."""
         new = copy.copy(self)
-        for name in ("names", "colours", "results", "positions", "lit", "deck", "sparks", "acted"):
+        for name in ("names", "colours", "results", "positions", "lit", "deck", "sparks", "acted", "shown"):
             setattr(new, name, list(getattr(self, name)))
         new.hands = [list(hand) for hand in self.hands]
         new.agenda = [dict(st) for st in self.agenda]
@@ -243,6 +245,7 @@ def _moved(s: BeaconsState, d: dict[str, Any]) -> None:
 def _raised(s: BeaconsState, d: dict[str, Any]) -> None:
     s.hands[d["seat"]].remove(d["card"])
     s.raised = d["card"]
+    s.shown.append(d["card"])
 
 
 @RULES.applies("LanternLowered")
@@ -626,7 +629,12 @@ class Beacons(RulesFold, GameBase):
         }
 
     def secrets(self, state: BeaconsState) -> list[Secret]:
-        out = [Secret(card, frozenset({seat})) for seat, hand in enumerate(state.hands) for card in hand]
+        out = [
+            Secret(card, frozenset({seat}))
+            for seat, hand in enumerate(state.hands)
+            for card in hand
+            if card not in state.shown
+        ]
         return out + [Secret(card, frozenset()) for card in state.deck]
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None:
