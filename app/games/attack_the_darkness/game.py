@@ -452,7 +452,9 @@ class AttackTheDarkness(RulesFold, GameBase):
             current = (
                 result is None and k == state.dungeon_index and not state.between and state.result is None
             )
-            out.append(Chapter(k, name, outcome, current))
+            # The platform adds "(k of n)" itself; a campaign's stored names carry it already.
+            title = name.removesuffix(f" ({k + 1} of {len(state.dungeon_names)})")
+            out.append(Chapter(k, title, outcome, current))
         return out
 
 

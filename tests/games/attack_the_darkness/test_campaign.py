@@ -54,7 +54,8 @@ def test_advancement_only_after_every_second_success() -> None:
 def test_a_campaign_is_chapters_and_heals_between_dungeons() -> None:
     t = Table(1, classes=["champion"], dungeon="tavern_cellar", campaign=2)
     chapters = GAME.chapters(t.state)
-    assert [c.title for c in chapters] == ["The Tavern Cellar (1 of 2)", "The Tavern Cellar (2 of 2)"]
+    # The platform writes "(1 of 2)" after a chapter's title (kernel.campaign), so the title has none.
+    assert [c.title for c in chapters] == ["The Tavern Cellar", "The Tavern Cellar"]
     assert chapters[0].current and chapters[1].outcome is None
     t.state.chars[0]["hp"] = 3
     t.state.encounter = 1
