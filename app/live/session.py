@@ -258,8 +258,8 @@ class TableSession:
 
     def undoable_command(self, seat: Any) -> list[StoredEvent] | None:
         """The events of ``seat``'s newest command still standing, if it may take it back
-        now (``undo_check``)."""
-        return self.undo_check(seat)[0]
+        now (``undo_check``): once per seq for every viewer's prompts."""
+        return self.derived(("undoable", seat), lambda: self.undo_check(seat)[0])  # type: ignore[no-any-return]
 
     def undo_check(self, seat: Any) -> tuple[list[StoredEvent] | None, str]:
         """``seat``'s newest command still standing and "" if it may take it back, else
