@@ -275,7 +275,7 @@ class TableSession:
             if command[0].actor != own or command[0].command_id is None:
                 later.append(history.undo_facts(self.game, command[0].actor, [e.event for e in command]))
                 if len(later) > history.UNDO_REACH:
-                    break
+                    return None, f"more than {history.UNDO_REACH} actions of other players came after yours"
                 continue
             if not whole:
                 return None, "your last action is too old to take back"
