@@ -85,6 +85,8 @@ class Game(Protocol):
 
     def undoable(self, events: Sequence[Event]) -> bool: ...
 
+    def undo_footprint(self, events: Sequence[Event]) -> frozenset[str] | None: ...
+
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]: ...
 
     def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None: ...
@@ -162,6 +164,15 @@ class GameBase:
         """May a player take back the command that produced ``events``? Only when nothing
         random happened and nothing hidden was revealed; by default, never."""
         return False
+
+    def undo_footprint(self, events: Sequence[Event]) -> frozenset[str] | None:
+        """What the command that produced ``events`` touched, in words a player reads
+        ("space 12", "Bo's hero"), for a game where everyone acts at once: a seat may take
+        back its own newest undoable command past later commands of other seats when each
+        of those is undoable too and touched none of these things (``history.undo_refusal``).
+        None (the default) when the command's effects cannot be told apart from what
+        follows: then it is taken back only while it is the table's newest command."""
+        return None
 
     def evolve_all(self, state: Any, events: Sequence[Event]) -> Any:
         """Fold several events; a game may override it to copy its state only once."""

@@ -24,6 +24,10 @@ BOT_PACE_EVENT = PLATFORM_PREFIX + "bot_pace"
 MAX_BOT_PACE = 10.0
 """The slowest a table's bots may be set to move, in seconds per move."""
 MAX_CHAT_LENGTH = 500
+UNDO_REACH = 32
+"""How many later commands of other seats an undo may reach past (when the game tells
+what each touched, ``Game.undo_footprint``): a bound, so that checking an undo costs the
+same however long the log, on a live table and on import alike."""
 COMMAND_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
 COMMAND_ID = re.compile(COMMAND_ID_PATTERN)
 """What a client's ``command_id`` may be (use ``fullmatch``: ``$`` admits a final newline)."""
@@ -110,16 +114,68 @@ def bot_pace_event(command: Command) -> Event:
     return Event(BOT_PACE_EVENT, {"seconds": round(float(seconds), 2)})
 
 
+# -- which command an undo may take back ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UndoFacts:
+    """What the undo rule needs to know of one standing command (``undo_facts``)."""
+
+    actor: str
+    undoable: bool
+    footprint: frozenset[str] | None
+
+
+def undo_facts(game: Game, actor: str, events: Sequence[Event]) -> UndoFacts:
+    return UndoFacts(actor, game.undoable(events), game.undo_footprint(events))
+
+
+def undo_refusal(mine: UndoFacts, later: Sequence[UndoFacts]) -> str | None:
+    """Why a seat may not take back its newest command ``mine``, given the commands of
+    other seats still standing after it (``later``, in any order); None when it may.
+
+    Issue 15: "undo of your own last moves until dice, a reveal or another player's action
+    touching the same things". With no later command this is the rule every game had: the
+    game's ``undoable``. Past later commands it also needs the game's footprints (a game
+    without them, ``undo_footprint`` None, keeps "before anyone else acts"), each later
+    command undoable itself (nothing random or revealed that could hang on ``mine``) and
+    touching none of what ``mine`` touched."""
+    if not mine.undoable:
+        return "that action cannot be taken back: dice were rolled, a card drawn or something hidden revealed"
+    if not later:
+        return None
+    if len(later) > UNDO_REACH:
+        return f"more than {UNDO_REACH} actions of other players came after it"
+    if mine.footprint is None:
+        return "another player has acted since"
+    for other in later:
+        if not other.undoable:
+            return "another player has since rolled dice, drawn a card or revealed something"
+        if other.footprint is None:
+            return "another player has since acted in a way that cannot be told apart from yours"
+        if not mine.footprint.isdisjoint(other.footprint):
+            common = ", ".join(sorted(mine.footprint & other.footprint)[:3])
+            return f"another player's later action touched the same things ({common})"
+    return None
+
+
 # -- checking a whole log ------------------------------------------------------------------
 
 
 @dataclass
 class _Command:
     entries: list[LogEntry] = field(default_factory=list)
+    _facts: UndoFacts | None = None
 
     @property
     def key(self) -> tuple[str | None, str]:
         return self.entries[0].command_id, self.entries[0].actor
+
+    def facts(self, game: Game) -> UndoFacts:
+        """Asked of the game once per command, however many undos reach past it."""
+        if self._facts is None:
+            self._facts = undo_facts(game, self.entries[0].actor, [e.event for e in self.entries])
+        return self._facts
 
 
 def bad(message: str) -> RuleError:
@@ -130,9 +186,10 @@ def check_history(game: Game, entries: Sequence[LogEntry], seat_count: int) -> N
     """Refuse (``bad_export``) a log this platform could not have written for ``game``:
     seqs 1, 2, 3…; the game's opening event first and only once; every event of a known
     type and version, within bounds; actors and command ids well formed; chat lines as the
-    chat command makes them; each undo taking back exactly the newest command still
-    standing, sent by the undoing seat, and one the game lets players take back (no dice,
-    no card drawn, nothing hidden revealed). Linear in the log."""
+    chat command makes them; each undo taking back exactly the undoing seat's newest
+    command still standing, one the game lets players take back (no dice, no card drawn,
+    nothing hidden revealed) past whatever other seats did since (``undo_refusal``, the
+    rule the live table applies). Linear in the log."""
     if not entries:
         raise bad("the log is empty: a table starts with its game's opening events")
     known = game.event_types()
@@ -208,15 +265,23 @@ def _check_undo(game: Game, entry: LogEntry, standing: list[_Command], where: st
     data: dict[str, Any] = entry.event.data
     if set(data) != {"seat", "undone", "count"}:
         raise bad(f"{where}: an undo is {{seat, undone, count}}")
-    if not standing:
+    own = f"seat:{data['seat']}"
+    if entry.actor != own:
+        raise bad(f"{where}: a seat takes back only its own command")
+    later: list[_Command] = []
+    for index in range(len(standing) - 1, -1, -1):  # at most UNDO_REACH + 1 steps
+        command = standing[index]
+        if command.entries[0].actor == own and command.entries[0].command_id is not None:
+            break
+        later.append(command)
+        if len(later) > UNDO_REACH:
+            raise bad(f"{where}: an undo reaches past at most {UNDO_REACH} other commands")
+    else:
         raise bad(f"{where}: there is nothing left to take back")
-    command = standing[-1]
     first, last = command.entries[0].seq, command.entries[-1].seq
     if data["undone"] != [first, last] or data["count"] != len(command.entries):
-        raise bad(f"{where}: an undo takes back exactly the newest command (events {first}–{last})")
-    own = f"seat:{data['seat']}"
-    if command.entries[0].command_id is None or entry.actor != own or command.entries[0].actor != own:
-        raise bad(f"{where}: a seat takes back only its own command")
-    if not game.undoable([e.event for e in command.entries]):  # type: ignore[attr-defined]
-        raise bad(f"{where}: that command cannot be taken back (dice, a card drawn or something revealed)")
-    standing.pop()
+        raise bad(f"{where}: an undo takes back exactly its seat's newest command (events {first}–{last})")
+    refusal = undo_refusal(command.facts(game), [c.facts(game) for c in later])
+    if refusal is not None:
+        raise bad(f"{where}: no undo: {refusal}")
+    del standing[index]

@@ -257,14 +257,47 @@ class TableSession:
     # -- undo -------------------------------------------------------------------------
 
     def undoable_command(self, seat: Any) -> list[StoredEvent] | None:
-        """The events of the last command, if ``seat`` sent it and may take it back: no
-        one has acted since, and the game says nothing random or hidden happened in it.
+        """The events of ``seat``'s newest command still standing, if it may take it back
+        now (``undo_check``): once per seq for every viewer's prompts."""
+        return self.derived(("undoable", seat), lambda: self.undo_check(seat)[0])  # type: ignore[no-any-return]
 
-        Walks back from the newest event only as far as that command: an undo comes after
-        the events it takes back, so those are known by the time the walk reaches them."""
+    def undo_check(self, seat: Any) -> tuple[list[StoredEvent] | None, str]:
+        """``seat``'s newest command still standing and "" if it may take it back, else
+        None and why not: the rule of ``history.undo_refusal`` (the one an import is
+        checked by), over the commands of other seats that came after it.
+
+        Walks back from the newest event over at most ``history.UNDO_REACH`` commands: an
+        undo comes after the events it takes back, so those are known by the time the walk
+        reaches them."""
+        own = f"seat:{seat}"
+        later: list[history.UndoFacts] = []
+        for command, whole in self._standing_commands(own):
+            if command[0].actor != own or command[0].command_id is None:
+                later.append(history.undo_facts(self.game, command[0].actor, [e.event for e in command]))
+                if len(later) > history.UNDO_REACH:
+                    return None, f"more than {history.UNDO_REACH} actions of other players came after yours"
+                continue
+            if not whole:
+                return None, "your last action is too old to take back"
+            refusal = history.undo_refusal(
+                history.undo_facts(self.game, own, [e.event for e in command]), later
+            )
+            return (None, refusal) if refusal else (command, "")
+        return None, "you have no action left to take back"
+
+    def _standing_commands(self, own: str) -> list[tuple[list[StoredEvent], bool]]:
+        """The game commands in memory that no undo took back, newest first, as far as the
+        newest one ``own`` sent (or one past ``UNDO_REACH`` others), each with whether all
+        of it is in memory (its start may have fallen out of the window)."""
         undone: set[int] = set()
-        command: list[StoredEvent] = []
         oldest = self.recent[0].seq if self.recent else 1
+        found: list[tuple[list[StoredEvent], bool]] = []
+        command: list[StoredEvent] = []
+
+        def enough() -> bool:
+            found.append((command, True))
+            return command[0].actor == own or len(found) > history.UNDO_REACH + 1
+
         for stored in reversed(self.recent):
             event = stored.event
             if event.type == kernel.UNDO_EVENT and (span := history.undo_span(stored.seq, event)):
@@ -272,19 +305,18 @@ class TableSession:
                 undone.update(range(max(span[0], oldest), span[1] + 1))
             if kernel.is_platform_event(event) or stored.seq in undone:
                 if command:
-                    break
+                    if enough():
+                        return found
+                    command = []
                 continue
-            if command and stored.command_id != command[0].command_id:
-                break
+            if command and (stored.command_id, stored.actor) != (command[0].command_id, command[0].actor):
+                if enough():
+                    return found
+                command = []
             command.insert(0, stored)
-        else:
-            if command and command[0].seq > 1:
-                return None  # the command's start fell out of memory: too old to take back
-        if not command or command[0].command_id is None or command[0].actor != f"seat:{seat}":
-            return None
-        if not self.game.undoable([e.event for e in command]):
-            return None
-        return command
+        if command:
+            found.append((command, command[0].seq == 1))
+        return found
 
     def game_prompts(self) -> list[Prompt]:
         """The game's prompts for the current state, computed once per seq for every viewer."""
@@ -321,12 +353,13 @@ class TableSession:
             raise RuleError("bad_undo", "undo takes no arguments")
         if not actor.holds(command.seat):
             raise RuleError("seat_not_held", f"you do not hold seat {command.seat}", status=403)
-        taken_back = self.undoable_command(command.seat)
+        taken_back, why_not = self.undo_check(command.seat)
         if taken_back is None:
             raise RuleError(
                 "cannot_undo",
-                "nothing to take back: only your own last action can be undone, before anyone else "
-                "acts and unless dice were rolled, a card drawn or something hidden revealed",
+                f"nothing to take back ({why_not}): only your own last action can be undone, until "
+                "dice are rolled, a card drawn, something hidden revealed or another player acts "
+                "on the same things",
                 status=409,
             )
         return kernel.undo_event(command.seat, [(e.seq, e.event) for e in taken_back])

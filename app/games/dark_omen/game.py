@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.dark_omen import bot, describe, flow, targets, view
+from app.games.dark_omen import bot, describe, flow, targets, undo, view
 from app.games.dark_omen.actions import ap_left, engaged_by, free_choices, seat_choices
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
@@ -358,6 +358,15 @@ class DarkOmen(RulesFold, GameBase):
             detail = chapter_detail(state) if (current and result is None) or latest else ""
             out.append(Chapter(i, f"Chapter {number}", ended, current=current, detail=detail))
         return out
+
+    def undoable(self, events: Sequence[Event]) -> bool:
+        """No die, no reveal, no turned layer, no battle, no new round or day (``undo.py``)."""
+        return undo.undoable(events)
+
+    def undo_footprint(self, events: Sequence[Event]) -> frozenset[str] | None:
+        """The heroes, spaces and loot an action touched, while its hero still acts in
+        the round (``undo.py``): another seat's later action elsewhere does not block it."""
+        return undo.footprint(events)
 
     def log_mark(self, event: Event) -> str:
         return {"ChapterBegan": "chapter", "DayBegan": "round", "RoundBegan": "turn"}.get(event.type, "")
