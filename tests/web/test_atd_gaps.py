@@ -82,6 +82,19 @@ def test_log_lines_name_each_character_by_player_and_class(client: TestClient) -
     lines = log_lines(client, table, None)
     assert any(line.startswith(("Ann's Champion", "Bob's Magician")) for line in lines), lines[:20]
     assert not any("Player 1" in line or "Player 2" in line for line in lines)
+    # Monsters are named as the board names their tokens (public once placed), dead ones too.
+    assert state.monster_cards, "the first encounter placed monsters"
+    mid, card = next(iter(state.monster_cards.items()))
+    monster = f"{_monster_name(card)} #{mid[1:]}"
+    hit = Event("Moved", {"who": mid, "to": [1, 2], "why": "move"})
+    assert GAME.describe(hit, context) == f"{monster} moves to 1,2 (move)."
+    assert not any("monster #" in line for line in lines), [line for line in lines if "monster #" in line]
+
+
+def _monster_name(card: str) -> str:
+    from app.games.attack_the_darkness.content import load
+
+    return load().monsters[card].name
 
 
 def test_a_tabletop_pick_is_seen_by_the_players_once_placed(client: TestClient) -> None:

@@ -18,12 +18,24 @@ Names = Mapping[int, tuple[str, str]]
 """Seat → (its player's name, its class's name)."""
 
 
-def log_names(state: State) -> dict[int, tuple[str, str]]:
-    """Each seat's player and class (both shown by every view, so public)."""
-    return {
+class LogNames(dict[int, tuple[str, str]]):
+    """``Names``, and each placed monster's name by id ("m6" → "Ooze"), as the board names
+    its tokens (a monster is public once placed)."""
+
+    def __init__(self, seats: Names, monsters: Mapping[str, str]) -> None:
+        super().__init__(seats)
+        self.monsters = monsters
+
+
+def log_names(state: State) -> LogNames:
+    """Each seat's player and class (both shown by every view, so public), and the name of
+    every monster placed this game."""
+    seats = {
         seat: (name, C.classes[cls].name if cls in C.classes else "")
         for seat, (name, cls) in enumerate(zip(state.names, state.classes, strict=False))
     }
+    monsters = {mid: C.monsters[card].name for mid, card in state.monster_cards.items() if card in C.monsters}
+    return LogNames(seats, monsters)
 
 
 def seat_name(seat: int, names: Names | None) -> str:
@@ -36,7 +48,10 @@ def _who(d: dict, names: Names | None, key: str = "who") -> str:
     w = d.get(key, "")
     if isinstance(w, str) and w.startswith("c"):
         return seat_name(int(w[1:]), names)
-    return f"monster #{w[1:]}" if w else ""
+    if not w:
+        return ""
+    named = getattr(names, "monsters", {}).get(w)
+    return f"{named} #{w[1:]}" if named else f"monster #{w[1:]}"
 
 
 def _upper(text: str) -> str:

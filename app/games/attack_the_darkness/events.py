@@ -233,6 +233,7 @@ def _add_monster(s: State, card: str, entry: str, m: dict[str, Any]) -> None:
         "summoned": False,
     }
     s.monster_seq = max(s.monster_seq, int(m["id"][1:]))
+    s.monster_cards[m["id"]] = card
 
 
 @applies("BossCardsReturned")

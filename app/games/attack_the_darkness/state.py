@@ -49,6 +49,8 @@ class State:
     """The line of monster cards, left to right (AtD L257, L270): entries ``"L3"`` → card ids."""
     line_cards: dict[str, list[str]] = field(default_factory=dict)
     monster_seq: int = 0
+    monster_cards: dict[str, str] = field(default_factory=dict)
+    """Every monster placed this game, id → its card: the log names one after it died."""
     dungeon_deck: list[str] = field(default_factory=list)
     dungeon_discard: list[str] = field(default_factory=list)
     known_bottom: list[str] = field(default_factory=list)
@@ -100,6 +102,7 @@ class State:
         new.tiles = [dict(t) for t in self.tiles]
         new.monsters = {k: dict(v) for k, v in self.monsters.items()}
         new.line_cards = dict(self.line_cards)
+        new.monster_cards = dict(self.monster_cards)
         new.play = (
             None
             if self.play is None
