@@ -9,7 +9,7 @@ never random and never fails. ``prompts`` lists who may act and every legal comm
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from app.kernel.options import validate_options as validate_options  # re-exported: callers import it here
@@ -89,6 +89,8 @@ class Game(Protocol):
     def chapters(self, state: Any) -> list[Chapter]: ...
 
     def page_extras(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
+
+    def view_key(self, state: Any, viewer: Viewer) -> Hashable: ...
 
 
 class GameBase:
@@ -176,6 +178,13 @@ class GameBase:
         read), kept out of ``view`` so the API's views and recorded games keep their shape;
         only what ``viewer`` may see. None by default."""
         return {}
+
+    def view_key(self, state: Any, viewer: Viewer) -> Hashable:
+        """What sets ``viewer``'s ``view`` and ``page_extras`` apart from other viewers': two
+        viewers with equal keys must get equal views (and extras) of ``state``, so the platform
+        makes them and renders the board once per key (issue 10). By default the viewer
+        itself: every viewer's view is its own, which is always safe."""
+        return viewer
 
 
 def campaign(game: Game, state: Any) -> dict[str, Any] | None:

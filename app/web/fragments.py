@@ -32,6 +32,7 @@ from app.kernel.types import GM_SEAT, Prompt, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
+from app.web.boardview import page_view
 from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
 from app.web.templating import render_block, render_blocks
 
@@ -151,7 +152,7 @@ def context(
         "seats": session.seats,
         "names": names,
         "viewer": viewer,
-        "view": session.view_for(viewer) if view is None else view,
+        "view": page_view(session, viewer) if view is None else view,
         "prompts": prompts,
         "waiting_for": hub.waiting_for(session),
         "outcome": session.outcome,
@@ -159,10 +160,6 @@ def context(
         "has_bot": has_bot(session.game),
         "campaign": campaign(session.game, session.state),
     }
-    if view is None:  # what the board shows beyond the view (``Game.page_extras``)
-        more = session.game.page_extras(session.state, viewer)
-        if more:
-            out["view"] = out["view"] | more
     return out
 
 
@@ -256,7 +253,7 @@ def shared_board_nodes(env: Environment, session: TableSession, ctx: dict[str, A
         renders.seq, renders.boards, renders.html = session.seq, [], {}
     view = ctx["view"]
     for seen, board in renders.boards:
-        if seen == view:
+        if seen is view or seen == view:  # the same dict for viewers of one ``view_key``
             return board
     board = board_nodes(env, ctx, renders.parts)
     renders.boards.append((view, board))
