@@ -90,3 +90,32 @@ class _Counting:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
+
+
+def test_pages_holding_the_same_share_frames_and_a_page_behind_gets_its_own(client: TestClient) -> None:
+    """Two spectators in step are handed one list of frames; a spectator that skipped a commit
+    (its socket was busy) gets the frames its own held parts call for, shared with its twin."""
+    app: Any = client.app
+    hub = app.state.hub
+    session = necromancer_table(client, "shared-frames")
+    in_step = [HtmlStream(app, hub, session, SPECTATOR) for _ in range(2)]
+    behind = [HtmlStream(app, hub, session, SPECTATOR) for _ in range(2)]
+    for stream in [*in_step, *behind]:
+        stream.opening([])
+    rng = random.Random("shared-frames")
+    missed: list[Any] = []
+    for step in range(30):
+        events = play_one(client, session, rng)
+        assert events is not None
+        first, second = (stream.update(events) for stream in in_step)
+        assert first is second or first == second == []
+        missed.extend(events)
+        if step % 3:
+            continue
+        check = HtmlStream(app, hub, session, SPECTATOR)
+        check.sent = dict(behind[0].sent)
+        expected = check._make_frames(missed)
+        got = [stream.update(missed) for stream in behind]
+        assert got[0] == expected and got[1] is got[0]
+        assert behind[0].sent == behind[1].sent == check.sent
+        missed = []
