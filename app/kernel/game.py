@@ -82,6 +82,8 @@ class Game(Protocol):
 
     def undoable(self, events: Sequence[Event]) -> bool: ...
 
+    def view_key(self, state: Any, viewer: Viewer) -> Hashable: ...
+
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]: ...
 
     def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None: ...
@@ -89,8 +91,6 @@ class Game(Protocol):
     def chapters(self, state: Any) -> list[Chapter]: ...
 
     def page_extras(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
-
-    def view_key(self, state: Any, viewer: Viewer) -> Hashable: ...
 
 
 class GameBase:
@@ -146,6 +146,13 @@ class GameBase:
         random happened and nothing hidden was revealed; by default, never."""
         return False
 
+    def view_key(self, state: Any, viewer: Viewer) -> Hashable:
+        """What sets ``viewer``'s ``view`` and ``page_extras`` apart from other viewers': two
+        viewers with equal keys must get equal views (and extras) of ``state``, so the platform
+        makes them and renders the board once per key (issue 10). By default the viewer
+        itself: every viewer's view is its own, which is always safe."""
+        return viewer
+
     def evolve_all(self, state: Any, events: Sequence[Event]) -> Any:
         """Fold several events; a game may override it to copy its state only once."""
         for event in events:
@@ -178,13 +185,6 @@ class GameBase:
         read), kept out of ``view`` so the API's views and recorded games keep their shape;
         only what ``viewer`` may see. None by default."""
         return {}
-
-    def view_key(self, state: Any, viewer: Viewer) -> Hashable:
-        """What sets ``viewer``'s ``view`` and ``page_extras`` apart from other viewers': two
-        viewers with equal keys must get equal views (and extras) of ``state``, so the platform
-        makes them and renders the board once per key (issue 10). By default the viewer
-        itself: every viewer's view is its own, which is always safe."""
-        return viewer
 
 
 def campaign(game: Game, state: Any) -> dict[str, Any] | None:
