@@ -9,7 +9,7 @@ never random and never fails. ``prompts`` lists who may act and every legal comm
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from app.kernel.options import validate_options as validate_options  # re-exported: callers import it here
@@ -86,6 +86,8 @@ class Game(Protocol):
     def undoable(self, events: Sequence[Event]) -> bool: ...
 
     def undo_footprint(self, events: Sequence[Event]) -> frozenset[str] | None: ...
+
+    def view_key(self, state: Any, viewer: Viewer) -> Hashable: ...
 
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]: ...
 
@@ -173,6 +175,13 @@ class GameBase:
         None (the default) when the command's effects cannot be told apart from what
         follows: then it is taken back only while it is the table's newest command."""
         return None
+
+    def view_key(self, state: Any, viewer: Viewer) -> Hashable:
+        """What sets ``viewer``'s ``view`` and ``page_extras`` apart from other viewers': two
+        viewers with equal keys must get equal views (and extras) of ``state``, so the platform
+        makes them and renders the board once per key (issue 10). By default the viewer
+        itself: every viewer's view is its own, which is always safe."""
+        return viewer
 
     def evolve_all(self, state: Any, events: Sequence[Event]) -> Any:
         """Fold several events; a game may override it to copy its state only once."""

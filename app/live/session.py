@@ -345,8 +345,10 @@ class TableSession:
             return value
 
     def view_for(self, viewer: Viewer) -> dict[str, Any]:
-        """The game's view of the current state for ``viewer``, once per seq."""
-        return self.derived(("view", viewer), lambda: self.game.view(self.state, viewer))  # type: ignore[no-any-return]
+        """The game's view of the current state for ``viewer``, once per seq for all viewers
+        the game says see alike (``Game.view_key``): the very same dict for each of them."""
+        key = ("view", self.game.view_key(self.state, viewer))
+        return self.derived(key, lambda: self.game.view(self.state, viewer))  # type: ignore[no-any-return]
 
     def _undo(self, command: Command, actor: Viewer) -> Event:
         if command.args:

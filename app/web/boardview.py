@@ -9,9 +9,24 @@ from typing import Any
 
 from app.kernel.game import Game
 from app.kernel.types import Viewer
+from app.live.session import TableSession
 
 
 def board_view(game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
     view = game.view(state, viewer)
     more = game.page_extras(state, viewer)
     return view | more if more else view
+
+
+def page_view(session: TableSession, viewer: Viewer) -> dict[str, Any]:
+    """``board_view`` of the table's current state, once per seq for all viewers the game
+    says see alike (``Game.view_key``): the very same dict for each, so their pages share
+    one board render found by identity, not by comparing views."""
+    game, state = session.game, session.state
+
+    def make() -> dict[str, Any]:
+        view = session.view_for(viewer)
+        more = game.page_extras(state, viewer)
+        return view | more if more else view
+
+    return session.derived(("page_view", game.view_key(state, viewer)), make)  # type: ignore[no-any-return]

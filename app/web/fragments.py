@@ -32,6 +32,7 @@ from app.kernel.types import GM_SEAT, Prompt, Viewer
 from app.live.hub import Hub, prompt_json
 from app.live.session import TableSession
 from app.store import StoredEvent
+from app.web.boardview import page_view
 from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
 from app.web.templating import render_block, render_blocks
 
@@ -151,18 +152,14 @@ def context(
         "seats": session.seats,
         "names": names,
         "viewer": viewer,
-        "view": session.view_for(viewer) if view is None else view,
+        "view": page_view(session, viewer) if view is None else view,
         "prompts": prompts,
-        "waiting_for": hub.waiting_for(session),
+        "waiting_for": session.derived("waiting_for", lambda: hub.waiting_for(session)),
         "outcome": session.outcome,
         "seq": session.seq,
         "has_bot": has_bot(session.game),
-        "campaign": campaign(session.game, session.state),
+        "campaign": session.derived("campaign", lambda: campaign(session.game, session.state)),
     }
-    if view is None:  # what the board shows beyond the view (``Game.page_extras``)
-        more = session.game.page_extras(session.state, viewer)
-        if more:
-            out["view"] = out["view"] | more
     return out
 
 
@@ -191,6 +188,13 @@ class TableRenders:
     """Per board (by ``id`` of its nodes' dict): its fragments' HTML, made when a page asks."""
     log: dict[tuple[int, str], list[tuple[Any, str]]] = field(default_factory=dict)
     """Per (seq, actor shown): each distinct visible event and its log line (``log_entries``)."""
+    shells: dict[Viewer, tuple[dict[str, Any], dict[str, Node]]] = field(default_factory=dict)
+    """Per viewer: the context its shell was last rendered from and those nodes (``shell_nodes``)."""
+    seq_node: tuple[int, Node] | None = None
+    """The seq marker of the seq it shows."""
+    sent: dict[int, str] = field(default_factory=dict)
+    """At the current seq: the HTML of each part a page was sent whole, by its version, made
+    once for every page it goes to (``node_html``)."""
 
 
 _RENDERS: WeakKeyDictionary[TableSession, TableRenders] = WeakKeyDictionary()
@@ -253,14 +257,23 @@ def shared_board_nodes(env: Environment, session: TableSession, ctx: dict[str, A
     renders = renders_of(session)
     renders.parts.begin(session.seq)
     if renders.seq != session.seq:  # a new seq: older boards will not be asked for again
-        renders.seq, renders.boards, renders.html = session.seq, [], {}
+        renders.seq, renders.boards, renders.html, renders.sent = session.seq, [], {}, {}
     view = ctx["view"]
     for seen, board in renders.boards:
-        if seen == view:
+        if seen is view or seen == view:  # the same dict for viewers of one ``view_key``
             return board
     board = board_nodes(env, ctx, renders.parts)
     renders.boards.append((view, board))
     return board
+
+
+def node_html(session: TableSession, node: Node) -> str:
+    """``node.html()``, made once per seq for every page of the table sent that part."""
+    sent = renders_of(session).sent
+    html = sent.get(node.version)
+    if html is None:
+        html = sent[node.version] = node.html()
+    return html
 
 
 def shared_board(env: Environment, session: TableSession, ctx: dict[str, Any]) -> dict[str, str]:
@@ -273,17 +286,45 @@ def shared_board(env: Environment, session: TableSession, ctx: dict[str, Any]) -
     return html
 
 
+SHELL_SEQ = "seq"
+SHELL_NOT_PER_SEQ = tuple(name for name in SHELL_FRAGMENTS if name != SHELL_SEQ)
+SHELL_KEY_SKIPS = frozenset({"view", SHELL_SEQ})
+"""What the shell's fragments but the seq marker never read (``templates/table.html``: the
+board's fragments read the view; only ``frag_seq`` reads the seq; a test holds them to it)."""
+
+
 def shell_nodes(
     env: Environment, ctx: dict[str, Any], session: TableSession | None = None
 ) -> dict[str, Node]:
     """The shell's fragments (status, prompts, players, seq marker) as part trees, reusing the
-    table's renders of those whose slice is unchanged (``templates/table.html``)."""
-    cache = None
-    if session is not None:
-        cache = renders_of(session).parts
-        cache.begin(session.seq)
-    blocks = [(name, f"frag_{name}") for name in SHELL_FRAGMENTS]
-    return render_nodes(env.get_template("table.html"), blocks, ctx, cache)
+    table's renders of those whose slice is unchanged (``templates/table.html``).
+
+    With the ``session``, a viewer whose status, prompts and players read the same context
+    as at its last render (all of it but the view and the seq: an idle seat, a spectator,
+    while the table's turn stays where it was) is given those very nodes again, without
+    running the templates at all; the seq marker is made once per seq for every viewer."""
+    template = env.get_template("table.html")
+    if session is None:
+        return render_nodes(template, [(name, f"frag_{name}") for name in SHELL_FRAGMENTS], ctx, None)
+    renders = renders_of(session)
+    cache = renders.parts
+    cache.begin(session.seq)
+    key = {name: value for name, value in ctx.items() if name not in SHELL_KEY_SKIPS}
+    held = renders.shells.get(ctx["viewer"])
+    if held is not None and held[0] == key:
+        shell = held[1]
+        for node in shell.values():
+            cache.touch(node)
+    else:
+        blocks = [(name, f"frag_{name}") for name in SHELL_NOT_PER_SEQ]
+        shell = render_nodes(template, blocks, ctx, cache)
+        renders.shells[ctx["viewer"]] = (key, shell)
+    if renders.seq_node is None or renders.seq_node[0] != ctx[SHELL_SEQ]:
+        seq_node = render_nodes(template, [(SHELL_SEQ, f"frag_{SHELL_SEQ}")], ctx, cache)[SHELL_SEQ]
+        renders.seq_node = (ctx[SHELL_SEQ], seq_node)
+    else:
+        cache.touch(renders.seq_node[1])
+    return {name: renders.seq_node[1] if name == SHELL_SEQ else shell[name] for name in SHELL_FRAGMENTS}
 
 
 def shell_fragments(

@@ -143,6 +143,14 @@ class PartCache:
                 return kept.node
         return None
 
+    def touch(self, node: Node) -> None:
+        """Mark a render reused without being asked for (``fragments.shell_nodes``) as used
+        at this seq, so the viewers asking for it next keep finding it."""
+        if self.kept.get(node.id) and not any(
+            k.node is node and k.used == self.seq for k in self.kept[node.id]
+        ):
+            self._touch(node)
+
     def _touch(self, node: Node) -> None:
         """Mark a reused render used at this seq, and the parts inside it (their bodies are
         not run, so they are not asked for): the next change inside reuses them too."""

@@ -43,7 +43,7 @@ class HtmlStream:
             for child in node.children.values():
                 self._diff(child, out)
             return
-        out.append(node.html())
+        out.append(fragments.node_html(self.session, node))
         self._remember(node)
 
     def _remember(self, node: Node) -> None:
@@ -73,6 +73,25 @@ class HtmlStream:
         return self._frames(events)
 
     def _frames(self, events: list[StoredEvent]) -> list[str]:
+        """The frames for ``events``, made once for every page of this viewer holding what
+        this page holds (two spectators, one seat open in two tabs): their frames are a
+        function of what they hold, the table at this seq and the events, so the second
+        page is handed the first one's frames and what it holds after them."""
+        session = self.session
+        span = (events[0].seq, events[-1].seq) if events else None
+        made: list[tuple[dict[str, tuple[int, int]], list[str], dict[str, tuple[int, int]]]] = (
+            session.derived(("html_frames", self.viewer, span, session.seat_epoch), list)
+        )
+        for before, frames, after in made:
+            if before == self.sent:
+                self.sent = dict(after)
+                return frames
+        before = dict(self.sent)
+        frames = self._make_frames(events)
+        made.append((before, frames, dict(self.sent)))
+        return frames
+
+    def _make_frames(self, events: list[StoredEvent]) -> list[str]:
         parts = self._changed()
         log = self._log(events)
         if log:

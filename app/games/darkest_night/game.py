@@ -236,6 +236,17 @@ class DarkestNight(GameBase):
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view(state, viewer)
 
+    def view_key(self, state: State, viewer: Viewer) -> str:
+        """The three views ``view`` makes: the game master's (decks' order, heroes' decks,
+        the decision record), the Necromancer player's (his hand of map cards, DN 20.3), and
+        the one every other viewer shares (hero seats and spectators: heroes' powers and
+        items are open, DN 3.2). ``page_extras`` is public."""
+        if viewer.is_gm:
+            return "gm"
+        if state.necromancer_seat is not None and viewer.sees_seat(state.necromancer_seat):
+            return "necromancer"
+        return "public"
+
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:
             return None
