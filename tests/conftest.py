@@ -37,8 +37,10 @@ from app.main import create_app
 from app.store.migrate import upgrade
 
 try:  # tests/ as a package (tests/__init__.py) or as a plain rootdir on sys.path
+    from tests import server_fork
     from tests.pg_cluster import PgCluster, available
 except ImportError:  # pragma: no cover - depends on the rootdir layout
+    import server_fork  # type: ignore[no-redef]
     from pg_cluster import PgCluster, available  # type: ignore[no-redef]
 
 
@@ -145,7 +147,7 @@ class LiveServer:
         self.port_chosen = port is None
         """A port picked here may be taken by another process (another xdist worker's
         server) between the probe and the bind: then ``start`` tries a fresh one."""
-        self.proc: _subprocess.Popen[bytes] | None = None
+        self.proc: _subprocess.Popen[bytes] | server_fork.ForkedProcess | None = None
         self.log_path = log_path
 
     @property
@@ -168,13 +170,17 @@ class LiveServer:
 
     def _start_once(self) -> LiveServer:
         out = open(self.log_path, "ab") if self.log_path else _subprocess.DEVNULL  # noqa: SIM115
-        self.proc = spawn_serve(
-            self.port,
-            self.database_url,
-            out,
-            UMBRA_EXTRA_GAMES=",".join(TEST_GAMES),
-            UMBRA_SNAPSHOT_EVERY="10",
-        )
+        # A fork of a process that has imported the app already (tests/server_fork.py): the
+        # same ``umbra serve`` code, without 1.7 s of CPU spent importing per server.
+        spawn = server_fork.fork_serve if server_fork.enabled() else spawn_serve
+        with out if self.log_path else _contextlib.nullcontext():
+            self.proc = spawn(
+                self.port,
+                self.database_url,
+                out,
+                UMBRA_EXTRA_GAMES=",".join(TEST_GAMES),
+                UMBRA_SNAPSHOT_EVERY="10",
+            )
         deadline = _time.monotonic() + 30
         while _time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -185,7 +191,7 @@ class LiveServer:
                 with _socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return self
             except OSError:
-                _time.sleep(0.05)
+                _time.sleep(0.02)
         raise RuntimeError("umbra serve did not start in 30 s")
 
     def kill(self) -> None:
