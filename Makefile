@@ -8,9 +8,10 @@ HOST    ?= 127.0.0.1
 PORT    ?= 8000
 PYTEST_ARGS ?=
 # Test processes (pytest-xdist, whole files per worker: each worker has its own PostgreSQL
-# cluster, browser and server ports). TEST_WORKERS=1 runs everything in this process.
+# cluster, browser and server ports), handed out in the order tests/conftest.py sorts them
+# (browser tests first, the heaviest files first). TEST_WORKERS=1 runs everything in this process.
 TEST_WORKERS ?= 2
-XDIST   := $(if $(filter-out 0 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile,)
+XDIST   := $(if $(filter-out 0 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder,)
 CHROMIUM ?= /usr/bin/chromium
 
 .DEFAULT_GOAL := help

@@ -211,3 +211,64 @@ def live_server(db_url: str, tmp_path: _Path) -> _Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+# =====================================================================================
+# The order of the files, for `make test` (pytest-xdist --dist loadfile
+# --no-loadscope-reorder hands whole files to the workers in this order)
+# =====================================================================================
+
+SLOW_FILES = {
+    "tests/e2e/test_darkest_night.py": 110,
+    "tests/e2e/test_dark_omen.py": 45,
+    "tests/e2e/test_attack_the_darkness.py": 35,
+    "tests/e2e/test_clickable_board.py": 30,
+    "tests/e2e/test_browser_protections.py": 27,
+    "tests/e2e/test_restart.py": 22,
+    "tests/e2e/test_phone.py": 21,
+    "tests/e2e/test_lobby.py": 19,
+    "tests/e2e/test_live_play.py": 18,
+    "tests/e2e/test_your_tables.py": 12,
+    "tests/e2e/test_dn_seat_page.py": 12,
+    "tests/live/test_live.py": 42,
+    "tests/games/attack_the_darkness/test_api.py": 20,
+    "tests/web/test_assembled_pages.py": 32,
+    "tests/bench/test_soak.py": 45,
+    "tests/live/test_bots.py": 30,
+    "tests/live/test_two_processes.py": 20,
+    "tests/web/test_fragments.py": 19,
+    "tests/live/test_workers.py": 19,
+    "tests/bench/test_bench.py": 19,
+    "tests/games/darkest_night/test_conformance.py": 16,
+    "tests/games/dark_omen/test_conformance.py": 14,
+    "tests/web/test_attack_the_darkness_board.py": 14,
+    "tests/web/test_stable_prompts.py": 13,
+    "tests/web/test_socket_prompts.py": 13,
+    "tests/web/test_darkest_night_board.py": 12,
+    "tests/api/test_overload.py": 12,
+    "tests/kernel/test_conformance.py": 11,
+    "tests/api/test_fuzz.py": 11,
+    "tests/games/darkest_night/test_state_clone.py": 9,
+}
+"""Seconds a file takes on a quiet machine (roughly, from ``--durations``): the heaviest
+files are handed out first, so that no worker starts a long file when the others are done."""
+
+BROWSER_SECONDS_PER_TEST = 8
+"""A browser test file not listed above: seconds per test."""
+
+
+def _file_weight(path: str, tests: int) -> tuple[int, float]:
+    """The browser tests come first, as one block (each worker then runs its share of them
+    on one chromium, which is package-scoped), the heaviest first; then the other files,
+    the heaviest first; the files not listed keep their places, last."""
+    browser = path.startswith("tests/e2e/")
+    seconds = SLOW_FILES.get(path, BROWSER_SECONDS_PER_TEST * tests if browser else 0)
+    return (0 if browser else 1, -seconds)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    order = sorted(files, key=lambda path: _file_weight(path, len(files[path])))  # stable: ties keep order
+    items[:] = [item for path in order for item in files[path]]
