@@ -8,9 +8,13 @@ HOST    ?= 127.0.0.1
 PORT    ?= 8000
 PYTEST_ARGS ?=
 # Test processes (pytest-xdist, whole files per worker: each worker has its own PostgreSQL
-# cluster, browser and server ports). TEST_WORKERS=1 runs everything in this process.
-TEST_WORKERS ?= 2
-XDIST   := $(if $(filter-out 0 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile,)
+# cluster, browser and server ports), handed out in the order tests/conftest.py sorts them
+# (browser tests first, the heaviest files first). Three workers on two cores: much of a
+# test's time is spent waiting (servers, browsers, timers), so a third worker fills it
+# (one run each on this shared, loaded machine: 12.5 min with three, 24 min with two).
+# TEST_WORKERS=1 runs everything in this process.
+TEST_WORKERS ?= 3
+XDIST   := $(if $(filter-out 0 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder,)
 CHROMIUM ?= /usr/bin/chromium
 
 .DEFAULT_GOAL := help

@@ -25,8 +25,15 @@ CHECKS = (
 )
 
 
+SUITE_MINUTES = "0.15"
+"""The suite's soaks play 9 s (the quick soak's default is 18 s): a chaos event comes every
+2-4 s from the start, so each run still sees the kill or the outage its test asserts, and
+the checks read every acknowledged command and every viewer's feed all the same."""
+
+
 def soak(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    args = build_parser().parse_args(["bench", "soak", "--quick", "--seed", "7", *argv])
+    minutes = [] if "--minutes" in argv else ["--minutes", SUITE_MINUTES]
+    args = build_parser().parse_args(["bench", "soak", "--quick", "--seed", "7", *minutes, *argv])
     code = run(args.what, args.game, args)
     return code, capsys.readouterr().out
 
@@ -64,7 +71,7 @@ def test_soak_quick_on_postgres_two_processes_one_killed(
 @pytest.mark.postgres
 def test_soak_quick_restarts_its_own_cluster(pg_cluster: Any, capsys: pytest.CaptureFixture[str]) -> None:
     """Without --postgres-url the soak starts (and so may restart) a cluster of its own."""
-    code, out = soak(capsys, "--workers", "2", "--chaos", "--minutes", "0.5")
+    code, out = soak(capsys, "--workers", "2", "--chaos", "--minutes", "0.2")
     if not pg_cluster.external_url:
         assert "chaos: PostgreSQL stopped" in out and "chaos: PostgreSQL back" in out
     assert_passed(code, out)
