@@ -220,8 +220,12 @@ def live_server(db_url: str, tmp_path: _Path) -> _Iterator[LiveServer]:
 
 SLOW_FILES = {
     "tests/e2e/test_darkest_night.py": 110,
-    "tests/e2e/test_dark_omen.py": 45,
-    "tests/e2e/test_attack_the_darkness.py": 35,
+    "tests/e2e/test_dark_omen.py": 55,
+    "tests/e2e/test_attack_the_darkness.py": 45,
+    "tests/e2e/test_atd_adventure.py": 25,
+    "tests/e2e/test_dark_omen_town.py": 14,
+    "tests/e2e/test_dark_omen_undo.py": 13,
+    "tests/e2e/test_atd_deck_builder.py": 13,
     "tests/e2e/test_clickable_board.py": 30,
     "tests/e2e/test_browser_protections.py": 27,
     "tests/e2e/test_restart.py": 22,
