@@ -4,6 +4,8 @@
    position. Before the update, remember each layer's position; after it, start the new
    element at the old angle and let the CSS transition turn it by the rolled number of
    sectors: 1–6 clockwise or counter-clockwise (DO L169-171), the short way otherwise.
+   The Underworld's vortices (chapter 4) glide from their old spaces to their new ones the
+   round the middle ring (DO L534-535): each is remembered by its place in the list.
    Also: a lit element's choices and costs as a tip on hover or focus, and on a narrow
    screen the scrolling map starts with this page's hero in view. */
 (function () {
@@ -13,6 +15,7 @@
   var SECTORS = 37;
   var STEP = 360 / SECTORS;
   var before = {};
+  var vorticesBefore = {};
 
   function positions() {
     var out = {};
@@ -39,6 +42,43 @@
     g.classList.add("do-turning");
     g.style.transform = "rotate(" + to + "deg)";
     g.dataset.turned = String(by);
+  }
+
+  // A vortex's transform is rotate · translate · rotate back: a pure move, whose matrix's
+  // e and f say where it stands in the map's coordinates.
+  function vortexSpots() {
+    var out = {};
+    document.querySelectorAll(".do-vortex[data-vortex]").forEach(function (g) {
+      var m = g.transform.baseVal.consolidate();
+      if (m) out[g.dataset.vortex] = [m.matrix.e, m.matrix.f];
+    });
+    return out;
+  }
+
+  // Along the ring, the short way (a vortex moves 2–12 spaces round the middle ring, DO
+  // L534-535), from the map's centre, where the layers turn too.
+  function glide(g, from) {
+    var m = g.transform.baseVal.consolidate();
+    if (!m || typeof g.animate !== "function") return;
+    var to = [m.matrix.e, m.matrix.f];
+    if (Math.abs(to[0] - from[0]) < 0.5 && Math.abs(to[1] - from[1]) < 0.5) return;
+    if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    var a0 = Math.atan2(from[1], from[0]);
+    var a1 = Math.atan2(to[1], to[0]);
+    var turn = a1 - a0;
+    if (turn > Math.PI) turn -= 2 * Math.PI;
+    if (turn < -Math.PI) turn += 2 * Math.PI;
+    var r0 = Math.hypot(from[0], from[1]);
+    var r1 = Math.hypot(to[0], to[1]);
+    var frames = [];
+    for (var i = 0; i <= 12; i++) {
+      var t = i / 12;
+      var a = a0 + turn * t;
+      var r = r0 + (r1 - r0) * t;
+      frames.push({ transform: "translate(" + r * Math.cos(a) + "px," + r * Math.sin(a) + "px)" });
+    }
+    g.dataset.moved = "1";
+    g.animate(frames, { duration: 1200, easing: "cubic-bezier(.45, .05, .35, 1)" });
   }
 
   // On a narrow screen the map scrolls (its numbers stay readable): start with this
@@ -90,6 +130,7 @@
   document.addEventListener("htmx:wsBeforeMessage", function () {
     hideTip();
     before = positions();
+    vorticesBefore = vortexSpots();
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     document.querySelectorAll(".do-turn[data-layer]").forEach(function (g) {
@@ -97,5 +138,10 @@
       if (was !== undefined && was !== Number(g.dataset.pos)) turn(g, was);
     });
     before = {};
+    document.querySelectorAll(".do-vortex[data-vortex]").forEach(function (g) {
+      var was = vorticesBefore[g.dataset.vortex];
+      if (was) glide(g, was);
+    });
+    vorticesBefore = {};
   });
 })();
