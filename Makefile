@@ -11,7 +11,8 @@ PYTEST_ARGS ?=
 # cluster, browser and server ports), handed out in the order tests/conftest.py sorts them
 # (browser tests first, the heaviest files first). Three workers on two cores: much of a
 # test's time is spent waiting (servers, browsers, timers), so a third worker fills it
-# (one run each on this shared, loaded machine: 12.5 min with three, 24 min with two).
+# (one run each on this shared, loaded machine: 12.5 min with three, 24 min with two;
+# 7 min 11 s with three on the quiet machine).
 # TEST_WORKERS=1 runs everything in this process.
 TEST_WORKERS ?= 3
 XDIST   := $(if $(filter-out 0 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder,)
