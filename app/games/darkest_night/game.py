@@ -11,7 +11,15 @@ from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import decision_hero, decision_title
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
-from app.games.darkest_night.engine import RULES, Ctx, apply, published_memo, reading
+from app.games.darkest_night.engine import (
+    RULES,
+    Ctx,
+    apply,
+    hand_on,
+    known_answers,
+    published_memo,
+    reading,
+)
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.common import hero_name
@@ -149,7 +157,7 @@ class DarkestNight(GameBase):
     def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
         if not state.started:
             raise RuleError("not_started", "the game has not been set up")
-        ctx = Ctx(state.fork(), rng, load()).working()
+        ctx = Ctx(state.fork(), rng, load()).working().knowing(known_answers(state))
         if command.type in ANY_TIME.commands:
             if not isinstance(command.seat, int):
                 raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
@@ -162,7 +170,10 @@ class DarkestNight(GameBase):
             ctx.resolve(command.type, command.args)
         ctx.run(schedule, victory_check())
         events = ctx.finish()
-        kernel.remember_fold(state, events, ctx.s.settle())  # ctx.s is the fold of events: no second copy
+        after = ctx.s.settle()
+        kernel.remember_fold(state, events, after)  # ctx.s is the fold of events: no second copy
+        if ctx.memo is not None:
+            hand_on(after, ctx.memo)  # what the rules worked out since the last change holds for it
         return events
 
     def _check_choice(self, state: State, d: Decision, command: Command) -> None:
