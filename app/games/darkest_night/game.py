@@ -186,8 +186,10 @@ class DarkestNight(GameBase):
             )
         with reading(state):
             choices = self._choices_for(state, d, command.seat)
-        if any(c.type == command.type and c.args == command.args for c in choices):
-            return
+        command_type, args = command.type, command.args
+        for c in choices:  # ``any`` over a generator, unrolled: it runs once per command
+            if c.type == command_type and c.args == args:
+                return
         rule = RULES.decisions[d.kind]
         for missing in rule.unavailable(state, d) if rule.unavailable else []:
             if missing.type == command.type:

@@ -112,6 +112,9 @@ class Rules:
         self._decoded: tuple[Record, Decision] | None = None
         self._checked_shapes: set[tuple[Any, ...]] = set()
         """Step shapes (parameter names in order, ``op`` among them) found valid."""
+        self._checked_records: set[tuple[Any, ...]] = set()
+        """Record shapes of kinds writing their own records (the kind, then the record's
+        fields in order) found to hold only declared fields."""
         self._recorded: dict[int, Step] = {}
         """Steps found valid, by identity (each kept, so its id is not reused while it is
         here): a pending step is recorded again with every command until it runs, and a
@@ -238,10 +241,16 @@ class Rules:
         kind = type(decision)
         if kind.to_record is not Decision.to_record or kind.fields_record is not Decision.fields_record:
             # A kind writing its own record (a step decision: its step's parameters) may hold
-            # more than it declares; the plain record is exactly the declared fields.
-            extra = sorted(set(record) - {"kind", "v", *ASKED_FIELDS, *rule.schema.fields})
-            if extra:
-                raise FlowSchemaError(f"{self.game}: decision {decision.kind} has undeclared fields {extra}")
+            # more than it declares; the plain record is exactly the declared fields. A shape
+            # (the kind and the record's fields, in order) found valid once passes again.
+            shape = (decision.kind, *record)
+            if shape not in self._checked_records:
+                extra = sorted(set(record) - {"kind", "v", *ASKED_FIELDS, *rule.schema.fields})
+                if extra:
+                    raise FlowSchemaError(
+                        f"{self.game}: decision {decision.kind} has undeclared fields {extra}"
+                    )
+                self._checked_records.add(shape)
         self._decoded = (record, decision)
         return record
 
