@@ -11,7 +11,7 @@ from app.games.darkest_night.content import Content, load
 from app.games.darkest_night.state import State
 from app.kernel.flow import Ctx as FlowCtx
 from app.kernel.flow import Rules, Step, refuse
-from app.kernel.types import Event
+from app.kernel.types import Choice, Event
 
 __all__ = [
     "RULES",
@@ -130,6 +130,12 @@ class Ctx(FlowCtx[State, Content]):
     ``stakes.blight_dice_sources``)."""
 
     memo_survives = MEMO_SURVIVES
+
+    any_time_offer: tuple[int, list[Choice]] | None = None
+    """(seat, what it may do at any time) in the published state this command's state was
+    forked from, if the command is an "any time" one (``DarkestNight.decide``): what
+    ``items.resolve_anytime`` would list again on the fork, which equals that state but for
+    the pending decision and agenda set aside, neither of which the list reads."""
 
     def __init__(self, state: State, rng: random.Random, content: Content) -> None:
         super().__init__(RULES, state, rng, content)

@@ -161,6 +161,8 @@ class DarkestNight(GameBase):
         if command.type in ANY_TIME.commands:
             if not isinstance(command.seat, int):
                 raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
+            with reading(state):
+                ctx.any_time_offer = (command.seat, self._any_time_for(state, command.seat))
             ctx.interrupt(ANY_TIME, command.seat, command.type, command.args)
         else:
             d = state.decision
@@ -214,6 +216,18 @@ class DarkestNight(GameBase):
             known = memo[key] = self._list_choices(state, d, seat)
         return known
 
+    def _any_time_for(self, state: State, seat: int) -> list[Choice]:
+        """What ``seat`` may do at any time in ``state``, listed once per published state
+        (prompts lists it, then an "any time" command is checked against it)."""
+        memo = published_memo(state)
+        if memo is None:
+            return ANY_TIME.choices(state, seat)
+        key = ("any_time", seat)
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = ANY_TIME.choices(state, seat)
+        return known
+
     def _list_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
         choices = RULES.decisions[d.kind].choices(state, d)
         if d.seats and len(d.seats) > 1:
@@ -241,7 +255,7 @@ class DarkestNight(GameBase):
                 if choices:
                     out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
         for seat in sorted({h.seat for h in state.heroes.values() if not h.dead}):  # the living
-            extra = ANY_TIME.choices(state, seat)
+            extra = self._any_time_for(state, seat)
             if extra:
                 out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))
         return out

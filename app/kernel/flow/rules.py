@@ -305,9 +305,10 @@ class Rules:
     def waiting_event(self, state: Any) -> tuple[str, dict[str, Any]]:
         """The fact that records where the game waits: the pending decision's record and
         the pending steps, in the published vocabulary of ``steps_version``."""
+        recorded = self._recorded  # ``step_record``'s first test, inlined: most steps pass it
         return WAITING_EVENT, {
             "decision": self.decision_record(state.decision),
-            "pending": [self.step_record(x) for x in state.agenda],
+            "pending": [x if recorded.get(id(x)) is x else self.step_record(x) for x in state.agenda],
             "steps_v": self.steps_version,
         }
 

@@ -261,7 +261,8 @@ def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
 
 
 def resolve_anytime(ctx: Ctx, seat: int, type_: str, args: dict[str, Any]) -> None:
-    offered = anytime_choices(ctx.s, seat)
+    known, ctx.any_time_offer = ctx.any_time_offer, None  # listed on the state forked from, once
+    offered = known[1] if known is not None and known[0] == seat else anytime_choices(ctx.s, seat)
     if not any(c.type == type_ and c.args == args for c in offered):
         raise RuleError(
             "not_allowed_now",
