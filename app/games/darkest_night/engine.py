@@ -118,6 +118,14 @@ the last roll, a deck, the darkness): the memo's answers hold across them (``Ctx
 They are most of a command's events."""
 
 
+MEMO_KEPT_BY = frozenset({"HeroChanged", "TurnStarted", "TurnEnded", "TurnSkipped", "AutoPassSet"})
+"""Events that change a hero, but only a stat of ``events.HERO_STATS`` (grace, secrecy,
+sparks, their defaults, the turn's bookkeeping) or the turn and the options, none of
+which the memo's answers read (a hero's location, flags, powers and items, who lives, the
+blights): the memo holds across them too. They are about a third of the events that
+forgot it."""
+
+
 class Ctx(FlowCtx[State, Content]):
     """One Darkest Night command's work (see ``app.kernel.flow.Ctx``)."""
 
@@ -129,7 +137,7 @@ class Ctx(FlowCtx[State, Content]):
     the blights (``powers.bonus_mods``, ``powers.artifacts_work``, ``powers.dice_bonus``,
     ``stakes.blight_dice_sources``)."""
 
-    memo_survives = MEMO_SURVIVES
+    memo_survives = MEMO_SURVIVES | MEMO_KEPT_BY
 
     any_time_offer: tuple[int, list[Choice]] | None = None
     """(seat, what it may do at any time) in the published state this command's state was

@@ -232,3 +232,24 @@ def test_any_time_offers_listed_once_are_those_of_the_fork_a_command_checks() ->
                 assert listed == anytime_choices(state, seat) == anytime_choices(fork, seat)
                 checked += len(listed)
     assert checked > 2
+
+
+def test_the_events_that_keep_the_memo_write_nothing_its_answers_read() -> None:
+    """Each applier of ``MEMO_KEPT_BY`` writes no hero's location, flags, powers, items or
+    death and no blight (what the memo's answers read), and ``HeroChanged`` sets only a
+    stat of ``HERO_STATS``, none of which is one of those."""
+    import inspect
+    import re
+
+    from app.games.darkest_night import events
+    from app.games.darkest_night.engine import MEMO_KEPT_BY
+
+    parts = r"\.(location|flags|powers|items|dead)"
+    writes = re.compile(parts + r"\s*(=[^=]|\[|\.(append|extend|remove|pop|clear))")
+    for event_type in MEMO_KEPT_BY:
+        source = inspect.getsource(RULES.appliers[event_type])
+        assert not writes.search(source) and "blight" not in source, event_type
+    for setter in events.HERO_STATS.values():
+        source = inspect.getsource(setter)
+        assert not writes.search(source) and "blight" not in source, setter.__name__
+    assert {"location", "flags", "powers", "items", "dead"}.isdisjoint(events.HERO_STATS)
