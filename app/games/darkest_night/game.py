@@ -372,25 +372,26 @@ def victory_check() -> Callable[[Ctx], None]:
     (``Ctx.changes``), and the pending question, which a step may replace without an
     event; with neither changed since, it would find nothing again. (A check that acted,
     by an event or a step, is always made again.) It ran about six times per command."""
-    quiet_at: tuple[int, object] | None = None
-    """(state changes, pending question) after the last check that did nothing, or None."""
+    quiet_changes = -1
+    """The state's changes after the last check that did nothing (-1: none did)."""
+    quiet_decision: object = None
+    """The pending question then."""
 
     def check(ctx: Ctx) -> None:
-        nonlocal quiet_at
+        nonlocal quiet_changes, quiet_decision
         changes = ctx.changes
-        if quiet_at is not None and quiet_at[0] == changes and quiet_at[1] is ctx.s.decision:
+        s = ctx.s
+        decision = s.decision
+        if changes == quiet_changes and decision is quiet_decision:
             return
         events = len(ctx.events)
-        agenda = len(ctx.s.agenda)
-        decision = ctx.s.decision
+        agenda = len(s.agenda)
         check_victory(ctx)
-        did_nothing = (
-            len(ctx.events) == events
-            and len(ctx.s.agenda) == agenda
-            and ctx.s.decision is decision
-            and ctx.s.result is None
-        )
-        quiet_at = (changes, decision) if did_nothing else None
+        did_nothing = len(ctx.events) == events and len(s.agenda) == agenda and s.decision is decision
+        if did_nothing and s.result is None:
+            quiet_changes, quiet_decision = changes, decision
+        else:
+            quiet_changes = -1
 
     return check
 

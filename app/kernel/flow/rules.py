@@ -83,6 +83,11 @@ class Window:
     title: str = "At any time"
 
 
+NESTING = (dict, list, tuple)
+SEQUENCES = (list, tuple)
+"""The containers a step's parameters may nest steps in (tuples: ``isinstance`` with a
+``X | Y`` union builds the union at every call, and steps are checked every command)."""
+
 RECORDED_STEPS = 4096
 """How many valid steps ``Rules.step_record`` remembers (then it starts again)."""
 
@@ -284,7 +289,7 @@ class Rules:
                 raise FlowSchemaError(f"{self.game}: step {op} has undeclared parameters {extra}")
             self._checked_shapes.add(shape)  # type: ignore[arg-type]  (None raised above)
         for value in st.values():
-            if isinstance(value, dict | list | tuple):
+            if isinstance(value, NESTING):
                 self._check_nested(value)
         if len(self._recorded) >= RECORDED_STEPS:
             self._recorded.clear()
@@ -298,7 +303,7 @@ class Rules:
             else:
                 for inner in value.values():
                     self._check_nested(inner)
-        elif isinstance(value, list | tuple):
+        elif isinstance(value, SEQUENCES):
             for inner in value:
                 self._check_nested(inner)
 
