@@ -11,7 +11,7 @@ from app.games.darkest_night.content import Content, load
 from app.games.darkest_night.state import State
 from app.kernel.flow import Ctx as FlowCtx
 from app.kernel.flow import Rules, Step, refuse
-from app.kernel.types import Event
+from app.kernel.types import Choice, Event
 
 __all__ = [
     "RULES",
@@ -20,6 +20,9 @@ __all__ = [
     "applies",
     "apply",
     "decision",
+    "hand_on",
+    "known_answers",
+    "published_answers",
     "published_memo",
     "reading",
     "refuse",
@@ -39,8 +42,11 @@ def apply(state: State, event: Event) -> None:
 
 _read_only: State | None = None
 """The published state whose prompts are being listed now (see ``reading``)."""
-_memo: tuple[State, dict[Any, Any]] | None = None
-"""Answers already worked out for the last published state read."""
+_memo: tuple[State, dict[Any, Any], dict[Any, Any]] | None = None
+"""What is already worked out for the last published state read: the answers about its
+whole state (a published state's choices, ``published_memo``) and those that read only
+its heroes and blights (the readers' memo, ``published_answers``), kept apart so a command
+can start from the latter (``known_answers``)."""
 
 
 class reading:  # noqa: N801  (used as a function: ``with reading(state):``)
@@ -62,7 +68,7 @@ class reading:  # noqa: N801  (used as a function: ``with reading(state):``)
         self.outer = _read_only
         _read_only = self.state
         if _memo is None or _memo[0] is not self.state:
-            _memo = (self.state, {})
+            _memo = (self.state, {}, {})
 
     def __exit__(self, *_: object) -> None:
         global _read_only
@@ -78,12 +84,46 @@ def published_memo(state: State) -> dict[Any, Any] | None:
     return None
 
 
+def published_answers(state: State) -> dict[Any, Any] | None:
+    """The readers' memo of ``state`` (answers that read only its heroes and blights: see
+    ``Ctx.memo``) if it is a published state being read now, else None."""
+    memo = _memo
+    if state is _read_only and memo is not None and memo[0] is state:
+        return memo[2]
+    return None
+
+
+def known_answers(state: State) -> dict[Any, Any] | None:
+    """The answers about the heroes and blights of the published ``state`` worked out so
+    far (while its prompts were listed, or by the command that made it), if any."""
+    memo = _memo
+    if memo is not None and memo[0] is state:
+        return memo[2]
+    return None
+
+
+def hand_on(state: State, answers: dict[Any, Any]) -> None:
+    """``state`` is published as a command left it, and ``answers`` (its memo) were worked
+    out on it since its last event that could change a hero or a blight: they hold for it,
+    and its readers start from them."""
+    global _memo
+    _memo = (state, {}, answers)
+
+
 MEMO_SURVIVES = frozenset(
     {"Waiting", "TurnStepReached", "DiceRolled", "CardDrawn", "CardDiscarded", "DarknessChanged"}
 )
 """Events that change neither a hero nor a blight (the agenda and decision, the turn's step,
 the last roll, a deck, the darkness): the memo's answers hold across them (``Ctx.memo``).
 They are most of a command's events."""
+
+
+MEMO_KEPT_BY = frozenset({"HeroChanged", "TurnStarted", "TurnEnded", "TurnSkipped", "AutoPassSet"})
+"""Events that change a hero, but only a stat of ``events.HERO_STATS`` (grace, secrecy,
+sparks, their defaults, the turn's bookkeeping) or the turn and the options, none of
+which the memo's answers read (a hero's location, flags, powers and items, who lives, the
+blights): the memo holds across them too. They are about a third of the events that
+forgot it."""
 
 
 class Ctx(FlowCtx[State, Content]):
@@ -97,7 +137,13 @@ class Ctx(FlowCtx[State, Content]):
     the blights (``powers.bonus_mods``, ``powers.artifacts_work``, ``powers.dice_bonus``,
     ``stakes.blight_dice_sources``)."""
 
-    memo_survives = MEMO_SURVIVES
+    memo_survives = MEMO_SURVIVES | MEMO_KEPT_BY
+
+    any_time_offer: tuple[int, list[Choice]] | None = None
+    """(seat, what it may do at any time) in the published state this command's state was
+    forked from, if the command is an "any time" one (``DarkestNight.decide``): what
+    ``items.resolve_anytime`` would list again on the fork, which equals that state but for
+    the pending decision and agenda set aside, neither of which the list reads."""
 
     def __init__(self, state: State, rng: random.Random, content: Content) -> None:
         super().__init__(RULES, state, rng, content)
@@ -111,11 +157,19 @@ class Ctx(FlowCtx[State, Content]):
         self.memo = {}
         return self
 
+    def knowing(self, known: dict[Any, Any] | None) -> Ctx:
+        """Start a working memo (``working``) from ``known``, answers about the state this
+        one was forked from: it equals that state until its first event, which forgets
+        them here (a copy: they stay true there)."""
+        if self.memo is not None and known:
+            self.memo.update(known)
+        return self
+
     @classmethod
     def reader(cls, state: State) -> Ctx:
         """A read-only context for questions asked outside a command (prompts, views)."""
         global _reader
-        memo = published_memo(state)
+        memo = published_answers(state)
         known = _reader
         if memo is not None and known is not None and known.s is state and known.memo is memo:
             known.rng = _ReaderRandom()  # type: ignore[assignment]  (as fresh as a new reader's)

@@ -2,8 +2,10 @@
 tense; each carries what it changed, so replay never needs the rules that decided it.
 
 The state an applier changes is the engine's successor (``State.fork``), which shares the
-fallen heroes with the state it came from: an applier takes a hero for writing with
-``hero_w`` (which copies a shared one first), and is registered ``copy_on_write=True``.
+fallen heroes, and the living heroes' power and item records, with the state it came from:
+an applier takes a hero for writing with ``hero_w`` (which copies a shared one first), a
+power or an item with ``Hero.power_w`` / ``item_w`` (which put a private copy in its
+place), and is registered ``copy_on_write=True``.
 ``tests/games/darkest_night/test_state_clone.py`` proves that no state a command started
 from changes, for every event type, along seeded random games.
 """
@@ -167,7 +169,7 @@ def _power_put_back(s: State, d: D) -> None:
 @applies("PowerChanged")
 def _power_changed(s: State, d: D) -> None:
     hero = s.hero_w(d["hero"])
-    power = hero.power(d["power"])
+    power = hero.power_w(d["power"])
     if power is None:  # an artifact carried as an item
         return
     for key in ("exhausted", "active", "target"):
@@ -179,7 +181,7 @@ def _power_changed(s: State, d: D) -> None:
 
 @applies("ArtifactChanged")
 def _artifact_changed(s: State, d: D) -> None:
-    item = s.hero_w(d["hero"]).item(d["item"])
+    item = s.hero_w(d["hero"]).item_w(d["item"])
     if item is not None:
         item.data = dict(d["data"])
 
@@ -326,6 +328,8 @@ def _item_used(s: State, d: D) -> None:
         if item.kind in s.item_stock:
             s.item_stock[item.kind] += 1
     else:
+        item = hero.item_w(d["item"])
+        assert item is not None
         item.locked = True
         item.data.update(d.get("data", {}))
 
@@ -365,8 +369,11 @@ def _holder(s: State, who: str) -> list[Item]:
 
 @applies("ItemsUnlocked")
 def _items_unlocked(s: State, d: D) -> None:
-    for item in s.hero_w(d["hero"]).items:
-        item.locked = False
+    hero = s.hero_w(d["hero"])
+    for index, item in enumerate(hero.items):
+        if item.locked:  # a record shared with the state this one was forked from: copied first
+            item = hero.items[index] = item.clone()
+            item.locked = False
 
 
 @applies("RelicRetrieved")

@@ -11,7 +11,15 @@ from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import decision_hero, decision_title
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
-from app.games.darkest_night.engine import RULES, Ctx, apply, published_memo, reading
+from app.games.darkest_night.engine import (
+    RULES,
+    Ctx,
+    apply,
+    hand_on,
+    known_answers,
+    published_memo,
+    reading,
+)
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.common import hero_name
@@ -149,10 +157,12 @@ class DarkestNight(GameBase):
     def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
         if not state.started:
             raise RuleError("not_started", "the game has not been set up")
-        ctx = Ctx(state.fork(), rng, load()).working()
+        ctx = Ctx(state.fork(), rng, load()).working().knowing(known_answers(state))
         if command.type in ANY_TIME.commands:
             if not isinstance(command.seat, int):
                 raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
+            with reading(state):
+                ctx.any_time_offer = (command.seat, self._any_time_for(state, command.seat))
             ctx.interrupt(ANY_TIME, command.seat, command.type, command.args)
         else:
             d = state.decision
@@ -162,7 +172,10 @@ class DarkestNight(GameBase):
             ctx.resolve(command.type, command.args)
         ctx.run(schedule, victory_check())
         events = ctx.finish()
-        kernel.remember_fold(state, events, ctx.s.settle())  # ctx.s is the fold of events: no second copy
+        after = ctx.s.settle()
+        kernel.remember_fold(state, events, after)  # ctx.s is the fold of events: no second copy
+        if ctx.memo is not None:
+            hand_on(after, ctx.memo)  # what the rules worked out since the last change holds for it
         return events
 
     def _check_choice(self, state: State, d: Decision, command: Command) -> None:
@@ -175,8 +188,10 @@ class DarkestNight(GameBase):
             )
         with reading(state):
             choices = self._choices_for(state, d, command.seat)
-        if any(c.type == command.type and c.args == command.args for c in choices):
-            return
+        command_type, args = command.type, command.args
+        for c in choices:  # ``any`` over a generator, unrolled: it runs once per command
+            if c.type == command_type and c.args == args:
+                return
         rule = RULES.decisions[d.kind]
         for missing in rule.unavailable(state, d) if rule.unavailable else []:
             if missing.type == command.type:
@@ -199,6 +214,18 @@ class DarkestNight(GameBase):
         known = memo.get(key)
         if known is None:
             known = memo[key] = self._list_choices(state, d, seat)
+        return known
+
+    def _any_time_for(self, state: State, seat: int) -> list[Choice]:
+        """What ``seat`` may do at any time in ``state``, listed once per published state
+        (prompts lists it, then an "any time" command is checked against it)."""
+        memo = published_memo(state)
+        if memo is None:
+            return ANY_TIME.choices(state, seat)
+        key = ("any_time", seat)
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = ANY_TIME.choices(state, seat)
         return known
 
     def _list_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
@@ -228,7 +255,7 @@ class DarkestNight(GameBase):
                 if choices:
                     out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
         for seat in sorted({h.seat for h in state.heroes.values() if not h.dead}):  # the living
-            extra = ANY_TIME.choices(state, seat)
+            extra = self._any_time_for(state, seat)
             if extra:
                 out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))
         return out
@@ -345,25 +372,26 @@ def victory_check() -> Callable[[Ctx], None]:
     (``Ctx.changes``), and the pending question, which a step may replace without an
     event; with neither changed since, it would find nothing again. (A check that acted,
     by an event or a step, is always made again.) It ran about six times per command."""
-    quiet_at: tuple[int, object] | None = None
-    """(state changes, pending question) after the last check that did nothing, or None."""
+    quiet_changes = -1
+    """The state's changes after the last check that did nothing (-1: none did)."""
+    quiet_decision: object = None
+    """The pending question then."""
 
     def check(ctx: Ctx) -> None:
-        nonlocal quiet_at
+        nonlocal quiet_changes, quiet_decision
         changes = ctx.changes
-        if quiet_at is not None and quiet_at[0] == changes and quiet_at[1] is ctx.s.decision:
+        s = ctx.s
+        decision = s.decision
+        if changes == quiet_changes and decision is quiet_decision:
             return
         events = len(ctx.events)
-        agenda = len(ctx.s.agenda)
-        decision = ctx.s.decision
+        agenda = len(s.agenda)
         check_victory(ctx)
-        did_nothing = (
-            len(ctx.events) == events
-            and len(ctx.s.agenda) == agenda
-            and ctx.s.decision is decision
-            and ctx.s.result is None
-        )
-        quiet_at = (changes, decision) if did_nothing else None
+        did_nothing = len(ctx.events) == events and len(s.agenda) == agenda and s.decision is decision
+        if did_nothing and s.result is None:
+            quiet_changes, quiet_decision = changes, decision
+        else:
+            quiet_changes = -1
 
     return check
 

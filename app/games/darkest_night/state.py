@@ -9,14 +9,19 @@ stays as it was (a pure fold). Two copies:
   numbers, tuples, frozen dataclasses such as a typed decision) is shared.
 - ``fork`` is the engine's successor: a ``clone`` that also shares what no one changes in
   place, above all the fallen heroes (half the heroes late in a game), copied on write,
-  and the decks, each copied when first read (``DecksOnRead``; ``settle`` ends that).
+  the decks, each copied when first read (``DecksOnRead``; ``settle`` ends that), and the
+  power and item records in the living heroes' (new) lists, which only the appliers ever
+  change, each through ``Hero.power_w`` / ``item_w`` (a private copy put in its place).
 
 Why not share more (every hero, deck, quest) until it is written? The rules hold a part
 across the events they emit (``deck = s.decks[name]``, reshuffle, then ``deck.cards[0]``)
 and expect to read the event's effect through it: a part copied when written would leave
 them reading the old one. A living hero, a deck or a quest is therefore copied when the
 state is forked; a fallen hero is only ever written by the appliers (its items passed on),
-never held by a rule across such an event.
+never held by a rule across such an event. A power or an item record is copied when an
+applier writes it: the rules that change one (``set_power``, ``note_use``, using an item)
+read it again by id after the event, never through a record held across it (the random
+games of ``test_state_clone.py`` play exactly as with private copies).
 """
 
 from __future__ import annotations
@@ -142,7 +147,10 @@ class Hero:
     def kind(self) -> str:
         return kind_of(self.id)
 
-    def clone(self) -> Hero:
+    def clone(self, *, share_records: bool = False) -> Hero:
+        """A copy sharing nothing mutable; with ``share_records`` (``State.fork``), the new
+        lists of powers and items hold the very ``Power`` and ``Item`` records, which the
+        appliers copy before changing one (``power_w``, ``item_w``)."""
         hero = _new(Hero)  # as ``Power.clone``
         hero.id = self.id
         hero.seat = self.seat
@@ -152,9 +160,13 @@ class Hero:
         hero.default_secrecy = self.default_secrecy
         hero.location = self.location
         hero.sparks = self.sparks
-        hero.powers = list(map(_clone_power, self.powers))
+        if share_records:
+            hero.powers = self.powers.copy()
+            hero.items = self.items.copy()
+        else:
+            hero.powers = list(map(_clone_power, self.powers))
+            hero.items = list(map(_clone_item, self.items))
         hero.deck = self.deck.copy()
-        hero.items = list(map(_clone_item, self.items))
         hero.turns_left = self.turns_left
         hero.turns_per_round = self.turns_per_round
         hero.lost_turn = self.lost_turn
@@ -172,6 +184,23 @@ class Hero:
 
     def item(self, item_id: str) -> Item | None:
         return next((i for i in self.items if i.id == item_id), None)
+
+    def power_w(self, power_id: str) -> Power | None:
+        """Power ``power_id`` for an applier to change: a private copy put in its place
+        (a forked hero shares its records with the state it came from)."""
+        for index, power in enumerate(self.powers):
+            if power.id == power_id:
+                power = self.powers[index] = power.clone()
+                return power
+        return None
+
+    def item_w(self, item_id: str) -> Item | None:
+        """Item ``item_id`` for an applier to change (as ``power_w``)."""
+        for index, item in enumerate(self.items):
+            if item.id == item_id:
+                item = self.items[index] = item.clone()
+                return item
+        return None
 
     def relics(self) -> int:
         return sum(1 for i in self.items if i.kind == "holy_relic")
@@ -381,9 +410,10 @@ class State:
 
     def fork(self) -> State:
         """The engine's successor: equal to ``self``; shares its fallen heroes until an
-        applier writes one (``hero_w``), each deck until it is read (``DecksOnRead``), the
-        options, result and last roll (only ever replaced whole), and the agenda's steps
-        (never changed in place). ``settle`` it when done changing it."""
+        applier writes one (``hero_w``), the living heroes' power and item records until an
+        applier writes one (``Hero.power_w``, ``item_w``), each deck until it is read
+        (``DecksOnRead``), the options, result and last roll (only ever replaced whole),
+        and the agenda's steps (never changed in place). ``settle`` it when done."""
         heroes = {}
         shared = []
         for k, h in self.heroes.items():
@@ -391,7 +421,7 @@ class State:
                 heroes[k] = h
                 shared.append(k)
             else:
-                heroes[k] = h.clone()
+                heroes[k] = h.clone(share_records=True)
         new = _new(State)  # slots set one by one, as ``Power.clone``
         new.started = self.started
         new.options = self.options

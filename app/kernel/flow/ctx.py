@@ -76,7 +76,7 @@ class Ctx(Generic[S, C]):
 
     def then(self, steps: Iterable[Step], **defaults: Any) -> None:
         """Do ``steps`` next, before anything already on the agenda (depth first)."""
-        prepared = [defaults | dict(x) for x in steps] if defaults else [dict(x) for x in steps]
+        prepared = [defaults | dict(x) for x in steps] if defaults else list(map(dict, steps))
         self.s.agenda[0:0] = prepared
 
     def later(self, steps: Iterable[Step], **defaults: Any) -> None:

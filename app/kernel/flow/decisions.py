@@ -57,10 +57,11 @@ class Decision:
 
     def to_record(self) -> Record:
         """``{kind, v, seat, [seats], fields…}``: what the log stores."""
-        asked: dict[str, Any] = {"seat": self.seat}
+        record: Record = {"kind": self.kind, "v": self.version, "seat": self.seat}
         if self.seats is not None:
-            asked["seats"] = list(self.seats)
-        return {"kind": self.kind, "v": self.version} | asked | self.fields_record()
+            record["seats"] = list(self.seats)
+        record.update(self.fields_record())  # one dict, filled in order (written every command)
+        return record
 
     def as_dict(self) -> dict[str, Any]:
         """The question in full, as the game master's view shows it (the record without

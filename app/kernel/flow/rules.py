@@ -83,6 +83,11 @@ class Window:
     title: str = "At any time"
 
 
+NESTING = (dict, list, tuple)
+SEQUENCES = (list, tuple)
+"""The containers a step's parameters may nest steps in (tuples: ``isinstance`` with a
+``X | Y`` union builds the union at every call, and steps are checked every command)."""
+
 RECORDED_STEPS = 4096
 """How many valid steps ``Rules.step_record`` remembers (then it starts again)."""
 
@@ -112,6 +117,9 @@ class Rules:
         self._decoded: tuple[Record, Decision] | None = None
         self._checked_shapes: set[tuple[Any, ...]] = set()
         """Step shapes (parameter names in order, ``op`` among them) found valid."""
+        self._checked_records: set[tuple[Any, ...]] = set()
+        """Record shapes of kinds writing their own records (the kind, then the record's
+        fields in order) found to hold only declared fields."""
         self._recorded: dict[int, Step] = {}
         """Steps found valid, by identity (each kept, so its id is not reused while it is
         here): a pending step is recorded again with every command until it runs, and a
@@ -238,10 +246,16 @@ class Rules:
         kind = type(decision)
         if kind.to_record is not Decision.to_record or kind.fields_record is not Decision.fields_record:
             # A kind writing its own record (a step decision: its step's parameters) may hold
-            # more than it declares; the plain record is exactly the declared fields.
-            extra = sorted(set(record) - {"kind", "v", *ASKED_FIELDS, *rule.schema.fields})
-            if extra:
-                raise FlowSchemaError(f"{self.game}: decision {decision.kind} has undeclared fields {extra}")
+            # more than it declares; the plain record is exactly the declared fields. A shape
+            # (the kind and the record's fields, in order) found valid once passes again.
+            shape = (decision.kind, *record)
+            if shape not in self._checked_records:
+                extra = sorted(set(record) - {"kind", "v", *ASKED_FIELDS, *rule.schema.fields})
+                if extra:
+                    raise FlowSchemaError(
+                        f"{self.game}: decision {decision.kind} has undeclared fields {extra}"
+                    )
+                self._checked_records.add(shape)
         self._decoded = (record, decision)
         return record
 
@@ -275,7 +289,7 @@ class Rules:
                 raise FlowSchemaError(f"{self.game}: step {op} has undeclared parameters {extra}")
             self._checked_shapes.add(shape)  # type: ignore[arg-type]  (None raised above)
         for value in st.values():
-            if isinstance(value, dict | list | tuple):
+            if isinstance(value, NESTING):
                 self._check_nested(value)
         if len(self._recorded) >= RECORDED_STEPS:
             self._recorded.clear()
@@ -289,16 +303,17 @@ class Rules:
             else:
                 for inner in value.values():
                     self._check_nested(inner)
-        elif isinstance(value, list | tuple):
+        elif isinstance(value, SEQUENCES):
             for inner in value:
                 self._check_nested(inner)
 
     def waiting_event(self, state: Any) -> tuple[str, dict[str, Any]]:
         """The fact that records where the game waits: the pending decision's record and
         the pending steps, in the published vocabulary of ``steps_version``."""
+        recorded = self._recorded  # ``step_record``'s first test, inlined: most steps pass it
         return WAITING_EVENT, {
             "decision": self.decision_record(state.decision),
-            "pending": [self.step_record(x) for x in state.agenda],
+            "pending": [x if recorded.get(id(x)) is x else self.step_record(x) for x in state.agenda],
             "steps_v": self.steps_version,
         }
 

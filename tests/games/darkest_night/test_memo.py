@@ -161,3 +161,95 @@ def test_bonus_mods_without_memo_equal_the_listing() -> None:
     ctx = Ctx(state, None, load())  # type: ignore[arg-type]
     for hero in state.living():
         assert bonus_mods(ctx, hero) == list_bonus_mods(ctx, hero)
+
+
+def answers_hold(state: State, answers: dict[Any, Any]) -> int:
+    """Check every answer remembered about ``state`` against a fresh one: how many."""
+    plain = Ctx(state, None, load())  # type: ignore[arg-type]
+    checked = 0
+    for key, known in answers.items():
+        if (
+            isinstance(key, tuple)
+            and key[0] == "blight_dice_sources"
+            and not any(h.location == key[2] for h in state.heroes.values())
+        ):
+            continue  # no hero stands there: nothing to ask it for
+        assert fresh_answer(plain, key) == known, f"{key!r} is stale"
+        checked += 1
+    return checked
+
+
+def test_answers_handed_from_state_to_state_hold() -> None:
+    """A command starts from the answers about the state it was forked from (those its
+    prompts worked out, ``Ctx.knowing``) and hands those its rules worked out since its
+    last change to the state it made (``engine.hand_on``): each is the answer worked out
+    afresh on that published state, after its prompts are listed and before."""
+    from app.games.darkest_night import engine
+
+    game = DARKEST_NIGHT
+    checked = 0
+    for seed in (4, 9):
+        picker = random.Random(seed)
+        opening = game.setup(
+            validate_options(game, {}), [SeatInfo(i, f"P{i}") for i in range(2)], rng_for(f"hand-{seed}", 1)
+        )
+        state, count = kernel.replay(game, opening), len(opening)
+        for _ in range(300):
+            if game.outcome(state) is not None:
+                break
+            checked += answers_hold(state, engine.known_answers(state) or {})  # handed on
+            prompts = [p for p in game.prompts(state) if p.choices]
+            checked += answers_hold(state, engine.known_answers(state) or {})  # and listed
+            optional = [p for p in prompts if not p.required]
+            pool = optional if optional and picker.random() < 0.2 else [p for p in prompts if p.required]
+            prompt = picker.choice(pool)
+            choice = picker.choice(prompt.choices)
+            actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
+            command = Command(prompt.seat, choice.type, choice.args)
+            events = kernel.decide(game, state, command, actor, rng_for(f"hand-{seed}", count + 1))
+            state, count = kernel.fold_all(game, state, events), count + len(events)
+    assert checked > 500  # answers were handed on and listed
+
+
+def test_any_time_offers_listed_once_are_those_of_the_fork_a_command_checks() -> None:
+    """An "any time" command is checked against the offers its state's prompts listed
+    (``Ctx.any_time_offer``), not listed again on the command's fork: they are the offers
+    worked out afresh on the published state, and on its fork with the pending decision
+    and agenda set aside (as ``Ctx.interrupt`` leaves it)."""
+    from app.games.darkest_night.engine import reading
+    from app.games.darkest_night.rules.items import anytime_choices
+
+    checked = 0
+    for seed in (6, 8):
+        state, _ = play(seed, 2, 150)
+        with reading(state):
+            DARKEST_NIGHT.prompts(state)
+            for seat in range(2):
+                listed = DARKEST_NIGHT._any_time_for(state, seat)
+                assert DARKEST_NIGHT._any_time_for(state, seat) is listed  # remembered
+                fork = state.fork()
+                fork.decision, fork.agenda = None, []
+                assert listed == anytime_choices(state, seat) == anytime_choices(fork, seat)
+                checked += len(listed)
+    assert checked > 2
+
+
+def test_the_events_that_keep_the_memo_write_nothing_its_answers_read() -> None:
+    """Each applier of ``MEMO_KEPT_BY`` writes no hero's location, flags, powers, items or
+    death and no blight (what the memo's answers read), and ``HeroChanged`` sets only a
+    stat of ``HERO_STATS``, none of which is one of those."""
+    import inspect
+    import re
+
+    from app.games.darkest_night import events
+    from app.games.darkest_night.engine import MEMO_KEPT_BY
+
+    parts = r"\.(location|flags|powers|items|dead)"
+    writes = re.compile(parts + r"\s*(=[^=]|\[|\.(append|extend|remove|pop|clear))")
+    for event_type in MEMO_KEPT_BY:
+        source = inspect.getsource(RULES.appliers[event_type])
+        assert not writes.search(source) and "blight" not in source, event_type
+    for setter in events.HERO_STATS.values():
+        source = inspect.getsource(setter)
+        assert not writes.search(source) and "blight" not in source, setter.__name__
+    assert {"location", "flags", "powers", "items", "dead"}.isdisjoint(events.HERO_STATS)

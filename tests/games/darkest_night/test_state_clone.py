@@ -250,7 +250,15 @@ def test_the_fork_shares_only_fallen_heroes_unread_decks_and_values_replaced_who
     mutable_ids(fork, theirs, "fork")
     shared = {ours[i] for i in ours.keys() & theirs.keys()}
     fallen = {f"state.heroes[{h!r}]" for h, hero in state.heroes.items() if hero.dead}
-    allowed = ("state.options", "state.result", "state.last_roll", "state.agenda[", *fallen)
+    # A living hero's lists are its own; the power and item records in them are shared
+    # until an applier writes one (``Hero.power_w``, ``item_w``).
+    records = {
+        f"state.heroes[{h!r}].{part}["
+        for h, hero in state.heroes.items()
+        if not hero.dead
+        for part in ("powers", "items")
+    }
+    allowed = ("state.options", "state.result", "state.last_roll", "state.agenda[", *fallen, *records)
     assert all(path.startswith(allowed) for path in shared), sorted(shared)[:5]
     assert fork.shared_heroes == {h for h, hero in state.heroes.items() if hero.dead}
 
@@ -360,3 +368,52 @@ def test_each_record_clone_copies_every_field(kind: type) -> None:
         value = getattr(record, f.name)
         if isinstance(value, list | dict):
             assert getattr(copy, f.name) is not value, f.name
+
+
+def living_pair() -> tuple[State, State]:
+    """A state whose living hero carries items (one locked) and powers, and its fork."""
+    state = State(started=True, phase="turn")
+    prince = Hero("prince", 0, 4, 5, 5, 6, location="Castle")
+    prince.items = [
+        Item("i1", "treasure_chest", locked=True, data={"n": [1]}),
+        Item("i2", "artifact", data={"card": "artifact.x", "exhausted": False}),
+    ]
+    prince.powers = [
+        Power("seer.vision", data={"k": [1]}),
+        Power("prince.b", active=True, target="hero:prince"),
+    ]
+    prince.deck = ["seer.a", "seer.b"]  # the fallen hero's events below apply to him
+    state.heroes = {"prince": prince}
+    state.item_stock = {"treasure_chest": 1}
+    state.decks = {"artifact": Deck()}
+    return state, state.fork()
+
+
+LIVING_EVENTS = [
+    Event(e.type, {k: ("prince" if v == "seer" else v) for k, v in e.data.items()}, e.v)
+    for e in FALLEN_EVENTS
+] + [
+    Event("PowerChanged", {"hero": "prince", "power": "prince.b", "active": False, "target": None}),
+    Event("ArtifactChanged", {"hero": "prince", "item": "i2", "data": {"card": "artifact.x", "used": True}}),
+    Event("ItemUsed", {"hero": "prince", "item": "i2", "discard": False, "data": {"used": 1}}),
+    Event("ItemGiven", {"hero": "prince", "item": "i2", "from": "prince", "to": "monastery"}),
+    Event("PowerReturned", {"hero": "prince", "power": "prince.b"}),
+]
+
+
+@pytest.mark.parametrize("event", LIVING_EVENTS, ids=lambda e: f"{e.type}-{sorted(e.data)}")
+def test_every_applier_leaves_a_living_heros_shared_records_alone(event: Event) -> None:
+    """A fork's living hero has lists of its own holding the records of the state it came
+    from (``Hero.clone(share_records=True)``): an applier writing a power or an item puts a
+    private copy in its place (``power_w``, ``item_w``), so the old state never changes,
+    and the fork ends as a fully private copy would."""
+    old, new = living_pair()
+    assert new.heroes["prince"] is not old.heroes["prince"]
+    assert new.heroes["prince"].powers is not old.heroes["prince"].powers
+    assert all(a is b for a, b in zip(new.heroes["prince"].items, old.heroes["prince"].items, strict=True))
+    was = fingerprint(old)
+    RULES.apply(new, event)
+    assert fingerprint(old) == was
+    private = old.clone()
+    RULES.apply(private, event)
+    assert repr(private) == repr(new)

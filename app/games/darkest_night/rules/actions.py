@@ -46,8 +46,9 @@ def action_step(ctx: Ctx, st: Step) -> None:
     if hero.dead:
         return
     d = Action(seat=hero.seat, hero=hero.id, taken=bool(st.get("taken")))
-    if d.taken and [c.type for c in list_action_options(ctx.s, d)[0]] == ["end_action"]:
-        # The action is taken and no free action is left: nothing to ask (DN 8.0).
+    if d.taken and not card_actions(ctx, hero, main=False)[1]:
+        # The action is taken and no free action is left, so ending the step would be the
+        # only choice (``list_action_options``): nothing to ask (DN 8.0).
         ctx.emit("ActionStepEnded", hero=hero.id)
         automatic(ctx, hero.id, f"{hero_name(ctx, hero.id)} has no free action left: the action step ends")
         return
@@ -223,21 +224,28 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
                         "retrieve_relic", {}, "Retrieve the Holy Relic", f"spend {cost} {resource} (DN 8.0)"
                     )
                 )
-        choices.extend(card_actions(ctx, hero, free=False))
-    choices.extend(card_actions(ctx, hero, free=True))
+    main_actions, free_actions = card_actions(ctx, hero, main=main_ok)
+    choices.extend(main_actions)
+    choices.extend(free_actions)
     label = "End your action step" if not main_ok else "Take no action"
     choices.append(Choice("end_action", {}, label, "you need not act (DN 8.0)" if main_ok else ""))
     return choices, unavailable
 
 
-def card_actions(ctx: Ctx, hero: Hero, *, free: bool) -> list[Choice]:
-    """Action effects of powers (DN 14.0), quests here (DN 16.2) and mysteries here (DN 17.3)."""
+def card_actions(ctx: Ctx, hero: Hero, *, main: bool) -> tuple[list[Choice], list[Choice]]:
+    """Action effects of powers (DN 14.0), quests here (DN 16.2) and mysteries here (DN 17.3):
+    those that are the hero's action (only if ``main``: the action is still to take) and the
+    free actions, in one pass over the hero's powers."""
     from app.games.darkest_night.rules.cards import placed_actions
 
-    out = []
+    main_out: list[Choice] = []
+    free_out: list[Choice] = []
     for power in carried_powers(hero, artifacts_work(ctx)):
         action = spec(ctx, power.id).action
-        if not action or bool(action.get("free")) != free or power.exhausted:
+        if not action or power.exhausted:
+            continue
+        free = bool(action.get("free"))
+        if not (free or main):
             continue
         if hero.turns_per_round == 2 and hero.last_action_power == power.id:
             continue  # the dual-class action limit (DN 20.2.3)
@@ -248,11 +256,12 @@ def card_actions(ctx: Ctx, hero: Hero, *, free: bool) -> list[Choice]:
             continue
         if not action_condition(ctx, hero, action):
             continue
+        out = free_out if free else main_out
         for args, label in action_targets(ctx, hero, power.id, action):
             out.append(Choice("power_action", {"power": power.id, **args}, label, spec(ctx, power.id).text))
-    if not free:
-        out.extend(placed_actions(ctx, hero))
-    return out
+    if main:
+        main_out.extend(placed_actions(ctx, hero))
+    return main_out, free_out
 
 
 def action_condition(ctx: Ctx, hero: Hero, action: dict[str, Any]) -> bool:

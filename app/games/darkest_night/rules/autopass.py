@@ -39,7 +39,7 @@ def auto_passing(s: State, seat: Any) -> bool:
     return seat in s.options.get(AUTO_PASS, ())
 
 
-@applies("AutoPassSet")
+@applies("AutoPassSet", copy_on_write=True)  # it replaces the options, and writes no hero
 def _auto_pass_set(s: State, d: dict[str, Any]) -> None:
     seats = set(s.options.get(AUTO_PASS, ()))
     if d["on"]:

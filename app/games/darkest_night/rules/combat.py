@@ -138,17 +138,24 @@ def combat_choices(s: State, decision: Combat) -> list[Choice]:
     out = []
     win, fail = combat_stakes(d)
     terror = terror_here(ctx, hero)
+    relics = hero.relics() > 0
+    by_approach: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+    """Per approach, what every option's roll adds to its base dice (``roll_dice_count``)
+    and the sources of those dice: the same for each tactic of the approach."""
     for approach, power_id, option in combat_options(s, d):
         target = foe["strength"] if approach == "fight" else foe["awareness"]
         base = int(option.get("dice", 1))
-        dice = roll_dice_count(ctx, hero, approach, base, d)
-        relic = approach == "fight" and hero.relics() > 0
+        known = by_approach.get(approach)
+        if known is None:
+            bonus = dice_bonus(ctx, hero, approach, {"vs": d.get("vs")})
+            added = sum(n for _, n in bonus) + blight_dice(ctx, hero, approach)
+            known = by_approach[approach] = (added, [*bonus, *blight_dice_sources(ctx, hero, approach)])
+        dice = max(1, base + known[0])  # roll_dice_count(ctx, hero, approach, base, d)
+        relic = approach == "fight" and relics
         odds = chance(dice, target, relic=relic, terror=terror)
         tactic = power_id or (d.get("power") if d.get("dice") else None)
         how = f"with {spec(ctx, tactic).name}" if tactic else "with no tactic"
-        sources = [(spec(ctx, tactic).name if tactic else "base", base)]
-        sources += dice_bonus(ctx, hero, approach, {"vs": d.get("vs")})
-        sources += blight_dice_sources(ctx, hero, approach)
+        sources = [(spec(ctx, tactic).name if tactic else "base", base), *known[1]]
         cost = option.get("cost", {})
         costs = "".join(f", spend {n} {res}" for res, n in cost.items())
         args = {"approach": approach, "tactic": power_id, "option": option_index(ctx, power_id, option)}

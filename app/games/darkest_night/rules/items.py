@@ -3,6 +3,7 @@ the Monastery, used; "any time" uses of items and powers (DN 14.3.2, 15.1)."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
@@ -229,11 +230,15 @@ def item_uses(ctx: Ctx, hero: Hero, item: Item) -> list[Choice]:
     return []
 
 
+id_of = attrgetter("id")
+"""A power's id (mapped over a hero's powers in C: every prompt asks, for each hero)."""
+
+
 def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
     """Powers with an "any time" effect (DN 14.3.2)."""
     out: list[Choice] = []
     any_time = ctx.c.any_time_powers
-    if any_time.isdisjoint([p.id for p in hero.powers]) and not (
+    if any_time.isdisjoint(map(id_of, hero.powers)) and not (
         hero.items and any(i.kind == "artifact" and i.data["card"] in any_time for i in hero.items)
     ):
         return out
@@ -256,7 +261,8 @@ def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
 
 
 def resolve_anytime(ctx: Ctx, seat: int, type_: str, args: dict[str, Any]) -> None:
-    offered = anytime_choices(ctx.s, seat)
+    known, ctx.any_time_offer = ctx.any_time_offer, None  # listed on the state forked from, once
+    offered = known[1] if known is not None and known[0] == seat else anytime_choices(ctx.s, seat)
     if not any(c.type == type_ and c.args == args for c in offered):
         raise RuleError(
             "not_allowed_now",
