@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, func, select, text, update
+from sqlalchemy import Engine, create_engine, func, literal, select, text, union_all, update
 from sqlalchemy import event as sa_event
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SATimeoutError
@@ -132,15 +132,17 @@ def _aware(at: datetime) -> datetime:
 class EventStore:
     """Async access to the store on SQLite (aiosqlite) or PostgreSQL (psycopg 3)."""
 
-    def __init__(self, database_url: str, *, pool_size: int = 10) -> None:
+    def __init__(self, database_url: str, *, pool_size: int = 32) -> None:
         self.database_url = database_url
         self.is_postgres = is_postgres(database_url)
         kwargs: dict[str, Any] = {}
         if self.is_postgres:
             # No pre-ping (a round trip on every checkout): a connection that died is
             # invalidated by the error it raises, and the read or append is tried again
-            # once on a fresh one (``_once_more``).
-            kwargs = {"pool_size": pool_size, "max_overflow": pool_size, "pool_recycle": 1800}
+            # once on a fresh one (``_once_more``). Enough connections kept for a command in
+            # flight at each of a few dozen busy tables: an overflow connection is opened and
+            # closed around one statement (a PostgreSQL backend forked per command, under load).
+            kwargs = {"pool_size": pool_size, "max_overflow": pool_size // 2, "pool_recycle": 1800}
         self.engine: AsyncEngine = create_async_engine(async_url(database_url), **kwargs)
         self.quick: AsyncEngine = (
             self.engine.execution_options(isolation_level="AUTOCOMMIT") if self.is_postgres else self.engine
@@ -518,6 +520,24 @@ class EventStore:
             .order_by(schema.events.c.seq)
         )
         return await self._once_more(lambda: self._read(query, _stored))
+
+    async def refusal_check(
+        self, table_id: str, after: int, command_id: str
+    ) -> tuple[list[StoredEvent], list[StoredEvent]]:
+        """What a command the rules refused is checked against, in one SELECT: the events
+        after ``after`` (another process moved the table on) and the events ``command_id``
+        already produced (a retry of a command that committed): ``events_after`` and
+        ``command_result`` at once."""
+        ev = schema.events.c
+        # Two SELECTs in one statement, each on its own index (an OR of the two may not be).
+        query = union_all(
+            select(schema.events, literal(0).label("part")).where(ev.table_id == table_id, ev.seq > after),
+            select(schema.events, literal(1).label("part")).where(
+                ev.table_id == table_id, ev.command_id == command_id
+            ),
+        ).order_by("part", "seq")
+        rows = await self._once_more(lambda: self._read(query, lambda row: (row.part, _stored(row))))
+        return [s for part, s in rows if part == 0], [s for part, s in rows if part == 1]
 
     async def _read(self, query: Any, make: Callable[[Any], R]) -> list[R]:
         """One SELECT on the hot-path engine, each row made into ``make(row)``."""
