@@ -9,6 +9,7 @@ from fastapi import APIRouter, Body, Request, Response
 from fastapi.encoders import jsonable_encoder
 
 from app.api.deps import HubDep
+from app.api.encoding import Encoded
 from app.api.models import (
     BotIn,
     CommandIn,
@@ -169,7 +170,12 @@ async def view_response(hub: Hub, request: Request, table_id: str) -> Response:
             f"(waited {READ_YOUR_WRITES_SECONDS:g} s); ask with the seq a command or a frame gave you",
             status=409,
         )
-    return json_response(hub.view_payload(session, viewer))
+    # Encoded (and gzipped) once per seq for every request of an equal viewer: a client
+    # may ask more than once at a seq (each seat's client, a retry, a second tab).
+    encoded: Encoded = session.derived(
+        ("view_body", viewer), lambda: Encoded(json_bytes(hub.view_payload(session, viewer)))
+    )
+    return encoded.response(request)
 
 
 def after_param(request: Request) -> int | None:
@@ -189,11 +195,16 @@ def json_response(payload: dict[str, Any]) -> Response:
     """``payload`` as the JSON FastAPI would send for it through the route's response model,
     without the model's validation and copy (the hot path: the payloads are built here and
     already have the model's shape); ``jsonable_encoder`` only for a value plain JSON lacks."""
+    return Response(json_bytes(payload), media_type="application/json")
+
+
+def json_bytes(payload: dict[str, Any]) -> bytes:
+    """``json_response``'s body."""
     try:
         content = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError):
         content = json.dumps(jsonable_encoder(payload), ensure_ascii=False, separators=(",", ":"))
-    return Response(content.encode(), media_type="application/json")
+    return content.encode()
 
 
 @router.post("/tables/{table_id}/commands", response_model=CommandOut, responses=ERRORS)
