@@ -352,9 +352,22 @@ class TableSession:
         return self._prompts
 
     def is_game_prompt(self, prompt: Prompt) -> bool:
-        """Is ``prompt`` one of ``game_prompts()`` at this seq (not one made per request, as
-        an undo prompt is)? Only those are worth deriving once per seq (``derived``)."""
+        """Is ``prompt`` one of ``game_prompts()`` or ``kept_prompts()`` at this seq (not one
+        made per request)? Only those are worth deriving once per seq (``derived``): they
+        live as long as the seq, so their ``id`` names them."""
         return self._prompts_seq == self.seq and id(prompt) in self._prompt_ids
+
+    def kept_prompts(self, key: Any, make: Callable[[], list[Prompt]]) -> list[Prompt]:
+        """``make()``, once per seq for every caller asking with ``key`` (a viewer's prompts,
+        its undo prompt included), each prompt then derived from as the game's are."""
+
+        def made() -> list[Prompt]:
+            prompts = make()
+            self.game_prompts()  # this seq's ids, before adding these
+            self._prompt_ids.update(id(p) for p in prompts)
+            return prompts
+
+        return self.derived(key, made)  # type: ignore[no-any-return]
 
     def derived(self, key: Any, make: Callable[[], Any]) -> Any:
         """``make()``, computed once per seq (and state) for every caller asking with ``key``:
