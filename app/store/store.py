@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -20,7 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.kernel.types import Event
 from app.store import schema
-from app.store.urls import async_url, is_postgres, sync_url
+from app.store.raw import RawPool
+from app.store.urls import async_url, is_postgres, libpq_dsn, sync_url
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -149,6 +151,9 @@ class EventStore:
         )
         """The engine for single statements on the hot path: on PostgreSQL in autocommit,
         so a read or an append is one round trip (no BEGIN before it, no ROLLBACK after)."""
+        self.raw: RawPool | None = RawPool(libpq_dsn(database_url), pool_size) if self.is_postgres else None
+        """On PostgreSQL, the hot path's own connections (``app.store.raw``): the append, the
+        catch-up read and a refusal's check, on the driver without SQLAlchemy's layer."""
         self._sqlite_writes: asyncio.Lock | None = None
         self._sqlite_appends: Engine | None = None
         self._bind_data: Callable[[Any], Any] = _same
@@ -167,6 +172,8 @@ class EventStore:
             self._sqlite_writes = asyncio.Lock()
 
     async def close(self) -> None:
+        if self.raw is not None:
+            await self.raw.close()
         await self.engine.dispose()
         if self._sqlite_appends is not None:
             self._sqlite_appends.dispose()
@@ -434,9 +441,9 @@ class EventStore:
             "channel": NOTIFY_CHANNEL,
             "payload": f"{table_id}:{stored[-1].seq}",
         }
-        async with self.quick.connect() as conn:
-            appended = await conn.scalar(_PG_APPEND, params)
-        return bool(appended)
+        assert self.raw is not None
+        rows = await self.raw.rows(_PG_APPEND_RAW, params)
+        return bool(rows[0][0])
 
     async def _append_sqlite(self, table_id: str, stored: list[StoredEvent]) -> bool:
         async with self._writing():
@@ -510,6 +517,13 @@ class EventStore:
             query = query.where(schema.events.c.seq <= upto)
         if limit is not None:
             query = query.limit(limit)
+        if self.raw is not None:
+            raw = self.raw
+            sql = _PG_EVENTS + (" AND seq <= %(upto)s" if upto is not None else "") + " ORDER BY seq"
+            sql += " LIMIT %(limit)s" if limit is not None else ""
+            params = {"table_id": table_id, "after": after, "upto": upto, "limit": limit}
+            rows = await self._once_more(lambda: raw.rows(sql, params))
+            return [_raw_stored(r) for r in rows]
         return await self._once_more(lambda: self._read(query, _stored))
 
     async def command_result(self, table_id: str, command_id: str) -> list[StoredEvent]:
@@ -528,6 +542,14 @@ class EventStore:
         after ``after`` (another process moved the table on) and the events ``command_id``
         already produced (a retry of a command that committed): ``events_after`` and
         ``command_result`` at once."""
+        if self.raw is not None:
+            raw = self.raw
+            params = {"table_id": table_id, "after": after, "command_id": command_id}
+            rows = await self._once_more(lambda: raw.rows(_PG_REFUSAL, params))
+            parts: tuple[list[StoredEvent], list[StoredEvent]] = ([], [])
+            for part, *row in rows:
+                parts[part].append(_raw_stored(row))
+            return parts
         ev = schema.events.c
         # Two SELECTs in one statement, each on its own index (an OR of the two may not be).
         query = union_all(
@@ -617,6 +639,20 @@ seq another writer took first fails the whole statement (the events' primary key
 then the command id is not spent either."""
 
 
+_PG_APPEND_RAW = re.sub(r":(\w+)", r"%(\1)s", _PG_APPEND.text)
+_PG_EVENTS = (
+    "SELECT seq, type, version, data, actor, command_id, at FROM events WHERE table_id = %(table_id)s"
+    " AND seq > %(after)s"
+)
+_PG_REFUSAL = (
+    "(SELECT 0 AS part, seq, type, version, data, actor, command_id, at FROM events "
+    "WHERE table_id = %(table_id)s AND seq > %(after)s) UNION ALL "
+    "(SELECT 1, seq, type, version, data, actor, command_id, at FROM events "
+    "WHERE table_id = %(table_id)s AND command_id = %(command_id)s) ORDER BY part, seq"
+)
+"""``events_after`` and ``refusal_check`` as the driver runs them (``app.store.raw``)."""
+
+
 _SQLITE_CLAIM = "INSERT INTO commands (table_id, command_id, seq) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
 _SQLITE_APPEND = (
     "INSERT INTO events (table_id, seq, type, version, data, actor, command_id, at) "
@@ -650,6 +686,11 @@ def _stored(row: Any) -> StoredEvent:
         command_id=row.command_id,
         at=_aware(row.at),
     )
+
+
+def _raw_stored(row: Sequence[Any]) -> StoredEvent:
+    """A row of ``_PG_EVENTS`` (seq, type, version, data, actor, command_id, at)."""
+    return StoredEvent(row[0], Event(row[1], row[3], row[2]), row[4], row[5], _aware(row[6]))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
