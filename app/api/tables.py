@@ -26,7 +26,7 @@ from app.api.ratelimit import RateLimit
 from app.http.links import created_links, invite_url
 from app.http.tokens import request_tokens
 from app.kernel.registry import all_games
-from app.kernel.types import Command, RuleError
+from app.kernel.types import Command, RuleError, Viewer
 from app.live.hub import AuthError, CreatedTable, Hub
 from app.live.session import TableSession
 
@@ -172,10 +172,30 @@ async def view_response(hub: Hub, request: Request, table_id: str) -> Response:
         )
     # Encoded (and gzipped) once per seq for every request of an equal viewer: a client
     # may ask more than once at a seq (each seat's client, a retry, a second tab).
-    encoded: Encoded = session.derived(
-        ("view_body", viewer), lambda: Encoded(json_bytes(hub.view_payload(session, viewer)))
-    )
+    key = ("view_body", viewer)
+    encoded: Encoded = session.derived(key, lambda: Encoded(view_body(hub, session, viewer)))
     return encoded.response(request)
+
+
+def view_body(hub: Hub, session: TableSession, viewer: Viewer) -> bytes:
+    """``json_bytes(hub.view_payload(...))``, with the view's JSON (most of it) encoded once
+    per seq for every viewer who sees the same view (``Game.view_key``), the rest spliced
+    around it: the same bytes."""
+    payload = hub.view_payload(session, viewer)
+    view_key = ("view_json", session.game.view_key(session.state, viewer))
+    view = session.derived(view_key, lambda: _json_text(payload["view"]))
+    rest = _json_text({k: v for k, v in payload.items() if k not in ("seq", "view")})
+    if view is None or rest is None or list(payload)[:2] != ["seq", "view"]:
+        return json_bytes(payload)  # a value plain JSON lacks: the long way
+    return f'{{"seq":{int(payload["seq"])},"view":{view},{rest[1:]}'.encode()
+
+
+def _json_text(value: Any) -> str | None:
+    """``value`` as ``json_bytes`` writes it, or None if plain JSON cannot."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
 
 
 def after_param(request: Request) -> int | None:

@@ -578,6 +578,10 @@ class EventStore:
     async def save_snapshot(self, table_id: str, seq: int, key: str, state: bytes) -> None:
         """Keep ``state`` (the bytes of the state after ``seq``) under ``key``: what made
         it, ``<engine version>:<state schema hash>`` (see ``app.live.session.snapshot_key``)."""
+        if self.raw is not None:  # one statement in autocommit, not BEGIN, INSERT, COMMIT
+            params = {"table_id": table_id, "seq": seq, "key": key, "state": state}
+            await self.raw.rows(_PG_SNAPSHOT, params)
+            return
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(
@@ -650,7 +654,12 @@ _PG_REFUSAL = (
     "(SELECT 1, seq, type, version, data, actor, command_id, at FROM events "
     "WHERE table_id = %(table_id)s AND command_id = %(command_id)s) ORDER BY part, seq"
 )
-"""``events_after`` and ``refusal_check`` as the driver runs them (``app.store.raw``)."""
+_PG_SNAPSHOT = (
+    "INSERT INTO snapshots (table_id, seq, engine_version, state) "
+    "VALUES (%(table_id)s, %(seq)s, %(key)s, %(state)s) ON CONFLICT DO NOTHING RETURNING seq"
+)
+"""``events_after``, ``refusal_check`` and ``save_snapshot`` as the driver runs them
+(``app.store.raw``; a snapshot another process saved first holds the same state)."""
 
 
 _SQLITE_CLAIM = "INSERT INTO commands (table_id, command_id, seq) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
