@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.api import errors, health, mine, tables, ws
+from app.api.encoding import GZIP_LEVEL, GZIP_MINIMUM_BYTES
 from app.api.gate import Gate, Load
 from app.api.lag import LoopLag
 from app.api.ratelimit import RateLimit
@@ -20,9 +21,6 @@ from app.store import EventStore
 from app.web.assets import HashedStaticFiles
 
 ROOT = Path(__file__).resolve().parents[1]
-GZIP_MINIMUM_BYTES = 1024
-GZIP_LEVEL = 6
-"""zlib's default: nearly level 9's size for a fraction of its CPU on two shared cores."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Body, Request, Response
 from fastapi.encoders import jsonable_encoder
 
 from app.api.deps import HubDep
+from app.api.encoding import Encoded
 from app.api.models import (
     BotIn,
     CommandIn,
@@ -25,7 +26,7 @@ from app.api.ratelimit import RateLimit
 from app.http.links import created_links, invite_url
 from app.http.tokens import request_tokens
 from app.kernel.registry import all_games
-from app.kernel.types import Command, RuleError
+from app.kernel.types import Command, RuleError, Viewer
 from app.live.hub import AuthError, CreatedTable, Hub
 from app.live.session import TableSession
 
@@ -169,7 +170,32 @@ async def view_response(hub: Hub, request: Request, table_id: str) -> Response:
             f"(waited {READ_YOUR_WRITES_SECONDS:g} s); ask with the seq a command or a frame gave you",
             status=409,
         )
-    return json_response(hub.view_payload(session, viewer))
+    # Encoded (and gzipped) once per seq for every request of an equal viewer: a client
+    # may ask more than once at a seq (each seat's client, a retry, a second tab).
+    key = ("view_body", viewer)
+    encoded: Encoded = session.derived(key, lambda: Encoded(view_body(hub, session, viewer)))
+    return encoded.response(request)
+
+
+def view_body(hub: Hub, session: TableSession, viewer: Viewer) -> bytes:
+    """``json_bytes(hub.view_payload(...))``, with the view's JSON (most of it) encoded once
+    per seq for every viewer who sees the same view (``Game.view_key``), the rest spliced
+    around it: the same bytes."""
+    payload = hub.view_payload(session, viewer)
+    view_key = ("view_json", session.game.view_key(session.state, viewer))
+    view = session.derived(view_key, lambda: _json_text(payload["view"]))
+    rest = _json_text({k: v for k, v in payload.items() if k not in ("seq", "view")})
+    if view is None or rest is None or list(payload)[:2] != ["seq", "view"]:
+        return json_bytes(payload)  # a value plain JSON lacks: the long way
+    return f'{{"seq":{int(payload["seq"])},"view":{view},{rest[1:]}'.encode()
+
+
+def _json_text(value: Any) -> str | None:
+    """``value`` as ``json_bytes`` writes it, or None if plain JSON cannot."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
 
 
 def after_param(request: Request) -> int | None:
@@ -189,11 +215,16 @@ def json_response(payload: dict[str, Any]) -> Response:
     """``payload`` as the JSON FastAPI would send for it through the route's response model,
     without the model's validation and copy (the hot path: the payloads are built here and
     already have the model's shape); ``jsonable_encoder`` only for a value plain JSON lacks."""
+    return Response(json_bytes(payload), media_type="application/json")
+
+
+def json_bytes(payload: dict[str, Any]) -> bytes:
+    """``json_response``'s body."""
     try:
         content = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError):
         content = json.dumps(jsonable_encoder(payload), ensure_ascii=False, separators=(",", ":"))
-    return Response(content.encode(), media_type="application/json")
+    return content.encode()
 
 
 @router.post("/tables/{table_id}/commands", response_model=CommandOut, responses=ERRORS)

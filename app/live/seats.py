@@ -22,6 +22,9 @@ MAX_REVOKED = 32
 """Revoked tokens remembered per seat (two per hand-over: the invite and the device). An
 older one is still refused, as an unknown token (401) rather than with the reason."""
 HANDOVER_ATTEMPTS = 5
+MAX_KNOWN_VIEWERS = 256
+"""Token sets remembered per table (``TableSession.viewers``): a table's seats, devices and
+game master, with room to spare; past it the memory starts again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,18 @@ class SeatKeeper:
             if required:
                 raise AuthError(401, "token_missing", "this needs a seat or game-master token")
             return SPECTATOR
+        key = (*tokens, required, lenient)
+        known = session.viewers.get(key)
+        if known is not None:
+            return known
+        viewer = self._resolve(session, tokens, required=required, lenient=lenient)
+        if len(session.viewers) >= MAX_KNOWN_VIEWERS:
+            session.viewers.clear()
+        session.viewers[key] = viewer
+        return viewer
+
+    def _resolve(self, session: TableSession, tokens: list[str], *, required: bool, lenient: bool) -> Viewer:
+        table_id = session.id
         seats: set[Any] = set()
         gm = False
         for token in tokens:

@@ -93,6 +93,15 @@ def reaches_before(stored: StoredEvent, seq: int) -> bool:
     return span is not None and span[0] <= seq
 
 
+class _Checked(Exception):  # noqa: N818  (a wrapper, not an error of its own)
+    """A refusal already checked against the store (``TableSession._submit``): ``submit``
+    raises its ``error`` without asking the store again."""
+
+    def __init__(self, error: RuleError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
 class TableSession:
     def __init__(
         self,
@@ -124,6 +133,9 @@ class TableSession:
         self._derived_of: tuple[int, Any] = (-1, None)
         self.seat_epoch = 0
         """Bumped when a seat changes hands, so live connections re-check their seats."""
+        self.viewers: dict[tuple[Any, ...], Viewer] = {}
+        """Who a request's tokens make it, until a seat changes hands (``SeatKeeper.viewer``):
+        each of a seat's requests hashed its token and searched the seats again."""
         self.subscribers = 0
         """Live connections on this table (a watched table never leaves memory)."""
         self.last_used = time.monotonic()
@@ -178,6 +190,8 @@ class TableSession:
         command that committed may no longer fit the state it moved on)."""
         try:
             return await self._submit(command, actor, command_id=command_id, client_seq=client_seq)
+        except _Checked as checked:
+            raise checked.error from checked.error.__cause__
         except RuleError:
             async with self.lock:
                 done = await self.store.command_result(self.id, command_id)
@@ -197,16 +211,27 @@ class TableSession:
                 try:
                     events = self._decide(command, actor)
                 except RuleError as err:
-                    if err.status == 422 and await self._catch_up_locked():
+                    if err.status != 422:
+                        raise
+                    # One round trip for both questions a refusal asks of the store: did
+                    # another process move the table on, did this command id commit already?
+                    newer, done = await self.store.refusal_check(self.id, self.seq, command_id)
+                    if newer:
+                        await self._apply(newer)
+                    if done:
+                        return self._replayed(done, actor, command)
+                    if newer:
                         continue  # refused on a state another process had moved past: again
-                    if client_seq is not None and client_seq < self.seq and err.status == 422:
-                        raise RuleError(
+                    if client_seq is not None and client_seq < self.seq:
+                        stale = RuleError(
                             "stale",
                             f"the table has moved on (you saw seq {client_seq}, it is now at "
                             f"{self.seq}) and this command no longer fits: {err.message}",
                             status=409,
-                        ) from err
-                    raise
+                        )
+                        stale.__cause__ = err  # the rule that refused it (pages show that)
+                        err = stale
+                    raise _Checked(err) from None
                 if not events:
                     raise RuleError("no_effect", "that command changes nothing")
                 try:
@@ -327,9 +352,22 @@ class TableSession:
         return self._prompts
 
     def is_game_prompt(self, prompt: Prompt) -> bool:
-        """Is ``prompt`` one of ``game_prompts()`` at this seq (not one made per request, as
-        an undo prompt is)? Only those are worth deriving once per seq (``derived``)."""
+        """Is ``prompt`` one of ``game_prompts()`` or ``kept_prompts()`` at this seq (not one
+        made per request)? Only those are worth deriving once per seq (``derived``): they
+        live as long as the seq, so their ``id`` names them."""
         return self._prompts_seq == self.seq and id(prompt) in self._prompt_ids
+
+    def kept_prompts(self, key: Any, make: Callable[[], list[Prompt]]) -> list[Prompt]:
+        """``make()``, once per seq for every caller asking with ``key`` (a viewer's prompts,
+        its undo prompt included), each prompt then derived from as the game's are."""
+
+        def made() -> list[Prompt]:
+            prompts = make()
+            self.game_prompts()  # this seq's ids, before adding these
+            self._prompt_ids.update(id(p) for p in prompts)
+            return prompts
+
+        return self.derived(key, made)  # type: ignore[no-any-return]
 
     def derived(self, key: Any, make: Callable[[], Any]) -> Any:
         """``make()``, computed once per seq (and state) for every caller asking with ``key``:
@@ -439,6 +477,7 @@ class TableSession:
 
     def seats_changed(self, seats: Sequence[SeatRecord]) -> None:
         self.seats = list(seats)
+        self.viewers = {}
         self.seat_epoch += 1
         self._publish()
 

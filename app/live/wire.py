@@ -15,7 +15,12 @@ from app.store import StoredEvent
 
 
 def prompts_for(session: TableSession, viewer: Viewer) -> list[Prompt]:
-    """The game's prompts for this viewer's seats, and "undo" where it is allowed."""
+    """The game's prompts for this viewer's seats, and "undo" where it is allowed: made once
+    per seq for every page, socket and ``GET /view`` of an equal viewer (never changed)."""
+    return session.kept_prompts(("prompts_for", viewer), lambda: _prompts_for(session, viewer))
+
+
+def _prompts_for(session: TableSession, viewer: Viewer) -> list[Prompt]:
     if session.outcome is not None:
         return []
     prompts = [p for p in session.game_prompts() if viewer.holds(p.seat)]
@@ -122,7 +127,7 @@ def prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     table's secret seed goes into it too, so no one can predict another seat's ids."""
 
     if not session.is_game_prompt(prompt):
-        return _prompt_json(session, prompt)  # made for this request (undo): not kept
+        return _prompt_json(session, prompt)  # a prompt made for one request: not kept
     return session.derived(("prompt", id(prompt)), lambda: _prompt_json(session, prompt))  # type: ignore[no-any-return]
 
 

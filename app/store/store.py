@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, func, select, text, update
+from sqlalchemy import Engine, create_engine, func, literal, select, text, union_all, update
 from sqlalchemy import event as sa_event
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SATimeoutError
@@ -20,7 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.kernel.types import Event
 from app.store import schema
-from app.store.urls import async_url, is_postgres, sync_url
+from app.store.raw import RawPool
+from app.store.urls import async_url, is_postgres, libpq_dsn, sync_url
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -132,21 +134,26 @@ def _aware(at: datetime) -> datetime:
 class EventStore:
     """Async access to the store on SQLite (aiosqlite) or PostgreSQL (psycopg 3)."""
 
-    def __init__(self, database_url: str, *, pool_size: int = 10) -> None:
+    def __init__(self, database_url: str, *, pool_size: int = 32) -> None:
         self.database_url = database_url
         self.is_postgres = is_postgres(database_url)
         kwargs: dict[str, Any] = {}
         if self.is_postgres:
             # No pre-ping (a round trip on every checkout): a connection that died is
             # invalidated by the error it raises, and the read or append is tried again
-            # once on a fresh one (``_once_more``).
-            kwargs = {"pool_size": pool_size, "max_overflow": pool_size, "pool_recycle": 1800}
+            # once on a fresh one (``_once_more``). Enough connections kept for a command in
+            # flight at each of a few dozen busy tables: an overflow connection is opened and
+            # closed around one statement (a PostgreSQL backend forked per command, under load).
+            kwargs = {"pool_size": pool_size, "max_overflow": pool_size // 2, "pool_recycle": 1800}
         self.engine: AsyncEngine = create_async_engine(async_url(database_url), **kwargs)
         self.quick: AsyncEngine = (
             self.engine.execution_options(isolation_level="AUTOCOMMIT") if self.is_postgres else self.engine
         )
         """The engine for single statements on the hot path: on PostgreSQL in autocommit,
         so a read or an append is one round trip (no BEGIN before it, no ROLLBACK after)."""
+        self.raw: RawPool | None = RawPool(libpq_dsn(database_url), pool_size) if self.is_postgres else None
+        """On PostgreSQL, the hot path's own connections (``app.store.raw``): the append, the
+        catch-up read and a refusal's check, on the driver without SQLAlchemy's layer."""
         self._sqlite_writes: asyncio.Lock | None = None
         self._sqlite_appends: Engine | None = None
         self._bind_data: Callable[[Any], Any] = _same
@@ -165,6 +172,8 @@ class EventStore:
             self._sqlite_writes = asyncio.Lock()
 
     async def close(self) -> None:
+        if self.raw is not None:
+            await self.raw.close()
         await self.engine.dispose()
         if self._sqlite_appends is not None:
             self._sqlite_appends.dispose()
@@ -432,9 +441,9 @@ class EventStore:
             "channel": NOTIFY_CHANNEL,
             "payload": f"{table_id}:{stored[-1].seq}",
         }
-        async with self.quick.connect() as conn:
-            appended = await conn.scalar(_PG_APPEND, params)
-        return bool(appended)
+        assert self.raw is not None
+        rows = await self.raw.rows(_PG_APPEND_RAW, params)
+        return bool(rows[0][0])
 
     async def _append_sqlite(self, table_id: str, stored: list[StoredEvent]) -> bool:
         async with self._writing():
@@ -508,6 +517,13 @@ class EventStore:
             query = query.where(schema.events.c.seq <= upto)
         if limit is not None:
             query = query.limit(limit)
+        if self.raw is not None:
+            raw = self.raw
+            sql = _PG_EVENTS + (" AND seq <= %(upto)s" if upto is not None else "") + " ORDER BY seq"
+            sql += " LIMIT %(limit)s" if limit is not None else ""
+            params = {"table_id": table_id, "after": after, "upto": upto, "limit": limit}
+            rows = await self._once_more(lambda: raw.rows(sql, params))
+            return [_raw_stored(r) for r in rows]
         return await self._once_more(lambda: self._read(query, _stored))
 
     async def command_result(self, table_id: str, command_id: str) -> list[StoredEvent]:
@@ -518,6 +534,32 @@ class EventStore:
             .order_by(schema.events.c.seq)
         )
         return await self._once_more(lambda: self._read(query, _stored))
+
+    async def refusal_check(
+        self, table_id: str, after: int, command_id: str
+    ) -> tuple[list[StoredEvent], list[StoredEvent]]:
+        """What a command the rules refused is checked against, in one SELECT: the events
+        after ``after`` (another process moved the table on) and the events ``command_id``
+        already produced (a retry of a command that committed): ``events_after`` and
+        ``command_result`` at once."""
+        if self.raw is not None:
+            raw = self.raw
+            params = {"table_id": table_id, "after": after, "command_id": command_id}
+            rows = await self._once_more(lambda: raw.rows(_PG_REFUSAL, params))
+            parts: tuple[list[StoredEvent], list[StoredEvent]] = ([], [])
+            for part, *row in rows:
+                parts[part].append(_raw_stored(row))
+            return parts
+        ev = schema.events.c
+        # Two SELECTs in one statement, each on its own index (an OR of the two may not be).
+        query = union_all(
+            select(schema.events, literal(0).label("part")).where(ev.table_id == table_id, ev.seq > after),
+            select(schema.events, literal(1).label("part")).where(
+                ev.table_id == table_id, ev.command_id == command_id
+            ),
+        ).order_by("part", "seq")
+        rows = await self._once_more(lambda: self._read(query, lambda row: (row.part, _stored(row))))
+        return [s for part, s in rows if part == 0], [s for part, s in rows if part == 1]
 
     async def _read(self, query: Any, make: Callable[[Any], R]) -> list[R]:
         """One SELECT on the hot-path engine, each row made into ``make(row)``."""
@@ -536,6 +578,10 @@ class EventStore:
     async def save_snapshot(self, table_id: str, seq: int, key: str, state: bytes) -> None:
         """Keep ``state`` (the bytes of the state after ``seq``) under ``key``: what made
         it, ``<engine version>:<state schema hash>`` (see ``app.live.session.snapshot_key``)."""
+        if self.raw is not None:  # one statement in autocommit, not BEGIN, INSERT, COMMIT
+            params = {"table_id": table_id, "seq": seq, "key": key, "state": state}
+            await self.raw.rows(_PG_SNAPSHOT, params)
+            return
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(
@@ -597,6 +643,25 @@ seq another writer took first fails the whole statement (the events' primary key
 then the command id is not spent either."""
 
 
+_PG_APPEND_RAW = re.sub(r":(\w+)", r"%(\1)s", _PG_APPEND.text)
+_PG_EVENTS = (
+    "SELECT seq, type, version, data, actor, command_id, at FROM events WHERE table_id = %(table_id)s"
+    " AND seq > %(after)s"
+)
+_PG_REFUSAL = (
+    "(SELECT 0 AS part, seq, type, version, data, actor, command_id, at FROM events "
+    "WHERE table_id = %(table_id)s AND seq > %(after)s) UNION ALL "
+    "(SELECT 1, seq, type, version, data, actor, command_id, at FROM events "
+    "WHERE table_id = %(table_id)s AND command_id = %(command_id)s) ORDER BY part, seq"
+)
+_PG_SNAPSHOT = (
+    "INSERT INTO snapshots (table_id, seq, engine_version, state) "
+    "VALUES (%(table_id)s, %(seq)s, %(key)s, %(state)s) ON CONFLICT DO NOTHING RETURNING seq"
+)
+"""``events_after``, ``refusal_check`` and ``save_snapshot`` as the driver runs them
+(``app.store.raw``; a snapshot another process saved first holds the same state)."""
+
+
 _SQLITE_CLAIM = "INSERT INTO commands (table_id, command_id, seq) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
 _SQLITE_APPEND = (
     "INSERT INTO events (table_id, seq, type, version, data, actor, command_id, at) "
@@ -630,6 +695,11 @@ def _stored(row: Any) -> StoredEvent:
         command_id=row.command_id,
         at=_aware(row.at),
     )
+
+
+def _raw_stored(row: Sequence[Any]) -> StoredEvent:
+    """A row of ``_PG_EVENTS`` (seq, type, version, data, actor, command_id, at)."""
+    return StoredEvent(row[0], Event(row[1], row[3], row[2]), row[4], row[5], _aware(row[6]))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -133,7 +133,7 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
         return wire | {"choices": choices}
 
     if not session.is_game_prompt(prompt):
-        return make()  # made for this viewer (undo): not kept
+        return make()  # a prompt made for one request: not kept
     return session.derived(("buttons", id(prompt)), make)  # type: ignore[no-any-return]
 
 

@@ -57,7 +57,7 @@ def squeezed(html: str) -> str:
     around it become one space, which a browser lays out the same (a part's bytes go to
     every page on every change; a ``<pre>`` or ``<textarea>`` keeps its blanks). One line
     per part also keeps a frame's own elements the only ones that start a line."""
-    if any(tag in html for tag in KEEPS_WHITESPACE):
+    if "\n" not in html or any(tag in html for tag in KEEPS_WHITESPACE):
         return html
     return INDENT.sub(" ", html)
 

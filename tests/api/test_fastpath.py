@@ -50,3 +50,16 @@ def test_errors_on_the_short_path_are_the_apps(client: TestClient) -> None:
     )
     assert unknown_field.status_code == 422 and "x: unknown field" in unknown_field.json()["error"]["message"]
     assert client.get(f"/api/tables/{tid}").json()["seq"] == seq  # nothing changed
+
+
+def test_a_view_answer_is_the_json_of_its_payload_byte_for_byte(client: TestClient) -> None:
+    """The view's JSON is made once per view key and spliced into each viewer's answer
+    (``tables.view_body``): the very bytes ``json.dumps`` makes of the whole payload."""
+    from app.api.tables import json_bytes, view_body
+    from app.kernel.types import GAME_MASTER, SPECTATOR, Viewer
+
+    created = client.post("/api/tables", json=create_body(seats=2) | {"game": "darkest_night"}).json()
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    session = client.portal.call(hub.session, created["table_id"])  # type: ignore[union-attr]
+    for viewer in (SPECTATOR, GAME_MASTER, Viewer("seat", frozenset({0})), Viewer("seat", frozenset({1}))):
+        assert view_body(hub, session, viewer) == json_bytes(hub.view_payload(session, viewer))

@@ -124,6 +124,13 @@ def test_a_restarted_server_resumes_the_bots(db_url: str, tmp_path: Any) -> None
         for _attempt in range(3):
             table = create(server, seats=2, target=60, deck="long", hand_size=1)
             tid = table["table_id"]
+            # A few ms a move (the game master's pace): a fast server otherwise plays the
+            # whole game between two looks at the seq.
+            pace = {"seat": "gm", "type": "bot_pace", "args": {"seconds": 0.01}, "command_id": f"pace-{tid}"}
+            paced = httpx.post(
+                f"{server.url}/api/tables/{tid}/commands", json=pace, headers=auth(table["gm_token"])
+            )
+            assert paced.status_code == 200, paced.text
             for seat in range(2):
                 hand_to_bot(server, table, seat)
             deadline = time.monotonic() + 20

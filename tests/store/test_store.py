@@ -118,6 +118,23 @@ def test_command_result_finds_every_event_of_a_command(db_url: str) -> None:
     run(go())
 
 
+def test_refusal_check_reads_what_came_after_and_what_the_command_made(db_url: str) -> None:
+    upgrade(db_url)
+
+    async def go() -> None:
+        store = await fresh_store(db_url)
+        await store.append("t1", 0, [Event("A"), Event("B")], actor="a", command_id="first")
+        await store.append("t1", 2, [Event("C")], actor="a", command_id="second")
+        newer, done = await store.refusal_check("t1", 1, "first")
+        assert [e.seq for e in newer] == [2, 3]
+        assert [e.seq for e in done] == [1, 2]
+        newer, done = await store.refusal_check("t1", 3, "fresh")
+        assert (newer, done) == ([], [])
+        await store.close()
+
+    run(go())
+
+
 def test_snapshots_are_keyed_by_engine_version(db_url: str) -> None:
     upgrade(db_url)
 
