@@ -36,7 +36,7 @@ from app.games.darkest_night.state import State
 from app.kernel import table as kernel
 from app.kernel.game import validate_options
 from app.kernel.rng import rng_for
-from app.kernel.types import GAME_MASTER, GM_SEAT, Command, SeatInfo, Viewer
+from app.kernel.types import GAME_MASTER, GM_SEAT, Choice, Command, SeatInfo, Viewer
 
 
 def play(seed: int, seats: int, commands: int) -> tuple[State, int]:
@@ -253,3 +253,31 @@ def test_the_events_that_keep_the_memo_write_nothing_its_answers_read() -> None:
         source = inspect.getsource(setter)
         assert not writes.search(source) and "blight" not in source, setter.__name__
     assert {"location", "flags", "powers", "items", "dead"}.isdisjoint(events.HERO_STATS)
+
+
+def test_the_choices_made_once_stay_as_made_along_games() -> None:
+    """The action step's fixed choices and refusals, each place's travel choice and the
+    auto-pass toggle are made once and offered in every prompt: playing games (any-time
+    commands too, which hand a choice's own arguments to the rules) changes none of them."""
+    from app.games.darkest_night.content import LOCATIONS
+    from app.games.darkest_night.rules import actions, autopass
+
+    shared = [
+        actions.HIDE,
+        actions.TAKE_NO_ACTION,
+        actions.END_ACTION_STEP,
+        actions.NO_SEARCH_HERE,
+        actions.NO_PRAYER_HERE,
+        actions.NO_BLIGHT_HERE,
+        autopass.AUTO_PASS_ON,
+        autopass.AUTO_PASS_OFF,
+        *(actions.travel_choice(location) for location in LOCATIONS),
+    ]
+    made = repr(shared)
+    for seed in (2, 13):
+        play(seed, 2, 300)
+    assert repr(shared) == made
+    first = LOCATIONS[0]
+    assert actions.travel_choice(first) is shared[8]  # one per place
+    fresh = Choice("travel", {"to": first}, f"Travel to the {first}", "+1 secrecy (up to 5, DN 8.0)")
+    assert shared[8] == fresh
