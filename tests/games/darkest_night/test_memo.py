@@ -281,3 +281,25 @@ def test_the_choices_made_once_stay_as_made_along_games() -> None:
     assert actions.travel_choice(first) is shared[8]  # one per place
     fresh = Choice("travel", {"to": first}, f"Travel to the {first}", "+1 secrecy (up to 5, DN 8.0)")
     assert shared[8] == fresh
+
+
+def test_the_choices_kept_by_what_they_read_are_those_made_afresh() -> None:
+    """The choice of a hero, of starting powers and of the hero taking the next turn are
+    kept by what they read (``setup._HERO_CHOICES``, ``_POWERS_CHOICES``,
+    ``round._TURN_CHOICES``): along games, every kept one equals the one made afresh."""
+    from app.games.darkest_night.rules import round as dn_round
+    from app.games.darkest_night.rules import setup as dn_setup
+
+    for seed in (3, 10):
+        play(seed, 2, 300)
+    content = load()
+    assert dn_setup._HERO_CHOICES and dn_setup._POWERS_CHOICES and dn_round._TURN_CHOICES
+    for (hero_id, replacing), choice in dn_setup._HERO_CHOICES.items():
+        label, detail = dn_setup.hero_text(content, hero_id, replacing)
+        assert choice == Choice("choose_hero", {"hero": hero_id}, label, detail)
+    for (starting, count), choices in dn_setup._POWERS_CHOICES.items():
+        assert list(choices) == dn_setup.list_powers_choices(list(starting), count)
+    for (hero_id, lost_turn, location, per_round, left), choice in dn_round._TURN_CHOICES.items():
+        hero = dn_round.Hero(hero_id, 0, 1, 1, 1, 1, location=location, lost_turn=lost_turn)
+        hero.turns_per_round, hero.turns_left = per_round, left
+        assert choice == dn_round.turn_choice(State(), hero)

@@ -86,12 +86,26 @@ def next_hero_choices(s: State, d: NextHero) -> list[Choice]:
     out = []
     for hero in s.living():
         if hero.turns_left > 0:
-            label = f"{hero_name(s, hero.id)} takes a turn"
-            detail = "loses this turn (DN 13.3)" if hero.lost_turn else f"at the {hero.location}"
-            if hero.turns_per_round > 1:
-                detail += f"; turn {hero.turns_per_round - hero.turns_left + 1} of {hero.turns_per_round}"
-            out.append(Choice("take_turn", {"hero": hero.id}, label, detail))
+            key = (hero.id, hero.lost_turn, hero.location, hero.turns_per_round, hero.turns_left)
+            choice = _TURN_CHOICES.get(key)
+            if choice is None:
+                choice = _TURN_CHOICES[key] = turn_choice(s, hero)
+            out.append(choice)
     return out
+
+
+_TURN_CHOICES: dict[tuple[str, bool, str, int, int], Choice] = {}
+"""``turn_choice`` by all it reads of the hero (its name comes from the content): made
+once (a choice is only ever read)."""
+
+
+def turn_choice(s: State, hero: Hero) -> Choice:
+    """The choice of ``hero`` to take the next turn (DN 6.0)."""
+    label = f"{hero_name(s, hero.id)} takes a turn"
+    detail = "loses this turn (DN 13.3)" if hero.lost_turn else f"at the {hero.location}"
+    if hero.turns_per_round > 1:
+        detail += f"; turn {hero.turns_per_round - hero.turns_left + 1} of {hero.turns_per_round}"
+    return Choice("take_turn", {"hero": hero.id}, label, detail)
 
 
 @decision(NextHero, next_hero_choices)
