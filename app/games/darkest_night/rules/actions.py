@@ -150,14 +150,7 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
             )
             if not can_pray:
                 unavailable.append(NO_PRAYER_HERE)
-        choices.append(
-            Choice(
-                "meditate",
-                {},
-                "Meditate",
-                f"gain a spark ({hero.sparks}/3)" if hero.sparks < 3 else "you already have 3 sparks",
-            )
-        )
+        choices.append(meditate_choice(hero.sparks))
         targets, blocked = attackable(ctx, hero)
         for blight_id, blight_type, might in targets:
             dice = roll_dice_count(ctx, hero, "fight", 1, {"vs": "attack"})
@@ -222,6 +215,17 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
     choices.extend(free_actions)
     choices.append(TAKE_NO_ACTION if main_ok else END_ACTION_STEP)
     return choices, unavailable
+
+
+@cache
+def meditate_choice(sparks: int) -> Choice:
+    """Meditate, for a hero with ``sparks`` (made once per number)."""
+    return Choice(
+        "meditate",
+        {},
+        "Meditate",
+        f"gain a spark ({sparks}/3)" if sparks < 3 else "you already have 3 sparks",
+    )
 
 
 @cache

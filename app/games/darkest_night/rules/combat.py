@@ -4,6 +4,7 @@ pulling punches (DN 12.3), wounds and death (DN 13.1, 13.5)."""
 
 from __future__ import annotations
 
+from functools import cache
 from math import comb
 from typing import Any
 
@@ -383,7 +384,7 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
         )
     ]
     if hero.sparks > 0:
-        out.append(Choice("spend_spark", {}, "Spend a spark: +1 die", f"{hero.sparks} left (DN 4.2)"))
+        out.append(spark_choice(hero.sparks))
     for mod in boosts(ctx, hero, d["purpose"], {"vs": d.get("vs")}):
         out.append(
             Choice(
@@ -403,6 +404,12 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
             )
         )
     return out
+
+
+@cache
+def spark_choice(sparks: int) -> Choice:
+    """Spend a spark on a roll, for a hero with ``sparks`` (made once per number)."""
+    return Choice("spend_spark", {}, "Spend a spark: +1 die", f"{sparks} left (DN 4.2)")
 
 
 @decision(Roll, roll_choices)
