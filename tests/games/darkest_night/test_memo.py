@@ -73,6 +73,10 @@ def fresh_answer(ctx: Ctx, key: Any) -> Any:
     plain = Ctx(ctx.s, ctx.rng, ctx.c)  # memo None: nothing remembered
     if key == "artifacts_work":
         return artifacts_work(plain)
+    if key == "monastery_relics":
+        from app.games.darkest_night.rules.round import monastery_relics
+
+        return monastery_relics(plain)
     kind, *rest = key
     if kind == "bonus_mods":
         return bonus_mods(plain, ctx.s.heroes[rest[0]])
@@ -129,7 +133,7 @@ def test_the_events_that_keep_the_memo_change_no_hero_and_no_blight() -> None:
     for event_type in MEMO_SURVIVES:
         applier = RULES.appliers[event_type]
         source = inspect.getsource(applier)
-        assert "hero" not in source and "blight" not in source, event_type
+        assert "hero" not in source and "blight" not in source and "stored" not in source, event_type
 
 
 def test_chance_is_the_formula_for_every_roll_asked() -> None:
@@ -244,7 +248,7 @@ def test_the_events_that_keep_the_memo_write_nothing_its_answers_read() -> None:
     from app.games.darkest_night import events
     from app.games.darkest_night.engine import MEMO_KEPT_BY
 
-    parts = r"\.(location|flags|powers|items|dead)"
+    parts = r"\.(location|flags|powers|items|dead|stored)"
     writes = re.compile(parts + r"\s*(=[^=]|\[|\.(append|extend|remove|pop|clear))")
     for event_type in MEMO_KEPT_BY:
         source = inspect.getsource(RULES.appliers[event_type])
