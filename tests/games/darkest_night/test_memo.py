@@ -320,3 +320,15 @@ def test_the_choices_made_once_per_number_are_those_made_afresh() -> None:
         assert combat.spark_choice(sparks) == Choice(
             "spend_spark", {}, "Spend a spark: +1 die", f"{sparks} left (DN 4.2)"
         )
+
+
+def test_a_yield_made_once_per_loss_is_the_one_made_afresh() -> None:
+    from app.games.darkest_night.rules import combat
+
+    for seed in (4, 14):
+        play(seed, 1, 200)
+    assert combat.yield_choice.cache_info().currsize > 0
+    for fail in ("a wound", "lose 1 secrecy"):
+        detail = f"accept the loss: {fail} (pulling punches, DN 12.3)"
+        made = Choice("yield", {}, "Yield without rolling", detail)
+        assert combat.yield_choice(fail) == made

@@ -171,12 +171,14 @@ def combat_choices(s: State, decision: Combat) -> list[Choice]:
             )
         )
     if not own_attack(d):
-        out.append(
-            Choice(
-                "yield", {}, "Yield without rolling", f"accept the loss: {fail} (pulling punches, DN 12.3)"
-            )
-        )
+        out.append(yield_choice(fail))
     return out
+
+
+@cache
+def yield_choice(fail: str) -> Choice:
+    """Yield to a foe whose win costs ``fail`` (made once per loss: a choice is only read)."""
+    return Choice("yield", {}, "Yield without rolling", f"accept the loss: {fail} (pulling punches, DN 12.3)")
 
 
 def option_index(ctx: Ctx, power_id: str | None, option: dict[str, Any]) -> int:
