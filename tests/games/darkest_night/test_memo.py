@@ -332,3 +332,41 @@ def test_a_yield_made_once_per_loss_is_the_one_made_afresh() -> None:
         detail = f"accept the loss: {fail} (pulling punches, DN 12.3)"
         made = Choice("yield", {}, "Yield without rolling", detail)
         assert combat.yield_choice(fail) == made
+
+
+def test_nothing_to_add_to_a_roll_is_a_roll_with_one_choice() -> None:
+    """``combat.nothing_to_add`` (asked before a roll, without labelling its choices) says
+    whether ``roll_choices`` lists rolling alone: on every roll asked along games, with
+    and without sparks, and with the relic's +1 to refuse or not."""
+    from dataclasses import replace
+
+    from app.games.darkest_night.decisions import Roll
+    from app.games.darkest_night.rules.combat import nothing_to_add, roll_choices
+
+    game = DARKEST_NIGHT
+    compared = 0
+    for seed in (2, 6, 9):
+        picker = random.Random(seed)
+        opening = game.setup(validate_options(game, {}), [SeatInfo(0, "P0")], rng_for(f"roll-{seed}", 1))
+        state, count = kernel.replay(game, opening), len(opening)
+        for _ in range(500):
+            if game.outcome(state) is not None:
+                break
+            if isinstance(state.decision, Roll):
+                for sparks in (0, 2):
+                    for relic in (False, True):
+                        probe = state.clone()
+                        hero = probe.heroes[state.decision.step["hero"]]
+                        hero.sparks = sparks
+                        d = replace(state.decision, step=state.decision.step | {"relic": relic})
+                        ctx = Ctx(probe, None, load())  # type: ignore[arg-type]
+                        assert nothing_to_add(ctx, hero, d.step) == (len(roll_choices(probe, d)) == 1)
+                        compared += 1
+            prompts = [p for p in game.prompts(state) if p.choices and p.required]
+            choice = picker.choice(picker.choice(prompts).choices)
+            command = Command(prompts[0].seat, choice.type, choice.args)
+            events = kernel.decide(
+                game, state, command, Viewer("seat", frozenset({0})), rng_for(f"roll-{seed}", count + 1)
+            )
+            state, count = kernel.fold_all(game, state, events), count + len(events)
+    assert compared >= 8

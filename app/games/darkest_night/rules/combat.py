@@ -312,7 +312,7 @@ def roll(ctx: Ctx, st: Step) -> None:
         ctx.then([{"op": "roll_now", **pending}])
         return
     d = Roll(seat=hero.seat, step=pending)
-    if len(roll_choices(ctx.s, d)) == 1:  # nothing to add before rolling: roll
+    if nothing_to_add(ctx, hero, pending):  # rolling is the only choice: roll
         ctx.then([{"op": "roll_now", **pending}])
         return
     if not pending["relic"] and extra_dice_pointless(ctx, hero, pending):
@@ -365,6 +365,14 @@ def has_boosts(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
         or bool(boosts(ctx, hero, pending["purpose"], {"vs": pending.get("vs")}))
         or pending["relic"]
     )
+
+
+def nothing_to_add(ctx: Ctx, hero: Hero, step: dict[str, Any]) -> bool:
+    """Whether rolling as it stands is the roll's only choice: ``roll_choices`` would list
+    no spark to spend, no boost and no relic to refuse (asked without labelling them)."""
+    if hero.sparks > 0 or boosts(ctx, hero, step["purpose"], {"vs": step.get("vs")}):
+        return False
+    return not (step["relic"] and relic_could_be_handed_on(ctx.s, hero))
 
 
 def roll_choices(s: State, decision: Roll) -> list[Choice]:
@@ -438,7 +446,7 @@ def resolve_roll(ctx: Ctx, decision: Roll, type_: str, args: dict[str, Any]) -> 
     elif type_ == "refuse_relic":
         pending["relic"] = False
     again = Roll(seat=hero.seat, step=pending)
-    if len(roll_choices(ctx.s, again)) == 1:  # nothing more to add: roll now
+    if nothing_to_add(ctx, hero, pending):  # nothing more to add: roll now
         ctx.then([{"op": "roll_now", **pending}])
         return
     ctx.ask(again)  # the player rolls when ready
@@ -645,7 +653,7 @@ def settle_roll(ctx: Ctx, d: Roll | AfterRoll) -> None:
     answer: the last spark spent or the Charm given away meanwhile. It goes on at once."""
     hero = ctx.s.heroes[d.step["hero"]]
     if isinstance(d, Roll):
-        if len(roll_choices(ctx.s, d)) == 1:
+        if nothing_to_add(ctx, hero, d.step):
             ctx.s.decision = None
             ctx.then([{"op": "roll_now", **d.step}])
     elif not after_roll_items(ctx, hero, d.step):
