@@ -135,7 +135,8 @@ class Ctx(FlowCtx[State, Content]):
     its own (``working``), forgotten at every event that changes the state, except those
     of ``memo_survives``; None elsewhere. The answers kept here read only the heroes and
     the blights (``powers.bonus_mods``, ``powers.artifacts_work``, ``powers.dice_bonus``,
-    ``stakes.blight_dice_sources``)."""
+    ``stakes.blight_dice_sources``), and the items stored at the Monastery
+    (``round.monastery_relics``), which only ``ItemGiven`` changes."""
 
     memo_survives = MEMO_SURVIVES | MEMO_KEPT_BY
 

@@ -236,6 +236,8 @@ class Placed:
         return placed
 
 
+NO_HEROES: frozenset[str] = frozenset()
+
 _clone_power = Power.clone
 _clone_item = Item.clone
 _clone_placed = Placed.clone
@@ -264,9 +266,16 @@ class DecksOnRead(dict[str, Deck]):
 
     __slots__ = ("copied",)
 
-    def __init__(self, decks: dict[str, Deck]) -> None:
-        super().__init__(decks)
-        self.copied: set[str] = set()
+    copied: set[str]
+    """The names of the decks copied so far (the new state's own)."""
+
+    @classmethod
+    def sharing(cls, decks: dict[str, Deck]) -> DecksOnRead:
+        """The decks of a new fork: those of ``decks``, none copied yet (dict's own
+        constructor and one slot, not a Python ``__init__``: one per command)."""
+        new = cls(decks)
+        new.copied = set()
+        return new
 
     def __getitem__(self, name: str) -> Deck:
         deck = dict.__getitem__(self, name)
@@ -436,11 +445,12 @@ class State:
         new.next_blight = self.next_blight
         new.relics = self.relics.copy()
         new.stored = list(map(_clone_item, self.stored))
-        new.orphaned = {k: [i.clone() for i in items] for k, items in self.orphaned.items()}
+        orphaned = self.orphaned
+        new.orphaned = {k: [i.clone() for i in items] for k, items in orphaned.items()} if orphaned else {}
         new.quests = list(map(_clone_placed, self.quests))
         new.mysteries = list(map(_clone_placed, self.mysteries))
         new.pall = self.pall.copy()
-        new.decks = DecksOnRead(self.decks)
+        new.decks = DecksOnRead.sharing(self.decks)
         new.darkness_cards = self.darkness_cards.copy()
         new.darkness_active = self.darkness_active.copy()
         new.darkness = self.darkness
@@ -459,7 +469,7 @@ class State:
         new.result = self.result
         new.last_roll = self.last_roll
         new.quest_symbol_checked = self.quest_symbol_checked
-        new.shared_heroes = frozenset(shared)
+        new.shared_heroes = frozenset(shared) if shared else NO_HEROES
         return new
 
     def settle(self) -> State:

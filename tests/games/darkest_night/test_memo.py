@@ -36,7 +36,7 @@ from app.games.darkest_night.state import State
 from app.kernel import table as kernel
 from app.kernel.game import validate_options
 from app.kernel.rng import rng_for
-from app.kernel.types import GAME_MASTER, GM_SEAT, Command, SeatInfo, Viewer
+from app.kernel.types import GAME_MASTER, GM_SEAT, Choice, Command, SeatInfo, Viewer
 
 
 def play(seed: int, seats: int, commands: int) -> tuple[State, int]:
@@ -73,6 +73,10 @@ def fresh_answer(ctx: Ctx, key: Any) -> Any:
     plain = Ctx(ctx.s, ctx.rng, ctx.c)  # memo None: nothing remembered
     if key == "artifacts_work":
         return artifacts_work(plain)
+    if key == "monastery_relics":
+        from app.games.darkest_night.rules.round import monastery_relics
+
+        return monastery_relics(plain)
     kind, *rest = key
     if kind == "bonus_mods":
         return bonus_mods(plain, ctx.s.heroes[rest[0]])
@@ -129,7 +133,7 @@ def test_the_events_that_keep_the_memo_change_no_hero_and_no_blight() -> None:
     for event_type in MEMO_SURVIVES:
         applier = RULES.appliers[event_type]
         source = inspect.getsource(applier)
-        assert "hero" not in source and "blight" not in source, event_type
+        assert "hero" not in source and "blight" not in source and "stored" not in source, event_type
 
 
 def test_chance_is_the_formula_for_every_roll_asked() -> None:
@@ -244,7 +248,7 @@ def test_the_events_that_keep_the_memo_write_nothing_its_answers_read() -> None:
     from app.games.darkest_night import events
     from app.games.darkest_night.engine import MEMO_KEPT_BY
 
-    parts = r"\.(location|flags|powers|items|dead)"
+    parts = r"\.(location|flags|powers|items|dead|stored)"
     writes = re.compile(parts + r"\s*(=[^=]|\[|\.(append|extend|remove|pop|clear))")
     for event_type in MEMO_KEPT_BY:
         source = inspect.getsource(RULES.appliers[event_type])
@@ -253,3 +257,116 @@ def test_the_events_that_keep_the_memo_write_nothing_its_answers_read() -> None:
         source = inspect.getsource(setter)
         assert not writes.search(source) and "blight" not in source, setter.__name__
     assert {"location", "flags", "powers", "items", "dead"}.isdisjoint(events.HERO_STATS)
+
+
+def test_the_choices_made_once_stay_as_made_along_games() -> None:
+    """The action step's fixed choices and refusals, each place's travel choice and the
+    auto-pass toggle are made once and offered in every prompt: playing games (any-time
+    commands too, which hand a choice's own arguments to the rules) changes none of them."""
+    from app.games.darkest_night.content import LOCATIONS
+    from app.games.darkest_night.rules import actions, autopass, combat
+
+    shared = [
+        actions.HIDE,
+        actions.TAKE_NO_ACTION,
+        actions.END_ACTION_STEP,
+        actions.NO_SEARCH_HERE,
+        actions.NO_PRAYER_HERE,
+        actions.NO_BLIGHT_HERE,
+        autopass.AUTO_PASS_ON,
+        autopass.AUTO_PASS_OFF,
+        *(actions.travel_choice(location) for location in LOCATIONS),
+        *(actions.meditate_choice(sparks) for sparks in range(4)),
+        *(combat.spark_choice(sparks) for sparks in range(1, 4)),
+    ]
+    made = repr(shared)
+    for seed in (2, 13):
+        play(seed, 2, 300)
+    assert repr(shared) == made
+    first = LOCATIONS[0]
+    assert actions.travel_choice(first) is shared[8]  # one per place
+    fresh = Choice("travel", {"to": first}, f"Travel to the {first}", "+1 secrecy (up to 5, DN 8.0)")
+    assert shared[8] == fresh
+
+
+def test_the_choices_kept_by_what_they_read_are_those_made_afresh() -> None:
+    """The choice of a hero, of starting powers and of the hero taking the next turn are
+    kept by what they read (``setup._HERO_CHOICES``, ``_POWERS_CHOICES``,
+    ``round._TURN_CHOICES``): along games, every kept one equals the one made afresh."""
+    from app.games.darkest_night.rules import round as dn_round
+    from app.games.darkest_night.rules import setup as dn_setup
+
+    for seed in (3, 10):
+        play(seed, 2, 300)
+    content = load()
+    assert dn_setup._HERO_CHOICES and dn_setup._POWERS_CHOICES and dn_round._TURN_CHOICES
+    for (hero_id, replacing), choice in dn_setup._HERO_CHOICES.items():
+        label, detail = dn_setup.hero_text(content, hero_id, replacing)
+        assert choice == Choice("choose_hero", {"hero": hero_id}, label, detail)
+    for (starting, count), choices in dn_setup._POWERS_CHOICES.items():
+        assert list(choices) == dn_setup.list_powers_choices(list(starting), count)
+    for (hero_id, lost_turn, location, per_round, left), choice in dn_round._TURN_CHOICES.items():
+        hero = dn_round.Hero(hero_id, 0, 1, 1, 1, 1, location=location, lost_turn=lost_turn)
+        hero.turns_per_round, hero.turns_left = per_round, left
+        assert choice == dn_round.turn_choice(State(), hero)
+
+
+def test_the_choices_made_once_per_number_are_those_made_afresh() -> None:
+    from app.games.darkest_night.rules import actions, combat
+
+    for sparks in range(4):
+        detail = f"gain a spark ({sparks}/3)" if sparks < 3 else "you already have 3 sparks"
+        assert actions.meditate_choice(sparks) == Choice("meditate", {}, "Meditate", detail)
+        assert combat.spark_choice(sparks) == Choice(
+            "spend_spark", {}, "Spend a spark: +1 die", f"{sparks} left (DN 4.2)"
+        )
+
+
+def test_a_yield_made_once_per_loss_is_the_one_made_afresh() -> None:
+    from app.games.darkest_night.rules import combat
+
+    for seed in (4, 14):
+        play(seed, 1, 200)
+    assert combat.yield_choice.cache_info().currsize > 0
+    for fail in ("a wound", "lose 1 secrecy"):
+        detail = f"accept the loss: {fail} (pulling punches, DN 12.3)"
+        made = Choice("yield", {}, "Yield without rolling", detail)
+        assert combat.yield_choice(fail) == made
+
+
+def test_nothing_to_add_to_a_roll_is_a_roll_with_one_choice() -> None:
+    """``combat.nothing_to_add`` (asked before a roll, without labelling its choices) says
+    whether ``roll_choices`` lists rolling alone: on every roll asked along games, with
+    and without sparks, and with the relic's +1 to refuse or not."""
+    from dataclasses import replace
+
+    from app.games.darkest_night.decisions import Roll
+    from app.games.darkest_night.rules.combat import nothing_to_add, roll_choices
+
+    game = DARKEST_NIGHT
+    compared = 0
+    for seed in (2, 6, 9):
+        picker = random.Random(seed)
+        opening = game.setup(validate_options(game, {}), [SeatInfo(0, "P0")], rng_for(f"roll-{seed}", 1))
+        state, count = kernel.replay(game, opening), len(opening)
+        for _ in range(500):
+            if game.outcome(state) is not None:
+                break
+            if isinstance(state.decision, Roll):
+                for sparks in (0, 2):
+                    for relic in (False, True):
+                        probe = state.clone()
+                        hero = probe.heroes[state.decision.step["hero"]]
+                        hero.sparks = sparks
+                        d = replace(state.decision, step=state.decision.step | {"relic": relic})
+                        ctx = Ctx(probe, None, load())  # type: ignore[arg-type]
+                        assert nothing_to_add(ctx, hero, d.step) == (len(roll_choices(probe, d)) == 1)
+                        compared += 1
+            prompts = [p for p in game.prompts(state) if p.choices and p.required]
+            choice = picker.choice(picker.choice(prompts).choices)
+            command = Command(prompts[0].seat, choice.type, choice.args)
+            events = kernel.decide(
+                game, state, command, Viewer("seat", frozenset({0})), rng_for(f"roll-{seed}", count + 1)
+            )
+            state, count = kernel.fold_all(game, state, events), count + len(events)
+    assert compared >= 8

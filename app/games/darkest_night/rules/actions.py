@@ -5,6 +5,7 @@ the rule when they do not ("search — the Monastery cannot be searched, DN 19.2
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
@@ -111,16 +112,8 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
     unavailable: list[Unavailable] = []
     main_ok = not d.taken
     if main_ok:
-        for dest in ctx.c.locations[here].adjacent:
-            choices.append(
-                Choice(
-                    "travel",
-                    {"to": dest},
-                    f"Travel to the {dest}",
-                    f"+1 secrecy (up to {TRAVEL_SECRECY_CAP}, DN 8.0)",
-                )
-            )
-        choices.append(Choice("hide", {}, "Hide", "refresh your powers, +1 secrecy (up to 5)"))
+        choices.extend(map(travel_choice, ctx.c.locations[here].adjacent))
+        choices.append(HIDE)
         can_pray = here == MONASTERY or any(m["op"] == "can_pray" for m in bonus_mods(ctx, hero))
         if can_pray:
             dice = roll_dice_count(ctx, hero, "pray", PRAY_DICE, {})
@@ -137,7 +130,7 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
                 )
             )
         if here == MONASTERY:
-            unavailable.append(Unavailable("search", "Search", "the Monastery cannot be searched", "DN 19.2"))
+            unavailable.append(NO_SEARCH_HERE)
         else:
             difficulty = search_difficulty(ctx, hero)
             dice = roll_dice_count(ctx, hero, "search", 1, {})
@@ -156,15 +149,8 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
                 )
             )
             if not can_pray:
-                unavailable.append(Unavailable("pray", "Pray", "only in the Monastery", "DN 8.0"))
-        choices.append(
-            Choice(
-                "meditate",
-                {},
-                "Meditate",
-                f"gain a spark ({hero.sparks}/3)" if hero.sparks < 3 else "you already have 3 sparks",
-            )
-        )
+                unavailable.append(NO_PRAYER_HERE)
+        choices.append(meditate_choice(hero.sparks))
         targets, blocked = attackable(ctx, hero)
         for blight_id, blight_type, might in targets:
             dice = roll_dice_count(ctx, hero, "fight", 1, {"vs": "attack"})
@@ -185,7 +171,7 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         for why in blocked:
             unavailable.append(Unavailable("attack", "Attack", why, "DN 11.2"))
         if not s.blights.get(here):
-            unavailable.append(Unavailable("attack", "Attack a blight", "there is no blight here", "DN 8.0"))
+            unavailable.append(NO_BLIGHT_HERE)
         if s.necromancer == here and here != MONASTERY:
             choices.append(
                 Choice(
@@ -227,9 +213,37 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
     main_actions, free_actions = card_actions(ctx, hero, main=main_ok)
     choices.extend(main_actions)
     choices.extend(free_actions)
-    label = "End your action step" if not main_ok else "Take no action"
-    choices.append(Choice("end_action", {}, label, "you need not act (DN 8.0)" if main_ok else ""))
+    choices.append(TAKE_NO_ACTION if main_ok else END_ACTION_STEP)
     return choices, unavailable
+
+
+@cache
+def meditate_choice(sparks: int) -> Choice:
+    """Meditate, for a hero with ``sparks`` (made once per number)."""
+    return Choice(
+        "meditate",
+        {},
+        "Meditate",
+        f"gain a spark ({sparks}/3)" if sparks < 3 else "you already have 3 sparks",
+    )
+
+
+@cache
+def travel_choice(dest: str) -> Choice:
+    """Travel to ``dest`` (the same choice wherever it is offered: made once per place)."""
+    return Choice(
+        "travel", {"to": dest}, f"Travel to the {dest}", f"+1 secrecy (up to {TRAVEL_SECRECY_CAP}, DN 8.0)"
+    )
+
+
+# The action step's choices and refusals that say the same every time (made once; a
+# choice's arguments are only ever read).
+HIDE = Choice("hide", {}, "Hide", "refresh your powers, +1 secrecy (up to 5)")
+TAKE_NO_ACTION = Choice("end_action", {}, "Take no action", "you need not act (DN 8.0)")
+END_ACTION_STEP = Choice("end_action", {}, "End your action step", "")
+NO_SEARCH_HERE = Unavailable("search", "Search", "the Monastery cannot be searched", "DN 19.2")
+NO_PRAYER_HERE = Unavailable("pray", "Pray", "only in the Monastery", "DN 8.0")
+NO_BLIGHT_HERE = Unavailable("attack", "Attack a blight", "there is no blight here", "DN 8.0")
 
 
 def card_actions(ctx: Ctx, hero: Hero, *, main: bool) -> tuple[list[Choice], list[Choice]]:

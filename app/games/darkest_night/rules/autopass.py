@@ -51,19 +51,22 @@ def _auto_pass_set(s: State, d: dict[str, Any]) -> None:
 
 def auto_pass_choice(s: State, seat: int) -> Choice:
     """The toggle offered to a hero's player among the things they may do at any time."""
-    if auto_passing(s, seat):
-        return Choice(
-            "set_auto_pass",
-            {"on": False},
-            AUTO_PASS_LABEL,
-            "on: untick to be asked again before every roll and at the end of every action step",
-        )
-    return Choice(
-        "set_auto_pass",
-        {"on": True},
-        AUTO_PASS_LABEL,
-        "roll without adding sparks, keep rolls, end the action step once the action is taken",
-    )
+    return AUTO_PASS_OFF if auto_passing(s, seat) else AUTO_PASS_ON
+
+
+# The toggle's two choices, made once (offered in every prompt; a choice is only read).
+AUTO_PASS_OFF = Choice(
+    "set_auto_pass",
+    {"on": False},
+    AUTO_PASS_LABEL,
+    "on: untick to be asked again before every roll and at the end of every action step",
+)
+AUTO_PASS_ON = Choice(
+    "set_auto_pass",
+    {"on": True},
+    AUTO_PASS_LABEL,
+    "roll without adding sparks, keep rolls, end the action step once the action is taken",
+)
 
 
 def set_auto_pass(ctx: Ctx, seat: int, on: bool) -> None:

@@ -4,6 +4,7 @@ pulling punches (DN 12.3), wounds and death (DN 13.1, 13.5)."""
 
 from __future__ import annotations
 
+from functools import cache
 from math import comb
 from typing import Any
 
@@ -170,12 +171,14 @@ def combat_choices(s: State, decision: Combat) -> list[Choice]:
             )
         )
     if not own_attack(d):
-        out.append(
-            Choice(
-                "yield", {}, "Yield without rolling", f"accept the loss: {fail} (pulling punches, DN 12.3)"
-            )
-        )
+        out.append(yield_choice(fail))
     return out
+
+
+@cache
+def yield_choice(fail: str) -> Choice:
+    """Yield to a foe whose win costs ``fail`` (made once per loss: a choice is only read)."""
+    return Choice("yield", {}, "Yield without rolling", f"accept the loss: {fail} (pulling punches, DN 12.3)")
 
 
 def option_index(ctx: Ctx, power_id: str | None, option: dict[str, Any]) -> int:
@@ -309,7 +312,7 @@ def roll(ctx: Ctx, st: Step) -> None:
         ctx.then([{"op": "roll_now", **pending}])
         return
     d = Roll(seat=hero.seat, step=pending)
-    if len(roll_choices(ctx.s, d)) == 1:  # nothing to add before rolling: roll
+    if nothing_to_add(ctx, hero, pending):  # rolling is the only choice: roll
         ctx.then([{"op": "roll_now", **pending}])
         return
     if not pending["relic"] and extra_dice_pointless(ctx, hero, pending):
@@ -364,6 +367,14 @@ def has_boosts(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
     )
 
 
+def nothing_to_add(ctx: Ctx, hero: Hero, step: dict[str, Any]) -> bool:
+    """Whether rolling as it stands is the roll's only choice: ``roll_choices`` would list
+    no spark to spend, no boost and no relic to refuse (asked without labelling them)."""
+    if hero.sparks > 0 or boosts(ctx, hero, step["purpose"], {"vs": step.get("vs")}):
+        return False
+    return not (step["relic"] and relic_could_be_handed_on(ctx.s, hero))
+
+
 def roll_choices(s: State, decision: Roll) -> list[Choice]:
     d = decision.step
     ctx = Ctx.reader(s)
@@ -383,7 +394,7 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
         )
     ]
     if hero.sparks > 0:
-        out.append(Choice("spend_spark", {}, "Spend a spark: +1 die", f"{hero.sparks} left (DN 4.2)"))
+        out.append(spark_choice(hero.sparks))
     for mod in boosts(ctx, hero, d["purpose"], {"vs": d.get("vs")}):
         out.append(
             Choice(
@@ -403,6 +414,12 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
             )
         )
     return out
+
+
+@cache
+def spark_choice(sparks: int) -> Choice:
+    """Spend a spark on a roll, for a hero with ``sparks`` (made once per number)."""
+    return Choice("spend_spark", {}, "Spend a spark: +1 die", f"{sparks} left (DN 4.2)")
 
 
 @decision(Roll, roll_choices)
@@ -429,7 +446,7 @@ def resolve_roll(ctx: Ctx, decision: Roll, type_: str, args: dict[str, Any]) -> 
     elif type_ == "refuse_relic":
         pending["relic"] = False
     again = Roll(seat=hero.seat, step=pending)
-    if len(roll_choices(ctx.s, again)) == 1:  # nothing more to add: roll now
+    if nothing_to_add(ctx, hero, pending):  # nothing more to add: roll now
         ctx.then([{"op": "roll_now", **pending}])
         return
     ctx.ask(again)  # the player rolls when ready
@@ -636,7 +653,7 @@ def settle_roll(ctx: Ctx, d: Roll | AfterRoll) -> None:
     answer: the last spark spent or the Charm given away meanwhile. It goes on at once."""
     hero = ctx.s.heroes[d.step["hero"]]
     if isinstance(d, Roll):
-        if len(roll_choices(ctx.s, d)) == 1:
+        if nothing_to_add(ctx, hero, d.step):
             ctx.s.decision = None
             ctx.then([{"op": "roll_now", **d.step}])
     elif not after_roll_items(ctx, hero, d.step):

@@ -238,10 +238,12 @@ def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
     """Powers with an "any time" effect (DN 14.3.2)."""
     out: list[Choice] = []
     any_time = ctx.c.any_time_powers
-    if any_time.isdisjoint(map(id_of, hero.powers)) and not (
-        hero.items and any(i.kind == "artifact" and i.data["card"] in any_time for i in hero.items)
-    ):
-        return out
+    if any_time.isdisjoint(map(id_of, hero.powers)):
+        for item in hero.items:  # an artifact is a power too (a loop: asked for every hero)
+            if item.kind == "artifact" and item.data["card"] in any_time:
+                break
+        else:
+            return out
     for power in carried_powers(hero, artifacts_work(ctx)):
         definition = spec(ctx, power.id)
         use = definition.any_time

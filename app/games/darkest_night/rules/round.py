@@ -86,12 +86,26 @@ def next_hero_choices(s: State, d: NextHero) -> list[Choice]:
     out = []
     for hero in s.living():
         if hero.turns_left > 0:
-            label = f"{hero_name(s, hero.id)} takes a turn"
-            detail = "loses this turn (DN 13.3)" if hero.lost_turn else f"at the {hero.location}"
-            if hero.turns_per_round > 1:
-                detail += f"; turn {hero.turns_per_round - hero.turns_left + 1} of {hero.turns_per_round}"
-            out.append(Choice("take_turn", {"hero": hero.id}, label, detail))
+            key = (hero.id, hero.lost_turn, hero.location, hero.turns_per_round, hero.turns_left)
+            choice = _TURN_CHOICES.get(key)
+            if choice is None:
+                choice = _TURN_CHOICES[key] = turn_choice(s, hero)
+            out.append(choice)
     return out
+
+
+_TURN_CHOICES: dict[tuple[str, bool, str, int, int], Choice] = {}
+"""``turn_choice`` by all it reads of the hero (its name comes from the content): made
+once (a choice is only ever read)."""
+
+
+def turn_choice(s: State, hero: Hero) -> Choice:
+    """The choice of ``hero`` to take the next turn (DN 6.0)."""
+    label = f"{hero_name(s, hero.id)} takes a turn"
+    detail = "loses this turn (DN 13.3)" if hero.lost_turn else f"at the {hero.location}"
+    if hero.turns_per_round > 1:
+        detail += f"; turn {hero.turns_per_round - hero.turns_left + 1} of {hero.turns_per_round}"
+    return Choice("take_turn", {"hero": hero.id}, label, detail)
 
 
 @decision(NextHero, next_hero_choices)
@@ -212,22 +226,39 @@ def check_victory(ctx: Ctx) -> None:
             auto_answer(ctx)  # a seat that auto-passes is not asked what adds nothing
     if s.options.get("hidden_relics") and s.phase != "setup":
         reveal_hidden_relics(ctx)
-    relics = 0
-    for item in s.stored:
-        if item.kind == "holy_relic":
-            relics += 1
-    for hero in s.heroes.values():  # s.heroes_at(MONASTERY), inlined: this runs after every step
-        if hero.location == MONASTERY and not hero.dead:
-            for item in hero.items:
-                if item.kind == "holy_relic":
-                    relics += 1
-    if relics >= 3:
+    if monastery_relics(ctx) >= 3:
         end_game(
             ctx,
             "win",
             "Three Holy Relics gathered at the Monastery: the Holy Ritual breaks the "
             "Necromancer's power (DN 18.2).",
         )
+
+
+def monastery_relics(ctx: Ctx) -> int:
+    """The Holy Relics stored at the Monastery or carried by the heroes there, kept in the
+    context's memo (``Ctx.memo``: it reads the heroes and the stored items, which only
+    events that forget the memo change; the victory check asks after most steps)."""
+    memo = ctx.memo
+    if memo is None:
+        return count_monastery_relics(ctx.s)
+    known = memo.get("monastery_relics")
+    if known is None:
+        known = memo["monastery_relics"] = count_monastery_relics(ctx.s)
+    return known
+
+
+def count_monastery_relics(s: State) -> int:
+    relics = 0
+    for item in s.stored:
+        if item.kind == "holy_relic":
+            relics += 1
+    for hero in s.heroes.values():  # s.heroes_at(MONASTERY), inlined
+        if hero.location == MONASTERY and not hero.dead:
+            for item in hero.items:
+                if item.kind == "holy_relic":
+                    relics += 1
+    return relics
 
 
 def reveal_hidden_relics(ctx: Ctx) -> None:

@@ -156,18 +156,21 @@ def offered_heroes(s: State, d: ChooseHero, content: Content) -> list[str]:
 
 def choose_hero_choices(s: State, d: ChooseHero) -> list[Choice]:
     content = load()
+    replacing = bool(d.replacing)
     out = []
     for hero_id in offered_heroes(s, d, content):
-        key = (hero_id, bool(d.replacing))
-        text = _HERO_TEXTS.get(key)
-        if text is None:
-            text = _HERO_TEXTS[key] = hero_text(content, hero_id, bool(d.replacing))
-        out.append(Choice("choose_hero", {"hero": hero_id}, text[0], text[1]))
+        key = (hero_id, replacing)
+        choice = _HERO_CHOICES.get(key)
+        if choice is None:
+            label, detail = hero_text(content, hero_id, replacing)
+            choice = _HERO_CHOICES[key] = Choice("choose_hero", {"hero": hero_id}, label, detail)
+        out.append(choice)
     return out
 
 
-_HERO_TEXTS: dict[tuple[str, bool], tuple[str, str]] = {}
-"""``hero_text`` by hero and whether it replaces a fallen one (content alone)."""
+_HERO_CHOICES: dict[tuple[str, bool], Choice] = {}
+"""The choice of a hero, by hero and whether it replaces a fallen one: made from the
+content alone, once (a choice is only ever read; some twenty are offered each time)."""
 
 
 def hero_text(content: Content, hero_id: str, replacing: bool) -> tuple[str, str]:
@@ -277,11 +280,24 @@ def choose_powers(ctx: Ctx, st: Step) -> None:
 
 
 def choose_powers_choices(s: State, d: ChoosePowers) -> list[Choice]:
+    key = (tuple(d.starting), d.count)
+    known = _POWERS_CHOICES.get(key)
+    if known is None:
+        known = _POWERS_CHOICES[key] = tuple(list_powers_choices(d.starting, d.count))
+    return list(known)
+
+
+_POWERS_CHOICES: dict[tuple[tuple[str, ...], int], tuple[Choice, ...]] = {}
+"""The choices of starting powers, by the powers dealt and how many to keep: made from the
+content alone, once."""
+
+
+def list_powers_choices(starting: list[str], count: int) -> list[Choice]:
     powers = load().powers()
     out = []
-    for combo in combinations(d.starting, d.count):
+    for combo in combinations(starting, count):
         names = [powers[p].name for p in combo]
-        left = [powers[p].name for p in d.starting if p not in combo]
+        left = [powers[p].name for p in starting if p not in combo]
         out.append(
             Choice(
                 "choose_powers",
