@@ -6,6 +6,7 @@ import importlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
@@ -21,6 +22,25 @@ from app.store import EventStore
 from app.web.assets import HashedStaticFiles
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+class UmbraApp(FastAPI):
+    """FastAPI behind the ``Gate`` (``app.api.gate``; issue 10): a request meets the gate
+    first, and ``POST /commands`` and ``GET /view`` are answered there, past the framework's
+    own layers (its error and gzip middleware, routing), which cost as much CPU per move as
+    the answer itself; everything else goes on to ``framework``, FastAPI as it is."""
+
+    gate: Any = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.gate is None:
+            await super().__call__(scope, receive, send)
+            return
+        scope["app"] = self  # as the framework sets it: the short way's requests read it
+        await self.gate(scope, receive, send)
+
+    async def framework(self, scope: Any, receive: Any, send: Any) -> None:
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -41,7 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.loop_lag.stop()
             await hub.stop()
 
-    app = FastAPI(
+    app = UmbraApp(
         title="Umbra",
         summary="Dark cooperative board games, played together in the browser.",
         version="0.1.0",
@@ -51,16 +71,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.import_limit = RateLimit(settings.imports_per_minute, 60.0)
     app.state.load = Load(settings.max_in_flight)
     app.state.loop_lag = LoopLag()
-    # One layer for the browser protections, the body limits and the overload valve.
-    app.add_middleware(
-        Gate,
+    # In front of everything: one layer for the browser protections, the body limits and the
+    # overload valve, and the short way of the two requests of every move (``UmbraApp``).
+    app.gate = Gate(
+        app.framework,
         load=app.state.load,
         max_bytes=settings.max_body_bytes,
         import_bytes=settings.max_import_bytes,
         public_url=settings.public_url,
     )
-    # Outermost: pages, JSON and assets above a kilobyte leave gzipped (issue 11; a DN table
-    # page and its assets weigh a third as much). Websocket frames pass through untouched.
+    # Pages, JSON and assets above a kilobyte leave gzipped (issue 11; a DN table page and its
+    # assets weigh a third as much; the short way gzips its own). Websocket frames untouched.
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
     errors.install(app)
     app.include_router(health.router)

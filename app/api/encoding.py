@@ -13,6 +13,9 @@ from starlette.responses import Response
 GZIP_MINIMUM_BYTES = 1024
 GZIP_LEVEL = 6
 """zlib's default: nearly level 9's size for a fraction of its CPU on two shared cores."""
+API_GZIP_LEVEL = 1
+"""The API's answers every move asks for (``Encoded``): a Darkest Night view of 30 KB packs to
+8.3 KB in 86 µs at level 1, to 7.0 KB in 383 µs at level 6, made for each seat at each seq."""
 JSON = "application/json"
 
 
@@ -30,6 +33,6 @@ class Encoded:
         if len(self.raw) < GZIP_MINIMUM_BYTES or "gzip" not in request.headers.get("accept-encoding", ""):
             return Response(self.raw, media_type=JSON)
         if self.packed is None:
-            self.packed = gzip.compress(self.raw, compresslevel=GZIP_LEVEL, mtime=0)
+            self.packed = gzip.compress(self.raw, compresslevel=API_GZIP_LEVEL, mtime=0)
         headers = {"content-encoding": "gzip", "vary": "Accept-Encoding"}
         return Response(self.packed, media_type=JSON, headers=headers)

@@ -249,7 +249,10 @@ async def command_response(hub: Hub, request: Request, table_id: str, body: Comm
     events = hub.events_payload(session, result.events, viewer)
     for event in events:
         event.setdefault("text", None)  # as the response model has it
-    return json_response({"seq": result.seq, "events": events, "replayed": result.replayed})
+    # Gzipped here when worth it: the short way (``app.api.fastpath``) is past the gzip layer.
+    return Encoded(json_bytes({"seq": result.seq, "events": events, "replayed": result.replayed})).response(
+        request
+    )
 
 
 @router.get("/tables/{table_id}/events", responses=ERRORS)

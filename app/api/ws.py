@@ -86,6 +86,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     stream = make_stream(websocket, hub, session, viewer)
     receiver = asyncio.create_task(_drain(websocket))
+    wakeup = _Wakeup(receiver)
     session.subscribers += 1  # a watched table stays in memory
     try:
         last = session.seq
@@ -93,10 +94,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await websocket.send_text(frame)
         while True:
             epoch = session.seat_epoch
-            waiter = asyncio.create_task(session.wait_beyond(last, epoch))
-            done, _ = await asyncio.wait({receiver, waiter}, return_when=asyncio.FIRST_COMPLETED)
-            if receiver in done:
-                waiter.cancel()
+            while session.seq <= last and session.seat_epoch == epoch and not receiver.done():
+                await wakeup.next(session)
+            if receiver.done():
                 return
             if session.seat_epoch != epoch and viewer.role == "seat":
                 try:
@@ -130,6 +130,29 @@ def make_stream(websocket: WebSocket, hub: Hub, session: TableSession, viewer: V
     if factory is not None:
         return factory(websocket.app, hub, session, viewer)
     return JsonStream(hub, session, viewer)
+
+
+class _Wakeup:
+    """A socket's wait for the table's next publish or its client's going away: one future
+    per wait, resolved by the session (``TableSession.wakeups``) or by the end of the
+    ``receiver``, instead of a task and an ``asyncio.wait`` per commit per socket."""
+
+    def __init__(self, receiver: asyncio.Task[None]) -> None:
+        self.future: asyncio.Future[None] | None = None
+        receiver.add_done_callback(self._wake)
+
+    def _wake(self, _: object = None) -> None:
+        if self.future is not None and not self.future.done():
+            self.future.set_result(None)
+
+    async def next(self, session: TableSession) -> None:
+        self.future = asyncio.get_running_loop().create_future()
+        session.wakeups.add(self.future)
+        try:
+            await self.future
+        finally:
+            session.wakeups.discard(self.future)
+            self.future = None
 
 
 async def _drain(websocket: WebSocket) -> None:

@@ -126,6 +126,9 @@ class TableSession:
         self.lock = asyncio.Lock()
         self._seat_reads = asyncio.Lock()
         self._changed = asyncio.Event()
+        self.wakeups: set[asyncio.Future[None]] = set()
+        """Futures resolved (and forgotten) at the next publish: a live socket's wait, with
+        no task of its own per commit (``app.api.ws``)."""
         self._prompts: list[Prompt] = []
         self._prompts_seq = -1
         self._prompt_ids: set[int] = set()
@@ -469,6 +472,10 @@ class TableSession:
     def _publish(self) -> None:
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
+        wakeups, self.wakeups = self.wakeups, set()
+        for wakeup in wakeups:
+            if not wakeup.done():
+                wakeup.set_result(None)
 
     async def wait_beyond(self, seq: int, epoch: int | None = None) -> None:
         """Return once the table is past ``seq`` (or its seats changed hands)."""

@@ -175,8 +175,10 @@ class SessionCache:
             return
         if what == "seats":
             self._poke(session, None, seats=True)
-        else:
-            self._poke(session, int(what) if what.isdigit() else None)
+        elif not what.isdigit():
+            self._poke(session, None)
+        elif int(what) > session.seq:  # not this process's own commit, already applied
+            self._poke(session, int(what))
 
     def _poke(self, session: TableSession, upto: int | None, *, seats: bool = False) -> None:
         """Ask for a catch-up of ``session`` (to ``upto``, or to whatever is stored: None),
