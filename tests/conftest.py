@@ -187,12 +187,30 @@ class LiveServer:
                 if _port_in_use(self.port):
                     raise _PortTaken(f"port {self.port} was taken before umbra serve could bind it")
                 raise RuntimeError(f"umbra serve exited with {self.proc.returncode}")
-            try:
-                with _socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                _time.sleep(0.02)
+            if self._serving_here():
+                return self
+            _time.sleep(0.02)
         raise RuntimeError("umbra serve did not start in 30 s")
+
+    def _serving_here(self) -> bool:
+        """Whether the port answers as *this* server: another xdist worker's server may have
+        bound the port first, and its answer must not pass for ours (our process then exits on
+        its failed bind, and ``_start_once`` tries another port); a test talking to another
+        worker's server loses it when that test ends."""
+        try:
+            with _socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                pass
+        except OSError:
+            return False
+        import httpx
+
+        try:
+            answer = httpx.get(f"{self.url}/healthz", timeout=2)
+            pid = answer.json().get("pid")
+        except (httpx.HTTPError, ValueError, AttributeError):
+            return False
+        assert self.proc is not None
+        return pid == self.proc.pid
 
     def kill(self) -> None:
         """Stop the process hard, as a crash would."""

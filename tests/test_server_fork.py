@@ -36,3 +36,22 @@ def test_a_server_that_cannot_start_says_so(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match=r"umbra serve exited with [1-9]"):
         LiveServer(dead_end, log_path=tmp_path / "server.log").start()
     assert "Traceback" in (tmp_path / "server.log").read_text()
+
+
+def test_a_port_another_server_answers_on_is_not_taken_for_ours(tmp_path: Path) -> None:
+    """Two xdist workers' servers may be handed one free port: the one that loses the bind
+    must not take the winner's answers for its own (its test would lose that server when the
+    other test ends), but start again on another port."""
+    first = LiveServer(f"sqlite:///{tmp_path / 'first.db'}", log_path=tmp_path / "first.log").start()
+    try:
+        second_db = f"sqlite:///{tmp_path / 'second.db'}"
+        second = LiveServer(second_db, port=first.port, log_path=tmp_path / "second.log")
+        second.port_chosen = True  # as if free_port had handed it the port the first one holds
+        second.start()
+        try:
+            assert second.port != first.port
+            assert httpx.get(f"{second.url}/healthz", timeout=10).json()["pid"] == second.proc.pid
+        finally:
+            second.stop()
+    finally:
+        first.stop()
