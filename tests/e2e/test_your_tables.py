@@ -120,6 +120,9 @@ def test_a_seat_opened_on_another_device_is_shown_as_lost(
         phone.new_page().goto(table.seat_url(0))  # the same invite link, on a phone
     finally:
         phone.close()
+    # The laptop's page turns into the watch page first (its seat moved): /tables is opened
+    # once that navigation is over, not while it races it in the same browser.
+    expect(laptop).to_have_url(re.compile(rf"/t/{table.id}/watch\?seat_moved=1$"))
     listed = browsing.page(server.url + "/tables")
     lost = row(listed, table.id)
     expect(lost).to_contain_text("no longer holds a seat")
