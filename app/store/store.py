@@ -508,6 +508,13 @@ class EventStore:
     async def events_after(
         self, table_id: str, after: int = 0, *, upto: int | None = None, limit: int | None = None
     ) -> list[StoredEvent]:
+        if self.raw is not None:  # the catch-up read of every commit: no query built for it
+            raw = self.raw
+            sql = _PG_EVENTS + (" AND seq <= %(upto)s" if upto is not None else "") + " ORDER BY seq"
+            sql += " LIMIT %(limit)s" if limit is not None else ""
+            params = {"table_id": table_id, "after": after, "upto": upto, "limit": limit}
+            rows = await self._once_more(lambda: raw.rows(sql, params))
+            return [_raw_stored(r) for r in rows]
         query = (
             select(schema.events)
             .where(schema.events.c.table_id == table_id, schema.events.c.seq > after)
@@ -517,13 +524,6 @@ class EventStore:
             query = query.where(schema.events.c.seq <= upto)
         if limit is not None:
             query = query.limit(limit)
-        if self.raw is not None:
-            raw = self.raw
-            sql = _PG_EVENTS + (" AND seq <= %(upto)s" if upto is not None else "") + " ORDER BY seq"
-            sql += " LIMIT %(limit)s" if limit is not None else ""
-            params = {"table_id": table_id, "after": after, "upto": upto, "limit": limit}
-            rows = await self._once_more(lambda: raw.rows(sql, params))
-            return [_raw_stored(r) for r in rows]
         return await self._once_more(lambda: self._read(query, _stored))
 
     async def command_result(self, table_id: str, command_id: str) -> list[StoredEvent]:
