@@ -5,8 +5,9 @@ The kernel contract is in ``app.kernel.game``; these are the values that cross i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from app.kernel.frozen import quick_init
 
@@ -105,6 +106,48 @@ class Choice:
     args: dict[str, Any]
     label: str
     detail: str = ""
+
+
+_choice_detail = Choice.detail  # the slot (``LazyChoice.detail`` is a property over it)
+
+
+class LazyChoice(Choice):
+    """A ``Choice`` whose ``detail`` is given as a function and worked out the first time
+    it is read: the odds and dice sources of an attack or a roll cost more than the rest of
+    the choice, and most readers of a prompt (a random player, a command's check) only
+    send a choice. Equal to the ``Choice`` with the same fields, and pickled as one.
+
+    Only for choices about a state that will never change (a published state): the
+    function reads it whenever the detail is first asked for."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # ``Choice``'s own ``__init__`` sets the slots (a function in ``detail``)
+
+        def __init__(self, type: str, args: dict[str, Any], label: str, detail: Callable[[], str]) -> None:  # noqa: A002
+            ...
+
+    @property
+    def detail(self) -> str:  # type: ignore[override]
+        text = _choice_detail.__get__(self)
+        if type(text) is not str:
+            text = text()
+            _choice_detail.__set__(self, text)  # once: the state it reads never changes
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Choice):
+            return NotImplemented
+        mine = (self.type, self.args, self.label, self.detail)
+        return mine == (other.type, other.args, other.label, other.detail)
+
+    __hash__ = Choice.__hash__
+
+    def __repr__(self) -> str:
+        return repr(Choice(self.type, self.args, self.label, self.detail))
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return (Choice, (self.type, self.args, self.label, self.detail))
 
 
 @quick_init

@@ -10,7 +10,7 @@ import pickle
 import pytest
 
 from app.kernel.frozen import quick_init
-from app.kernel.types import Choice, Command, Event, Prompt, Unavailable
+from app.kernel.types import Choice, Command, Event, LazyChoice, Prompt, Unavailable
 
 
 def test_the_value_classes_build_as_their_dataclass_would() -> None:
@@ -58,3 +58,24 @@ def test_only_frozen_slotted_positional_dataclasses() -> None:
     for cls in (Loose, NoSlots, Keywords):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+def test_a_lazy_choice_is_the_choice_it_explains_once_read() -> None:
+    asked: list[int] = []
+
+    def detail() -> str:
+        asked.append(1)
+        return "2 dice vs 5 — 56%"
+
+    lazy = LazyChoice("attack", {"blight": "b1"}, "Attack", detail)
+    plain = Choice("attack", {"blight": "b1"}, "Attack", "2 dice vs 5 — 56%")
+    assert not asked  # nothing worked out until read
+    assert lazy == plain and plain == lazy and [lazy] == [plain]
+    assert lazy != Choice("attack", {"blight": "b1"}, "Attack", "other")
+    assert repr(lazy) == repr(plain) and lazy.detail == plain.detail
+    assert asked == [1]  # worked out once, however often read
+    restored = pickle.loads(pickle.dumps(LazyChoice("t", {}, "T", detail)))
+    assert type(restored) is Choice and restored == Choice("t", {}, "T", "2 dice vs 5 — 56%")
+    assert dataclasses.replace(lazy) == plain
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lazy.label = "U"  # type: ignore[misc]

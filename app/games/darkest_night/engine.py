@@ -5,13 +5,14 @@ the agenda, decisions and the record of where the game waits are the kernel's.""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from app.games.darkest_night.content import Content, load
 from app.games.darkest_night.state import State
 from app.kernel.flow import Ctx as FlowCtx
 from app.kernel.flow import Rules, Step, refuse
-from app.kernel.types import Choice, Event
+from app.kernel.types import Choice, Event, LazyChoice
 
 __all__ = [
     "RULES",
@@ -20,6 +21,7 @@ __all__ = [
     "applies",
     "apply",
     "decision",
+    "explained",
     "hand_on",
     "known_answers",
     "published_answers",
@@ -108,6 +110,16 @@ def hand_on(state: State, answers: dict[Any, Any]) -> None:
     and its readers start from them."""
     global _memo
     _memo = (state, {}, answers)
+
+
+def explained(state: State, kind: str, args: dict[str, Any], label: str, detail: Callable[[], str]) -> Choice:
+    """A choice about ``state`` whose ``detail`` (odds, dice and their sources) is worked
+    out by ``detail()`` when first read if ``state`` is a published state being read (it
+    never changes: ``LazyChoice``), at once if it is a command's private state (which the
+    next event changes)."""
+    if state is _read_only:
+        return LazyChoice(kind, args, label, detail)
+    return Choice(kind, args, label, detail())
 
 
 MEMO_SURVIVES = frozenset(

@@ -5,12 +5,12 @@ the rule when they do not ("search — the Monastery cannot be searched, DN 19.2
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import Action
-from app.games.darkest_night.engine import Ctx, Step, decision, published_memo, step
+from app.games.darkest_night.engine import Ctx, Step, decision, explained, published_memo, step
 from app.games.darkest_night.rules.blights import blight_might, is_protected, move_hero
 from app.games.darkest_night.rules.combat import chance, roll_dice_count
 from app.games.darkest_night.rules.common import (
@@ -116,58 +116,18 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         choices.append(HIDE)
         can_pray = here == MONASTERY or any(m["op"] == "can_pray" for m in bonus_mods(ctx, hero))
         if can_pray:
-            dice = roll_dice_count(ctx, hero, "pray", PRAY_DICE, {})
-            odds = chance(dice, PRAY_TARGET)
-            sources = sources_text([("base", PRAY_DICE), *dice_bonus(ctx, hero, "pray", {})])
-            choices.append(
-                Choice(
-                    "pray",
-                    {},
-                    "Pray",
-                    f"{dice_word(dice)} vs {PRAY_TARGET} ({sources}): +1 grace per success up to "
-                    f"{default_grace(ctx, hero)}, then refresh your powers — {odds:.0%}; "
-                    "fail: no grace, your powers still refresh",
-                )
-            )
+            choices.append(explained(s, "pray", {}, "Pray", partial(pray_detail, ctx, hero)))
         if here == MONASTERY:
             unavailable.append(NO_SEARCH_HERE)
         else:
-            difficulty = search_difficulty(ctx, hero)
-            dice = roll_dice_count(ctx, hero, "search", 1, {})
-            sources = sources_text([("base", 1), *dice_bonus(ctx, hero, "search", {})])
-            raised = difficulty - ctx.c.locations[here].search
-            if raised:
-                sources += f"; the {here}'s {ctx.c.locations[here].search}, blights +{raised} (DN 11.2)"
-            choices.append(
-                Choice(
-                    "search",
-                    {},
-                    "Search",
-                    f"{dice_word(dice)} vs {difficulty} ({sources}) — "
-                    f"{chance(dice, difficulty):.0%}; a map card per success, keep one result; "
-                    "fail: nothing found",
-                )
-            )
+            choices.append(explained(s, "search", {}, "Search", partial(search_detail, ctx, hero)))
             if not can_pray:
                 unavailable.append(NO_PRAYER_HERE)
         choices.append(meditate_choice(hero.sparks))
         targets, blocked = attackable(ctx, hero)
         for blight_id, blight_type, might in targets:
-            dice = roll_dice_count(ctx, hero, "fight", 1, {"vs": "attack"})
-            sources = [("base", 1), *dice_bonus(ctx, hero, "fight", {"vs": "attack"})]
-            sources += blight_dice_sources(ctx, hero, "fight")
-            defense = effects_text(ctx.c.blights[blight_type].defense, none="no defense")
-            odds = chance(dice, might, relic=bool(hero.relics()))
-            choices.append(
-                Choice(
-                    "attack",
-                    {"blight": blight_id},
-                    f"Attack the {blight_type}",
-                    f"fight: {dice_word(dice)} vs might {might} ({sources_text(sources)}) — {odds:.0%} "
-                    f"with no tactic; win: it is destroyed; fail: {defense}; "
-                    "−1 secrecy either way (DN 8.0, 12.1)",
-                )
-            )
+            detail = partial(attack_detail, ctx, hero, blight_type, might)
+            choices.append(explained(s, "attack", {"blight": blight_id}, f"Attack the {blight_type}", detail))
         for why in blocked:
             unavailable.append(Unavailable("attack", "Attack", why, "DN 11.2"))
         if not s.blights.get(here):
@@ -215,6 +175,48 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
     choices.extend(free_actions)
     choices.append(TAKE_NO_ACTION if main_ok else END_ACTION_STEP)
     return choices, unavailable
+
+
+def pray_detail(ctx: Ctx, hero: Hero) -> str:
+    """A prayer's dice, odds and stakes (DN 8.0)."""
+    dice = roll_dice_count(ctx, hero, "pray", PRAY_DICE, {})
+    odds = chance(dice, PRAY_TARGET)
+    sources = sources_text([("base", PRAY_DICE), *dice_bonus(ctx, hero, "pray", {})])
+    return (
+        f"{dice_word(dice)} vs {PRAY_TARGET} ({sources}): +1 grace per success up to "
+        f"{default_grace(ctx, hero)}, then refresh your powers — {odds:.0%}; "
+        "fail: no grace, your powers still refresh"
+    )
+
+
+def search_detail(ctx: Ctx, hero: Hero) -> str:
+    """A search's dice, difficulty (raised by blights, DN 11.2), odds and stakes (DN 8.0)."""
+    here = hero.location
+    difficulty = search_difficulty(ctx, hero)
+    dice = roll_dice_count(ctx, hero, "search", 1, {})
+    sources = sources_text([("base", 1), *dice_bonus(ctx, hero, "search", {})])
+    raised = difficulty - ctx.c.locations[here].search
+    if raised:
+        sources += f"; the {here}'s {ctx.c.locations[here].search}, blights +{raised} (DN 11.2)"
+    return (
+        f"{dice_word(dice)} vs {difficulty} ({sources}) — "
+        f"{chance(dice, difficulty):.0%}; a map card per success, keep one result; "
+        "fail: nothing found"
+    )
+
+
+def attack_detail(ctx: Ctx, hero: Hero, blight_type: str, might: int) -> str:
+    """An attack on a blight: the fight's dice and their sources, the odds, the stakes (DN 8.0, 12.1)."""
+    dice = roll_dice_count(ctx, hero, "fight", 1, {"vs": "attack"})
+    sources = [("base", 1), *dice_bonus(ctx, hero, "fight", {"vs": "attack"})]
+    sources += blight_dice_sources(ctx, hero, "fight")
+    defense = effects_text(ctx.c.blights[blight_type].defense, none="no defense")
+    odds = chance(dice, might, relic=bool(hero.relics()))
+    return (
+        f"fight: {dice_word(dice)} vs might {might} ({sources_text(sources)}) — {odds:.0%} "
+        f"with no tactic; win: it is destroyed; fail: {defense}; "
+        "−1 secrecy either way (DN 8.0, 12.1)"
+    )
 
 
 @cache

@@ -4,7 +4,7 @@ pulling punches (DN 12.3), wounds and death (DN 13.1, 13.5)."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 from math import comb
 from typing import Any
 
@@ -20,7 +20,7 @@ from app.games.darkest_night.decisions import (
     Roll,
     Wound,
 )
-from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.engine import Ctx, Step, decision, explained, step
 from app.games.darkest_night.rules.common import (
     automatic,
     blight_effect_active,
@@ -134,45 +134,55 @@ def combat_options(s: State, d: dict[str, Any]) -> list[tuple[str, str | None, d
 def combat_choices(s: State, decision: Combat) -> list[Choice]:
     d = decision.step
     ctx = Ctx.reader(s)
-    hero = s.heroes[d["hero"]]
-    foe = d["foe"]
     out = []
-    win, fail = combat_stakes(d)
-    terror = terror_here(ctx, hero)
-    relics = hero.relics() > 0
-    by_approach: dict[str, tuple[int, list[tuple[str, int]]]] = {}
-    """Per approach, what every option's roll adds to its base dice (``roll_dice_count``)
-    and the sources of those dice: the same for each tactic of the approach."""
+    stakes = CombatStakes(ctx, s.heroes[d["hero"]], d)
     for approach, power_id, option in combat_options(s, d):
+        tactic = power_id or (d.get("power") if d.get("dice") else None)
+        how = f"with {spec(ctx, tactic).name}" if tactic else "with no tactic"
+        args = {"approach": approach, "tactic": power_id, "option": option_index(ctx, power_id, option)}
+        detail = partial(stakes.detail, approach, tactic, option)
+        out.append(explained(s, "resolve_combat", args, f"{approach.capitalize()} {how}", detail))
+    if not own_attack(d):
+        out.append(yield_choice(combat_stakes(d)[1]))
+    return out
+
+
+class CombatStakes:
+    """What each way of resolving a combat says (issue 11: its dice and their sources, the
+    odds, what a win and a loss do): the parts every way shares worked out once, when the
+    first detail is read."""
+
+    def __init__(self, ctx: Ctx, hero: Hero, d: dict[str, Any]) -> None:
+        self.ctx, self.hero, self.d = ctx, hero, d
+        self.shared: tuple[str, str, bool, bool] | None = None
+        """(on a win, on a loss, Terror here, the hero carries a relic), once read."""
+        self.by_approach: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+        """Per approach, what every option's roll adds to its base dice (``roll_dice_count``)
+        and the sources of those dice: the same for each tactic of the approach."""
+
+    def detail(self, approach: str, tactic: str | None, option: dict[str, Any]) -> str:
+        ctx, hero, d = self.ctx, self.hero, self.d
+        if self.shared is None:
+            self.shared = (*combat_stakes(d), terror_here(ctx, hero), hero.relics() > 0)
+        win, fail, terror, relics = self.shared
+        foe = d["foe"]
         target = foe["strength"] if approach == "fight" else foe["awareness"]
         base = int(option.get("dice", 1))
-        known = by_approach.get(approach)
+        known = self.by_approach.get(approach)
         if known is None:
             bonus = dice_bonus(ctx, hero, approach, {"vs": d.get("vs")})
             added = sum(n for _, n in bonus) + blight_dice(ctx, hero, approach)
-            known = by_approach[approach] = (added, [*bonus, *blight_dice_sources(ctx, hero, approach)])
+            known = self.by_approach[approach] = (added, [*bonus, *blight_dice_sources(ctx, hero, approach)])
         dice = max(1, base + known[0])  # roll_dice_count(ctx, hero, approach, base, d)
         relic = approach == "fight" and relics
         odds = chance(dice, target, relic=relic, terror=terror)
-        tactic = power_id or (d.get("power") if d.get("dice") else None)
-        how = f"with {spec(ctx, tactic).name}" if tactic else "with no tactic"
         sources = [(spec(ctx, tactic).name if tactic else "base", base), *known[1]]
-        cost = option.get("cost", {})
-        costs = "".join(f", spend {n} {res}" for res, n in cost.items())
-        args = {"approach": approach, "tactic": power_id, "option": option_index(ctx, power_id, option)}
+        costs = "".join(f", spend {n} {res}" for res, n in option.get("cost", {}).items())
         outcome = f"win: {win}" if approach == "fight" or d.get("win") else "win: you slip past"
-        out.append(
-            Choice(
-                "resolve_combat",
-                args,
-                f"{approach.capitalize()} {how}",
-                f"{dice_word(dice)} vs {target}{costs} ({sources_text(sources)}{extras_text(relic, terror)})"
-                f" — {odds:.0%} to win; {outcome}; fail: {fail}",
-            )
+        return (
+            f"{dice_word(dice)} vs {target}{costs} ({sources_text(sources)}{extras_text(relic, terror)})"
+            f" — {odds:.0%} to win; {outcome}; fail: {fail}"
         )
-    if not own_attack(d):
-        out.append(yield_choice(fail))
-    return out
 
 
 @cache
