@@ -115,14 +115,20 @@ def anytime_choices(s: State, seat: int) -> list[Choice]:
         return []
     ctx = Ctx.reader(s)
     out: list[Choice] = []
-    decayed = not artifacts_work(ctx)  # Decay: items have no effect (DN 11.2)
+    decayed: bool | None = None
+    """Decay: items have no effect (DN 11.2); asked once a hero carries an item."""
     for hero in mine:
+        if not hero.items and (not s.stored or hero.location != MONASTERY):
+            out.extend(power_uses(ctx, hero))  # most heroes most of the time: nothing to give or take
+            continue
+        if decayed is None:
+            decayed = not artifacts_work(ctx)
         name = hero_name(ctx, hero.id)
         here = s.heroes_at(hero.location) if hero.items else []
         for item in hero.items:
-            label = item_name(ctx, item)
             if item.locked:
                 continue
+            label = item_name(ctx, item)
             for other in here:
                 if other.id != hero.id and can_receive(other, item):
                     out.append(
