@@ -70,8 +70,26 @@ class SeededOnUse(random.Random):
 
 
 def roll(rng: random.Random, count: int, sides: int = 6) -> list[int]:
-    """Roll ``count`` dice of ``sides`` faces."""
-    return [rng.randint(1, sides) for _ in range(count)]
+    """Roll ``count`` dice of ``sides`` faces: ``[rng.randint(1, sides) for _ in range(count)]``,
+    the very faces, drawn the way ``randint`` draws them without its layers of argument
+    checks (``randint(1, n)`` is ``1 + _randbelow(n)``, which asks ``getrandbits`` for as
+    many bits as ``n`` has until the number is below ``n``). An rng of another class (a
+    test's rigged dice) is asked through its own ``randint``."""
+    if type(rng) not in PLAIN_RANDOM or sides < 1:
+        return [rng.randint(1, sides) for _ in range(count)]
+    bits = rng.getrandbits
+    width = sides.bit_length()
+    faces = []
+    for _ in range(count):
+        face = bits(width)
+        while face >= sides:
+            face = bits(width)
+        faces.append(face + 1)
+    return faces
+
+
+PLAIN_RANDOM = (random.Random, SeededOnUse)
+"""The rngs whose ``randint`` is ``random.Random``'s own (``roll`` may draw as it does)."""
 
 
 def shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:

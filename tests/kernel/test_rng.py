@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.kernel.rng import SeededOnUse, rng_for
+from app.kernel.rng import SeededOnUse, rng_for, roll
 
 DRAWS: list[Callable[[random.Random], Any]] = [
     lambda g: g.randint(1, 6),
@@ -53,3 +53,23 @@ def test_no_seeding_until_something_draws_and_state_reads_seed_first() -> None:
     reseeded.seed(5)
     assert reseeded.random() == random.Random(5).random()
     assert rng_for("a", 1).random() != rng_for("a", 2).random()
+
+
+@pytest.mark.parametrize("sides", [1, 2, 3, 6, 7, 8, 12, 20])
+def test_roll_gives_the_faces_randint_gives_and_leaves_the_same_state(sides: int) -> None:
+    for seq in range(60):
+        ours, theirs = rng_for("dice", seq), reference("dice", seq)
+        if seq % 2:
+            ours.random(), theirs.random()  # already seeded, or seeded by the roll itself
+        assert roll(ours, 9, sides) == [theirs.randint(1, sides) for _ in range(9)]
+        assert ours.getstate() == theirs.getstate()
+        plain, again = reference("dice", seq), reference("dice", seq)  # a plain random.Random too
+        assert roll(plain, 4, sides) == [again.randint(1, sides) for _ in range(4)]
+
+
+def test_roll_asks_a_rigged_rng_through_its_own_randint() -> None:
+    class Loaded(random.Random):
+        def randint(self, a: int, b: int) -> int:
+            return b
+
+    assert roll(Loaded(1), 3) == [6, 6, 6]

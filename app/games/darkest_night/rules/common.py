@@ -9,6 +9,7 @@ from app.games.darkest_night.content import LOCATIONS, MONASTERY
 from app.games.darkest_night.describe import hero_label
 from app.games.darkest_night.engine import Ctx
 from app.games.darkest_night.state import Hero, State
+from app.kernel.rng import roll
 
 MAX_SPARKS = 3
 TRAVEL_SECRECY_CAP = 5
@@ -148,7 +149,7 @@ def spend(ctx: Ctx, hero: Hero, resource: str, n: int, why: str) -> None:
 
 def roll_dice(ctx: Ctx, count: int) -> list[int]:
     """Roll ``count`` dice; regardless of penalties at least one die is rolled (DN 5.0)."""
-    return [ctx.rng.randint(1, 6) for _ in range(max(1, count))]
+    return roll(ctx.rng, max(1, count))  # ``ctx.rng.randint(1, 6)`` each
 
 
 # -- decks (DN 19.1) ----------------------------------------------------------------------
