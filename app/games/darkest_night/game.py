@@ -8,7 +8,7 @@ from typing import Any
 
 from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
-from app.games.darkest_night.decisions import decision_hero, decision_title
+from app.games.darkest_night.decisions import Combat, decision_hero, decision_title
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event
 from app.games.darkest_night.engine import (
@@ -397,9 +397,24 @@ def victory_check() -> Callable[[Ctx], None]:
 
 
 def prompt_title(state: State, d: Decision) -> str:
-    title = decision_title(d) or TITLES.get(d.kind, d.kind)
     hero = decision_hero(d)
+    if isinstance(d, Combat):  # the one kind whose title reads more than its hero (its foe)
+        return _title(state, d, hero)
+    key = (d.kind, hero)
+    title = _TITLES_BY_HERO.get(key)
+    if title is None:
+        title = _TITLES_BY_HERO[key] = _title(state, d, hero)
+    return title
+
+
+def _title(state: State, d: Decision, hero: str | None) -> str:
+    title = decision_title(d) or TITLES.get(d.kind, d.kind)
     return f"{hero_name(state, hero)}: {title}" if hero else title
+
+
+_TITLES_BY_HERO: dict[tuple[str, str | None], str] = {}
+"""``prompt_title`` by decision kind and hero, for every kind but a combat: its title and
+the hero's name come from the content alone (asked for in every prompt)."""
 
 
 def monastery() -> str:

@@ -370,3 +370,33 @@ def test_nothing_to_add_to_a_roll_is_a_roll_with_one_choice() -> None:
             )
             state, count = kernel.fold_all(game, state, events), count + len(events)
     assert compared >= 8
+
+
+def test_the_prompt_titles_kept_by_kind_and_hero_are_those_made_afresh() -> None:
+    """``prompt_title`` keeps the title of every kind but a combat by kind and hero: along
+    games, each prompt's title is the one worked out from the decision itself."""
+    from app.games.darkest_night.decisions import decision_hero, decision_title
+    from app.games.darkest_night.view import TITLES
+
+    compared = 0
+    for seed in (1, 5):
+        game = DARKEST_NIGHT
+        picker = random.Random(seed)
+        opening = game.setup(validate_options(game, {}), [SeatInfo(0, "P0")], rng_for(f"title-{seed}", 1))
+        state, count = kernel.replay(game, opening), len(opening)
+        for _ in range(300):
+            if game.outcome(state) is not None:
+                break
+            d = state.decision
+            prompts = [p for p in game.prompts(state) if p.choices and p.required]
+            if d is not None and prompts:
+                title = decision_title(d) or TITLES.get(d.kind, d.kind)
+                hero = decision_hero(d)
+                assert prompts[0].title == (f"{hero_name(state, hero)}: {title}" if hero else title)
+                compared += 1
+            choice = picker.choice(picker.choice(prompts).choices)
+            command = Command(prompts[0].seat, choice.type, choice.args)
+            seat = Viewer("seat", frozenset({0}))
+            events = kernel.decide(game, state, command, seat, rng_for(f"title-{seed}", count + 1))
+            state, count = kernel.fold_all(game, state, events), count + len(events)
+    assert compared > 100 and len(dn_game._TITLES_BY_HERO) > 5
