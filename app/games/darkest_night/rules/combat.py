@@ -31,7 +31,14 @@ from app.games.darkest_night.rules.common import (
     roll_dice,
     spend,
 )
-from app.games.darkest_night.rules.powers import boosts, dice_bonus, note_use, set_power, spec, tactics
+from app.games.darkest_night.rules.powers import (
+    boosts,
+    dice_bonus,
+    note_use,
+    set_power,
+    spec,
+    tactics_by_approach,
+)
 from app.games.darkest_night.rules.stakes import (
     blight_dice_sources,
     combat_stakes,
@@ -121,13 +128,16 @@ def combat_options(s: State, d: dict[str, Any]) -> list[tuple[str, str | None, d
     out: list[tuple[str, str | None, dict[str, Any]]] = []
     if d.get("dice"):  # a power that is itself the way to fight (e.g. Consecration)
         return [("fight", None, {"dice": int(d["dice"])})]
-    for approach in ("fight", "elude"):
-        stat = foe.get("strength") if approach == "fight" else foe.get("awareness")
-        if approach not in allowed or not stat:
-            continue
+    approaches = tuple(
+        approach
+        for approach, stat in (("fight", foe.get("strength")), ("elude", foe.get("awareness")))
+        if approach in allowed and stat
+    )
+    if not approaches:
+        return out
+    for approach, found in tactics_by_approach(ctx, hero, approaches, vs).items():
         out.append((approach, None, {"dice": 1}))
-        for power, option in tactics(ctx, hero, approach, vs):
-            out.append((approach, power.id, option))
+        out.extend((approach, power.id, option) for power, option in found)
     return out
 
 

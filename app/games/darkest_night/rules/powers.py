@@ -192,9 +192,17 @@ def tactics(ctx: Ctx, hero: Hero, approach: str, vs: str) -> list[tuple[Power, d
     """Tactics the hero may use now (not exhausted, costs payable, no Confusion here,
     not the same tactic twice running for a dual-class hero, DN 20.2.3); Psion Stones
     share a tactic with every hero (DN 15.0)."""
+    return tactics_by_approach(ctx, hero, (approach,), vs)[approach]
+
+
+def tactics_by_approach(
+    ctx: Ctx, hero: Hero, approaches: tuple[str, ...], vs: str
+) -> dict[str, list[tuple[Power, dict[str, Any]]]]:
+    """``tactics`` for each of ``approaches``, in one pass over the powers (a combat asks
+    for fight and elude)."""
+    found: dict[str, list[tuple[Power, dict[str, Any]]]] = {approach: [] for approach in approaches}
     if blight_effect_active(ctx, "no_tactics", hero.location, hero=hero):
-        return []
-    found: list[tuple[Power, dict[str, Any]]] = []
+        return found
     sources: list[tuple[Hero, Power]] = [(hero, p) for p in carried_powers(hero, artifacts_work(ctx))]
     for other in ctx.s.living():
         if other.id != hero.id:
@@ -210,15 +218,16 @@ def tactics(ctx: Ctx, hero: Hero, approach: str, vs: str) -> list[tuple[Power, d
         ):
             continue
         for option in spec(ctx, power.id).tactic:
-            if option.get("approach") not in (approach, "either"):
-                continue
+            way = option.get("approach")
             wanted = option.get("vs")
             if wanted and vs not in (wanted if isinstance(wanted, list) else [wanted]):
                 continue
             cost = option.get("cost", {})
             if any(getattr(hero, res) < n for res, n in cost.items()):
                 continue
-            found.append((power, option))
+            for approach, options in found.items():
+                if way in (approach, "either"):
+                    options.append((power, option))
     return found
 
 
