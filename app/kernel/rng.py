@@ -88,12 +88,30 @@ def roll(rng: random.Random, count: int, sides: int = 6) -> list[int]:
     return faces
 
 
+def shuffle(rng: random.Random, items: MutableSequence[Any]) -> None:
+    """``rng.shuffle(items)``: the very order, drawn as ``random.Random.shuffle`` draws it
+    (from the last place down, a place below ``i + 1`` for place ``i``, each by
+    ``getrandbits`` as in ``roll``) without a method call per card. An rng of another
+    class is asked through its own ``shuffle``."""
+    if type(rng) not in PLAIN_RANDOM:
+        rng.shuffle(items)
+        return
+    bits = rng.getrandbits
+    for i in reversed(range(1, len(items))):
+        below = i + 1
+        width = below.bit_length()
+        j = bits(width)
+        while j >= below:
+            j = bits(width)
+        items[i], items[j] = items[j], items[i]
+
+
 PLAIN_RANDOM = (random.Random, SeededOnUse)
 """The rngs whose ``randint`` is ``random.Random``'s own (``roll`` may draw as it does)."""
 
 
 def shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
     """A shuffled copy of ``items``."""
-    out: MutableSequence[T] = list(items)
-    rng.shuffle(out)
-    return list(out)
+    out: list[T] = list(items)
+    shuffle(rng, out)
+    return out

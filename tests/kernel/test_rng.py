@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.kernel.rng import SeededOnUse, rng_for, roll
+from app.kernel.rng import SeededOnUse, rng_for, roll, shuffle, shuffled
 
 DRAWS: list[Callable[[random.Random], Any]] = [
     lambda g: g.randint(1, 6),
@@ -73,3 +73,28 @@ def test_roll_asks_a_rigged_rng_through_its_own_randint() -> None:
             return b
 
     assert roll(Loaded(1), 3) == [6, 6, 6]
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 30, 81])
+def test_shuffle_gives_the_order_random_shuffle_gives_and_leaves_the_same_state(size: int) -> None:
+    for seq in range(40):
+        ours, theirs = rng_for("deck", seq), reference("deck", seq)
+        if seq % 2:
+            ours.random(), theirs.random()
+        cards, expected = list(range(size)), list(range(size))
+        shuffle(ours, cards)
+        theirs.shuffle(expected)
+        assert cards == expected and ours.getstate() == theirs.getstate()
+        letters = list("abcdefgh")
+        reference("deck", seq).shuffle(letters)  # random.Random's own shuffle
+        assert shuffled(rng_for("deck", seq), "abcdefgh") == letters
+
+
+def test_shuffle_asks_a_rigged_rng_through_its_own_shuffle() -> None:
+    class Reversing(random.Random):
+        def shuffle(self, x: Any) -> None:  # type: ignore[override]
+            x.reverse()
+
+    cards = [1, 2, 3]
+    shuffle(Reversing(1), cards)
+    assert cards == [3, 2, 1]

@@ -27,6 +27,7 @@ from app.games.darkest_night.rules.common import (
 )
 from app.games.darkest_night.rules.items import gain_keys
 from app.games.darkest_night.state import Hero, State
+from app.kernel.rng import shuffle
 from app.kernel.types import Choice
 
 RENEWAL = "renewal"
@@ -387,7 +388,7 @@ def draw_darkness_card(ctx: Ctx, st: Step) -> None:
         # Draw another instead, then shuffle Eclipse back into the deck (DN 20.2.1).
         card = deck.cards[1]
         rest = [c for c in deck.cards if c != card]
-        ctx.rng.shuffle(rest)
+        shuffle(ctx.rng, rest)
         ctx.emit("DeckShuffled", deck="darkness", order=[card, *rest])
     spec = ctx.c.darkness[card]
     ctx.emit(
@@ -756,7 +757,7 @@ def take_power_from_deck(ctx: Ctx, hero: Hero, power: str, why: str) -> None:
     ctx.emit("PowerDrawn", hero=hero.id, power=power, why=why)
     ctx.emit("PowerGained", hero=hero.id, power=power)
     order = list(hero.deck)
-    ctx.rng.shuffle(order)
+    shuffle(ctx.rng, order)
     ctx.emit("PowerDeckShuffled", hero=hero.id, order=order)
 
 

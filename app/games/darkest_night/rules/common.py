@@ -9,7 +9,7 @@ from app.games.darkest_night.content import LOCATIONS, MONASTERY
 from app.games.darkest_night.describe import hero_label
 from app.games.darkest_night.engine import Ctx
 from app.games.darkest_night.state import Hero, State
-from app.kernel.rng import roll
+from app.kernel.rng import roll, shuffle
 
 MAX_SPARKS = 3
 TRAVEL_SECRECY_CAP = 5
@@ -176,7 +176,7 @@ def draw(ctx: Ctx, deck_name: str, *, reason: str = "", private_seat: int | None
 def reshuffle(ctx: Ctx, deck_name: str, extra: list[str] | None = None) -> None:
     deck = ctx.s.decks[deck_name]
     cards = list(deck.cards) + list(deck.discard) + list(extra or [])
-    ctx.rng.shuffle(cards)
+    shuffle(ctx.rng, cards)
     ctx.emit("DeckShuffled", deck=deck_name, order=cards, with_discards=True)
 
 

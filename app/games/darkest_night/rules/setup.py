@@ -10,6 +10,7 @@ from app.games.darkest_night.decisions import ChooseHero, ChoosePowers
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import draw, hero_name, place_blight, stock_of
 from app.games.darkest_night.state import State, kind_of
+from app.kernel.rng import shuffle
 from app.kernel.types import Choice
 
 REMOVED_WITHOUT_QUESTS_DARKNESS = ("well_of_misery",)
@@ -50,7 +51,7 @@ def build_decks(ctx: Ctx, options: dict[str, Any]) -> None:
     }
     for name, cards in decks.items():
         order = list(cards)
-        ctx.rng.shuffle(order)
+        shuffle(ctx.rng, order)
         if name == "darkness" and options.get("no_darkness_deck"):
             # Dying Land at 10 and Creeping Shadows at 20 instead of a random deck (DN 20.7).
             order = [x for x in NO_DARKNESS_DECK_CARDS if x in c.darkness]
@@ -326,7 +327,7 @@ def shuffle_power_deck(ctx: Ctx, st: Step) -> None:
     deck = [p.id for o in owners for p in ctx.c.heroes[o].powers if p.id not in in_play]
     if ctx.s.options.get("no_quests"):
         deck = [p for p in deck if not ctx.c.powers()[p].requires_quests]
-    ctx.rng.shuffle(deck)
+    shuffle(ctx.rng, deck)
     ctx.emit("PowerDeckShuffled", hero=hero.id, order=deck)
 
 
