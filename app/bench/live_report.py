@@ -132,6 +132,8 @@ class Phase:
             "postgres_cpu_ms_per_command": _num(self.db_ms_per_command),
             "loop_lag_ms": self.loop_lag_ms,
             "missing_frames": self.missing,
+            "view_requests": self.views,
+            "pushed_prompts": self.pushed,
             "client_cpu_percent": _num(self.client_cpu_s / self.seconds * 100 if self.seconds else nan),
             "concurrent_rounds": self.rounds_together,
             "concurrent_sends": self.sent_together,
