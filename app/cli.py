@@ -36,7 +36,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         flush=True,
     )
     uvicorn.run(
-        "app.main:create_app",
+        "app.main:create_served_app",
         factory=True,
         host=args.host,
         port=args.port,

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
-from app.api import errors, health, mine, tables, ws
+from app.api import collector, errors, health, mine, tables, ws
 from app.api.encoding import GZIP_LEVEL, GZIP_MINIMUM_BYTES
 from app.api.gate import Gate, Load
 from app.api.lag import LoopLag
@@ -43,8 +43,15 @@ class UmbraApp(FastAPI):
         await super().__call__(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app. The database must already be migrated (``umbra serve`` does it)."""
+def create_served_app() -> FastAPI:
+    """``create_app`` for ``umbra serve``'s processes (uvicorn's factory): the process is the
+    server's alone, so its garbage collector is tuned for serving (``app.api.collector``)."""
+    return create_app(serving=True)
+
+
+def create_app(settings: Settings | None = None, *, serving: bool = False) -> FastAPI:
+    """Build the app. The database must already be migrated (``umbra serve`` does it).
+    ``serving``: the app owns its process (``create_served_app``)."""
     settings = settings or Settings.from_env()
     for module in settings.extra_games:
         importlib.import_module(module)
@@ -55,6 +62,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         await hub.start()
         app.state.loop_lag.start()
+        if serving:
+            collector.settle()  # started: what is alive now lives as long as the process
         try:
             yield
         finally:

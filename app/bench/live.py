@@ -11,9 +11,15 @@ frames, ``/ws/tables/{id}?after=<seq>&token=...``, what an API client sees) and 
 connected like a browser's watch page (``format=html``: the changed HTML fragments).
 
 The seats are played from this process as API clients would: for each command the bench
-asks ``GET /api/tables/{id}/view`` with the token of the seat the table waits on (the
-view's ``waiting_for`` says which) and sends one of the ready-to-send commands of that
-seat's required prompt. When the game has a bot (``app.kernel.game.has_bot``) the bot
+takes the prompts the socket of the seat the table waits on pushed with the frame of the
+last commit (issue 10: a JSON frame's ``prompts``, ready-to-send commands; an html seat
+page's prompts fragment, whose buttons carry the same commands less the ``seq`` and
+``command_id`` a click adds, with the bot's replica saying whom the table waits on), and
+sends one of the commands of that seat's required prompt. It asks ``GET
+/api/tables/{id}/view`` with the seat's token instead (counted, "GET /view per command")
+only when the socket has not pushed them: a table's first move on an html page that was
+never sent its prompts fragment, a game without a bot on html seats, a frame that did not
+come within ``PUSH_WAIT_S``. When the game has a bot (``app.kernel.game.has_bot``) the bot
 picks, ``game.bot_choice(state, prompt, rng)``, on a replica of the table's state (the log
 read once with the game-master token, then every command decided locally in lockstep with
 the server: same seed, same seq), checked against every command's response and rebuilt
@@ -66,6 +72,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
 import json
 import random
 import shlex
@@ -98,6 +105,9 @@ DEFAULT_GAME = "pulse"
 SPECTATORS = 2
 OVERLOAD_RETRIES = 5
 VIEW_TRIES = 6
+PUSH_WAIT_S = 10.0
+"""How long a seat waits for its socket's frame of the last commit before asking ``GET /view``
+(under saturation a frame follows the POST's answer by milliseconds at p50, seconds at p99)."""
 
 
 @dataclass(frozen=True)
@@ -550,16 +560,69 @@ async def play_at_rate(
         slot += interval
 
 
+async def pushed_view(game: Game, table: LiveTable, seat: Any) -> dict[str, Any] | None:
+    """What ``GET /view`` would answer ``seat`` after the last commit, from what its own
+    socket pushed with that commit's frame (waited for, up to ``PUSH_WAIT_S``): a JSON
+    frame's prompts, ``waiting_for`` and outcome as they are; an html page's prompts
+    fragment with each button's command completed as the page's click completes it (the
+    page's seq; a command id made from that seq and the command, so sending the same choice
+    again is the same command), whom the table waits on and its outcome from the bot's
+    replica at that seq. None when the socket has not pushed them (see the module's doc)."""
+    watcher = table.seat_watcher(seat)
+    if watcher is None or (watcher.fragments and table.state is None):
+        return None  # an html page does not say whom the table waits on: only a replica can
+    pushed = await watcher.pushed_at(table.seq, PUSH_WAIT_S)
+    if pushed is None or not watcher.fragments:
+        return pushed
+    seq = pushed["seq"]
+    if table.replica_seq != seq:
+        return None
+    outcome = game.outcome(table.state)
+    waiting = [] if outcome else list(dict.fromkeys(p.seat for p in game.prompts(table.state) if p.required))
+    if seat in waiting and not any(p["seat"] == seat and p["required"] for p in pushed["prompts"]):
+        return None  # the page shows the seat's choice otherwise than as buttons: ask
+    prompts = [
+        {**p, "choices": [{**c, "command": page_command(table, seq, c["command"])} for c in p["choices"]]}
+        for p in pushed["prompts"]
+    ]
+    return {
+        "seq": seq,
+        "prompts": prompts,
+        "waiting_for": waiting,
+        "outcome": outcome.to_json() if outcome else None,
+    }
+
+
+def page_command(table: LiveTable, seq: int, command: dict[str, Any]) -> dict[str, Any]:
+    """A page button's command as ``POST /commands`` takes it: with the page's ``seq`` and a
+    ``command_id`` derived from the table, that seq and the command."""
+    body = json.dumps([table.id, seq, command["seat"], command["type"], command["args"]], sort_keys=True)
+    digest = hashlib.sha256(body.encode()).hexdigest()[:24]
+    return {**command, "seq": seq, "command_id": f"bench-{seq}-{digest}"}
+
+
 async def served_view(client: Any, game: Game, table: LiveTable, phase: Phase) -> dict[str, Any] | None:
-    """``GET /view?after=<last commit>`` as the seat the table waits on: the one the bot's
-    replica says, else the one waited on at the last look (asking again as another seat if
-    the view says the table waits on others now); None if it failed (counted). ``after``
-    makes any worker answer at the last commit or later (read your writes), so a view
-    behind it is a failure of the server, still counted and asked again."""
+    """The prompts of the seat the table waits on (the one the bot's replica says, else the
+    one waited on at the last look or push, another if they say the table waits on others
+    now): pushed on its socket (``pushed_view``), else ``GET /view?after=<last commit>`` as
+    that seat (asking again as another seat if the view says the table waits on others
+    now); None if it failed (counted). ``after`` makes any worker answer at the last commit
+    or later (read your writes), so a view behind it is a failure of the server, still
+    counted and asked again."""
     if table.state is not None:
         waiting = [p.seat for p in game.prompts(table.state) if p.required]
         if waiting and table.seat not in waiting:
             table.seat = waiting[0]
+    for _ in range(2):
+        pushed = await pushed_view(game, table, table.seat)
+        if pushed is None:
+            break
+        table.waiting = list(pushed["waiting_for"])
+        waiting = pushed["waiting_for"]
+        if pushed["outcome"] is not None or not waiting or table.seat in waiting:
+            phase.pushed += 1
+            return pushed
+        table.seat = waiting[table.commands % len(waiting)]
     view: dict[str, Any] | None = None
     for _ in range(VIEW_TRIES):
         phase.views += 1
@@ -693,12 +756,18 @@ def seat_client(client: Any, table: LiveTable, seat: Any) -> Any:
     return table.seat_clients[seat]
 
 
-async def seat_view(client: Any, table: LiveTable, seat: Any, phase: Phase) -> dict[str, Any] | None:
-    """``GET /view?after=<last commit>`` as ``seat`` from its own client, asked again (and
-    counted) if it is behind that commit, as ``served_view`` does; None if it failed
-    (counted)."""
+async def seat_view(
+    client: Any, game: Game, table: LiveTable, seat: Any, phase: Phase
+) -> dict[str, Any] | None:
+    """``seat``'s prompts as its socket pushed them (``pushed_view``), else ``GET
+    /view?after=<last commit>`` as ``seat`` from its own client, asked again (and counted) if
+    it is behind that commit, as ``served_view`` does; None if it failed (counted)."""
     import httpx
 
+    pushed = await pushed_view(game, table, seat)
+    if pushed is not None:
+        phase.pushed += 1
+        return pushed
     headers = {"Authorization": f"Bearer {table.token_for(seat)}"}
     params = {"after": table.seq} if table.seq else None
     view: dict[str, Any] | None = None
@@ -763,7 +832,7 @@ async def step_together(client: Any, game: Game, table: LiveTable, seats: list[A
     game's answer to a command another seat's beat), anything else not 200 a failure. The
     bot's replica then follows the committed commands in the order of their seqs. False if
     nothing was committed and something failed."""
-    views = await asyncio.gather(*(seat_view(client, table, seat, phase) for seat in seats))
+    views = await asyncio.gather(*(seat_view(client, game, table, seat, phase) for seat in seats))
     offers: list[tuple[Any, dict[str, Any], int]] = []
     failed = False
     for seat, view in zip(seats, views, strict=True):

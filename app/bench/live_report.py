@@ -30,7 +30,9 @@ class Phase:
     """(table, seq of the command's last event, time just before its POST) per command."""
     reply_ms: list[float] = field(default_factory=list)
     views: int = 0
-    """``GET /view`` requests (one per command, two when the waited-on seat changed)."""
+    """``GET /view`` requests (when a seat's socket had not pushed its prompts; see ``live``)."""
+    pushed: int = 0
+    """Commands chosen from the prompts the seat's own socket pushed (no ``GET /view``)."""
     failures: Counter[str] = field(default_factory=Counter)
     retries: Counter[str] = field(default_factory=Counter)
     """Requests sent again after a broken connection (not failures: see ``live.send``)."""
@@ -130,6 +132,8 @@ class Phase:
             "postgres_cpu_ms_per_command": _num(self.db_ms_per_command),
             "loop_lag_ms": self.loop_lag_ms,
             "missing_frames": self.missing,
+            "view_requests": self.views,
+            "pushed_prompts": self.pushed,
             "client_cpu_percent": _num(self.client_cpu_s / self.seconds * 100 if self.seconds else nan),
             "concurrent_rounds": self.rounds_together,
             "concurrent_sends": self.sent_together,
@@ -222,6 +226,7 @@ class Figures:
         page = _mean(self.page_start + self.page_end)
         frames = [b for p in self.measured for b in p.frame_bytes]
         views, commands = sum(p.views for p in self.measured), sum(p.commands for p in self.measured)
+        pushed = sum(p.pushed for p in self.measured)
         rows = text_table(HEADERS, [p.row(page) for p in self.measured], left=1)
         d = self.delivery
         lines = [
@@ -240,7 +245,8 @@ class Figures:
             f"{fmt(_mean(self.page_end), 0)} B at the end; diff ratio = B/cmd/spectator / their mean",
             f"  spectator frames: {len(frames)}, p50 {fmt(percentile(frames, 50), 0)} B, "
             f"p99 {fmt(percentile(frames, 99), 0)} B; games ended: {self.finished_games}; GET /view per "
-            f"command: {fmt(views / commands if commands else float('nan'), 2)}",
+            f"command: {fmt(views / commands if commands else float('nan'), 2)}; prompts taken from a seat "
+            f"socket's push per command: {fmt(pushed / commands if commands else float('nan'), 2)}",
             f"  seat events lost / duplicated / out of order / wrong: "
             f"{d.lost} / {d.duplicated} / {d.out_of_order} / {d.wrong}"
             + (f"; bad frames {d.bad_frames}" if d.bad_frames else ""),

@@ -16,7 +16,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import islice
 from typing import Any
 
 from app.kernel import history
@@ -499,7 +498,11 @@ class TableSession:
         """Committed events with ``after < seq <= upto``, from memory when it has them."""
         if upto <= after:
             return []
-        if self.recent and self.recent[0].seq <= after + 1:
-            first = self.recent[0].seq  # seqs in ``recent`` are contiguous
-            return list(islice(self.recent, after + 1 - first, upto + 1 - first))
+        recent = self.recent
+        if recent and recent[0].seq <= after + 1:
+            first = recent[0].seq  # seqs in ``recent`` are contiguous
+            # By index, not ``islice`` (which walks the deque from its oldest event): a deque
+            # is indexed from its nearer end, and what a live socket asks for after each
+            # commit is the newest few events of a window of up to ``RECENT_EVENTS``.
+            return [recent[i] for i in range(after + 1 - first, min(upto + 1 - first, len(recent)))]
         return await self.store.events_after(self.id, after, upto=upto)

@@ -110,6 +110,8 @@ def test_live_darkest_night_bench_quick_on_sqlite(
     for label in LIVE_LABELS:
         assert label in out, label
     assert phase_counts(out, 5) == (20, 100)
+    # Every move is chosen from the prompts its seat's socket pushed: no GET /view.
+    assert "GET /view per command: 0.00;" in out
 
 
 def test_live_bench_plays_a_game_it_was_never_told_of(
@@ -248,6 +250,8 @@ def test_live_bench_at_a_fixed_rate_prints_json(
     assert phase["name"] == "2 tables at 4/s" and phase["offered_per_s"] == 8.0
     assert 8 <= phase["commands"] <= 18  # 2 tables x 4/s x 2 s, give or take a slot
     assert phase["missing_frames"] == 0 and phase["failures"] == {}
+    # Pulse has no bot to say whom an html page's table waits on: each move asks GET /view.
+    assert phase["pushed_prompts"] == 0 and phase["view_requests"] >= phase["commands"]
     for key in ("seat_ms", "spectator_ms"):
         assert set(phase[key]) == {"p50", "p95", "p99"} and phase[key]["p50"] > 0
     assert phase["server_cpu_ms_per_command"] > 0
