@@ -29,7 +29,7 @@ from app.kernel import table as kernel
 from app.kernel.game import campaign, has_bot
 from app.kernel.history import UNDO_EVENT, undo_span
 from app.kernel.types import GM_SEAT, Prompt, Viewer
-from app.live.hub import Hub, prompt_json
+from app.live.hub import Hub
 from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web.boardview import page_view
@@ -109,28 +109,37 @@ def viewer_prompts(hub: Hub, session: TableSession, viewer: Viewer) -> list[dict
     return out
 
 
-PER_SEQ_FIELDS = ("command_id", "seq")
-"""What a button does not carry: the page sends its current seq with the click
-(``static/umbra.js``) and the server derives the command id from it (``routes.act``)."""
-
-
 def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
-    """``prompt_json`` with each choice's element id and board target, each command without
-    its ``command_id`` and ``seq``: a button is then the same HTML at every seq its choice is
-    offered, so a seat whose choices did not change is sent no prompts frame (issue 10).
-    Made once per seq for every page showing one of the game's prompts (``TableSession.derived``)."""
+    """A prompt as its buttons: ``prompt_json``'s shape with each choice's element id and board
+    target, and each command without the ``command_id`` and ``seq`` the JSON wire carries (the
+    page sends its current seq with the click, ``static/umbra.js``, and the server derives the
+    id from it, ``routes.act``): a button is then the same HTML at every seq its choice is
+    offered, so a seat whose choices did not change is sent no prompts frame (issue 10). Made
+    here rather than from ``prompt_json``, whose command ids (a hash per choice) a page never
+    sends. Once per seq for every page showing one of the game's prompts (``TableSession.derived``)."""
+
+    def button(choice: Choice) -> dict[str, Any]:
+        target = None if choice.type == kernel.UNDO else session.game.choice_target(session.state, choice)
+        command = {"seat": prompt.seat, "type": choice.type, "args": choice.args}
+        return {
+            "label": choice.label,
+            "detail": choice.detail,
+            "command": command,
+            "id": choice_dom_id(prompt.seat, choice),
+            "target": target,
+        }
 
     def make() -> dict[str, Any]:
-        wire = prompt_json(session, prompt)
-        game = session.game
-        choices = []
-        for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
-            target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
-            command = {k: v for k, v in sent["command"].items() if k not in PER_SEQ_FIELDS}
-            choices.append(
-                sent | {"command": command, "id": choice_dom_id(prompt.seat, choice), "target": target}
-            )
-        return wire | {"choices": choices}
+        return {
+            "seat": prompt.seat,
+            "title": prompt.title,
+            "required": prompt.required,
+            "choices": [button(choice) for choice in prompt.choices],
+            "unavailable": [
+                {"type": u.type, "label": u.label, "reason": u.reason, "rule": u.rule}
+                for u in prompt.unavailable
+            ],
+        }
 
     if not session.is_game_prompt(prompt):
         return make()  # a prompt made for one request: not kept
