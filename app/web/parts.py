@@ -114,9 +114,9 @@ class _Kept:
 
 @dataclass
 class PartCache:
-    """A table's part renders, shared by all its viewers. Entries no viewer asked for at the
-    previous seq rendered are dropped when the next seq begins, so the cache holds about one
-    page per distinct view."""
+    """A table's part renders, shared by all its viewers. When the next seq begins, the
+    renders kept are those the previous seq's pages hold: each asked for then, and each part
+    inside one of those; so the cache holds about one page per distinct view."""
 
     seq: int = -1
     kept: dict[str, list[_Kept]] = field(default_factory=dict)
@@ -126,11 +126,19 @@ class PartCache:
     def begin(self, seq: int) -> None:
         if seq == self.seq:
             return
-        last = self.seq
+        # Found once here for the whole seq, not at each reuse: a reused render's inner
+        # parts are not asked for (their bodies are not run), yet its pages hold them.
+        alive: set[int] = set()
+        stack = [k.node for entries in self.kept.values() for k in entries if k.used == self.seq]
+        while stack:
+            node = stack.pop()
+            if id(node) not in alive:
+                alive.add(id(node))
+                stack.extend(node.children.values())
         for part_id in list(self.kept):
-            alive = [k for k in self.kept[part_id] if k.used == last]
-            if alive:
-                self.kept[part_id] = alive
+            entries = [k for k in self.kept[part_id] if id(k.node) in alive]
+            if entries:
+                self.kept[part_id] = entries
             else:
                 del self.kept[part_id]
         self.seq = seq
@@ -138,27 +146,17 @@ class PartCache:
     def find(self, part_id: str, key: Any) -> Node | None:
         for kept in self.kept.get(part_id, ()):
             if kept.key == key:
-                if kept.used != self.seq:  # the first reuse at this seq marks what is inside
-                    self._touch(kept.node)
+                kept.used = self.seq
                 return kept.node
         return None
 
     def touch(self, node: Node) -> None:
         """Mark a render reused without being asked for (``fragments.shell_nodes``) as used
         at this seq, so the viewers asking for it next keep finding it."""
-        if self.kept.get(node.id) and not any(
-            k.node is node and k.used == self.seq for k in self.kept[node.id]
-        ):
-            self._touch(node)
-
-    def _touch(self, node: Node) -> None:
-        """Mark a reused render used at this seq, and the parts inside it (their bodies are
-        not run, so they are not asked for): the next change inside reuses them too."""
-        for each in node.walk():
-            for kept in self.kept.get(each.id, ()):
-                if kept.node is each:
-                    kept.used = self.seq
-                    break
+        for kept in self.kept.get(node.id, ()):
+            if kept.node is node:
+                kept.used = self.seq
+                return
 
     def keep(self, part_id: str, key: Any, node: Node) -> None:
         entries = self.kept.setdefault(part_id, [])
