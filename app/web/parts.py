@@ -28,17 +28,19 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import nodes
 from jinja2.ext import Extension
+from jinja2.lexer import TOKEN_BLOCK_BEGIN, TOKEN_BLOCK_END, TOKEN_DATA, TOKEN_NAME, Token, TokenStream
 from jinja2.parser import Parser
 from markupsafe import Markup
 
 MARK = re.compile(r"<!--part:([\w-]+)-->")
 INDENT = re.compile(r"[ \t]*\n\s*")
+LEADING_BLANKS = re.compile(r"^[ \t]+")
 KEEPS_WHITESPACE = ("<pre", "<textarea")
 LEGACY_PART = re.compile(r"<!--part:([\w-]+)-->(.*?)<!--/part:\1-->", re.S)
 RENDERS_KEPT = 8
@@ -46,6 +48,7 @@ RENDERS_KEPT = 8
 spectator, each seat with secrets of its own, the game master)."""
 
 _versions = itertools.count(1)
+_NO_NODES: frozenset[Any] = frozenset()
 
 
 def mark(part_id: str) -> str:
@@ -72,10 +75,16 @@ class Node:
     children: dict[str, Node]
     frame_hash: int = 0
     version: int = 0
+    inner: frozenset[Node] = _NO_NODES
+    """Every node inside it, at any depth: fixed with its children, so what a page holding
+    this node holds is known without walking it (``PartCache.begin``)."""
 
     def __post_init__(self) -> None:
         self.frame_hash = hash(self.frame)
         self.version = next(_versions)
+        if self.children:
+            kids = self.children.values()
+            self.inner = frozenset(kids).union(*(kid.inner for kid in kids))
 
     def html(self) -> str:
         """Its HTML as a browser gets it (inner parts expanded, no marks). Built on demand,
@@ -105,7 +114,7 @@ def legacy_node(part_id: str, html: str) -> Node:
     return Node(part_id, LEGACY_PART.sub(keep, html), children)
 
 
-@dataclass(slots=True)
+@dataclass(eq=False, slots=True)
 class _Kept:
     key: Any
     node: Node
@@ -128,18 +137,13 @@ class PartCache:
             return
         # Found once here for the whole seq, not at each reuse: a reused render's inner
         # parts are not asked for (their bodies are not run), yet its pages hold them.
-        alive: set[int] = set()
-        stack = [k.node for entries in self.kept.values() for k in entries if k.used == self.seq]
-        while stack:
-            node = stack.pop()
-            if id(node) not in alive:
-                alive.add(id(node))
-                stack.extend(node.children.values())
-        for part_id in list(self.kept):
-            entries = [k for k in self.kept[part_id] if id(k.node) in alive]
-            if entries:
-                self.kept[part_id] = entries
-            else:
+        used = {k.node for entries in self.kept.values() for k in entries if k.used == self.seq}
+        alive = used.union(*(node.inner for node in used))
+        dead = [(part_id, k) for part_id, kept in self.kept.items() for k in kept if k.node not in alive]
+        for part_id, k in dead:
+            entries = self.kept[part_id]
+            entries.remove(k)
+            if not entries:
                 del self.kept[part_id]
         self.seq = seq
 
@@ -204,6 +208,29 @@ class PartExtension(Extension):
     """``{% part ID, SLICE %}…{% endpart %}`` (see the module docstring)."""
 
     tags = {"part"}
+
+    def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
+        """Squeeze a part's own template text when the template is compiled, not each time
+        the part is rendered: a render of one then has no line break left for ``squeezed``
+        to find but those its values (and macros of other templates) bring. A template with
+        a ``<pre>`` or ``<textarea>`` is left as written (``squeezed`` decides at render)."""
+        tokens = list(stream)
+        if any(t.type == TOKEN_DATA and any(tag in t.value for tag in KEEPS_WHITESPACE) for t in tokens):
+            yield from tokens
+            return
+        depth = 0
+        previous = None
+        for token in tokens:
+            if token.type == TOKEN_NAME and previous == TOKEN_BLOCK_BEGIN:
+                depth += {"part": 1, "endpart": -1}.get(token.value, 0)
+            elif token.type == TOKEN_DATA and depth > 0:
+                text = INDENT.sub(" ", token.value)
+                if previous == TOKEN_BLOCK_END:  # a line's indent, its break trimmed after the tag
+                    text = LEADING_BLANKS.sub(" ", text)
+                if text != token.value:
+                    token = Token(token.lineno, TOKEN_DATA, text)
+            previous = token.type
+            yield token
 
     def parse(self, parser: Parser) -> nodes.Node:
         lineno = next(parser.stream).lineno

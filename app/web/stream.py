@@ -47,8 +47,10 @@ class HtmlStream:
         self._remember(node)
 
     def _remember(self, node: Node) -> None:
-        for each in node.walk():
-            self.sent[each.id] = (each.version, each.frame_hash)
+        sent = self.sent
+        sent[node.id] = (node.version, node.frame_hash)
+        for each in node.inner:
+            sent[each.id] = (each.version, each.frame_hash)
 
     def _log(self, events: list[StoredEvent]) -> str:
         entries = fragments.log_entries(self.env, self.hub, self.session, events, self.viewer)
