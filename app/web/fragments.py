@@ -197,8 +197,9 @@ class TableRenders:
     """Per board (by ``id`` of its nodes' dict): its fragments' HTML, made when a page asks."""
     log: dict[tuple[int, str], list[tuple[Any, str]]] = field(default_factory=dict)
     """Per (seq, actor shown): each distinct visible event and its log line (``log_entries``)."""
-    shells: dict[Viewer, tuple[dict[str, Any], dict[str, Node]]] = field(default_factory=dict)
-    """Per viewer: the context its shell was last rendered from and those nodes (``shell_nodes``)."""
+    shells: dict[Viewer, dict[str, tuple[tuple[Any, ...], Node]]] = field(default_factory=dict)
+    """Per viewer, per shell fragment: what of the context it last read (``SHELL_READS``) and
+    the node it made (``shell_nodes``)."""
     seq_node: tuple[int, Node] | None = None
     """The seq marker of the seq it shows."""
     sent: dict[int, str] = field(default_factory=dict)
@@ -296,10 +297,13 @@ def shared_board(env: Environment, session: TableSession, ctx: dict[str, Any]) -
 
 
 SHELL_SEQ = "seq"
-SHELL_NOT_PER_SEQ = tuple(name for name in SHELL_FRAGMENTS if name != SHELL_SEQ)
-SHELL_KEY_SKIPS = frozenset({"view", SHELL_SEQ})
-"""What the shell's fragments but the seq marker never read (``templates/table.html``: the
-board's fragments read the view; only ``frag_seq`` reads the seq; a test holds them to it)."""
+SHELL_READS = {
+    "status": ("outcome", "waiting_for", "names", "campaign", "viewer"),
+    "prompts": ("prompts", "outcome", "names", "table_id", "viewer"),
+    "seats": ("seats", "waiting_for", "outcome", "has_bot", "table_id", "viewer"),
+}
+"""What of the context each shell fragment but the seq marker reads (``templates/table.html``;
+neither reads the view nor the seq, and a test holds each to its list)."""
 
 
 def shell_nodes(
@@ -308,32 +312,34 @@ def shell_nodes(
     """The shell's fragments (status, prompts, players, seq marker) as part trees, reusing the
     table's renders of those whose slice is unchanged (``templates/table.html``).
 
-    With the ``session``, a viewer whose status, prompts and players read the same context
-    as at its last render (all of it but the view and the seq: an idle seat, a spectator,
-    while the table's turn stays where it was) is given those very nodes again, without
-    running the templates at all; the seq marker is made once per seq for every viewer."""
+    With the ``session``, a fragment that reads the same context as at the viewer's last render
+    (``SHELL_READS``: a spectator's or an idle seat's prompts while the turn moves on, everyone's
+    players panel while only the prompts change) is given that very node again, without running
+    its template at all; the seq marker is made once per seq for every viewer."""
     template = env.get_template("table.html")
     if session is None:
         return render_nodes(template, [(name, f"frag_{name}") for name in SHELL_FRAGMENTS], ctx, None)
     renders = renders_of(session)
     cache = renders.parts
     cache.begin(session.seq)
-    key = {name: value for name, value in ctx.items() if name not in SHELL_KEY_SKIPS}
-    held = renders.shells.get(ctx["viewer"])
-    if held is not None and held[0] == key:
-        shell = held[1]
-        for node in shell.values():
-            cache.touch(node)
-    else:
-        blocks = [(name, f"frag_{name}") for name in SHELL_NOT_PER_SEQ]
-        shell = render_nodes(template, blocks, ctx, cache)
-        renders.shells[ctx["viewer"]] = (key, shell)
+    held = renders.shells.setdefault(ctx["viewer"], {})
+    reads = {name: tuple(ctx[read] for read in names) for name, names in SHELL_READS.items()}
+    stale = []
+    for name, read in reads.items():
+        kept = held.get(name)
+        if kept is not None and kept[0] == read:
+            cache.touch(kept[1])
+        else:
+            stale.append((name, f"frag_{name}"))
+    if stale:
+        for name, node in render_nodes(template, stale, ctx, cache).items():
+            held[name] = (reads[name], node)
     if renders.seq_node is None or renders.seq_node[0] != ctx[SHELL_SEQ]:
         seq_node = render_nodes(template, [(SHELL_SEQ, f"frag_{SHELL_SEQ}")], ctx, cache)[SHELL_SEQ]
         renders.seq_node = (ctx[SHELL_SEQ], seq_node)
     else:
         cache.touch(renders.seq_node[1])
-    return {name: renders.seq_node[1] if name == SHELL_SEQ else shell[name] for name in SHELL_FRAGMENTS}
+    return {name: renders.seq_node[1] if name == SHELL_SEQ else held[name][1] for name in SHELL_FRAGMENTS}
 
 
 def shell_fragments(
