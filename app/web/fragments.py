@@ -34,7 +34,7 @@ from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web.boardview import page_view
 from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
-from app.web.templating import render_block, render_blocks
+from app.web.templating import json_attr, json_text, render_block, render_blocks
 
 if TYPE_CHECKING:
     from app.kernel.types import Choice
@@ -125,6 +125,8 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
             "label": choice.label,
             "detail": choice.detail,
             "command": command,
+            # The button's hx-vals, made here once per seq rather than at each prompts render.
+            "vals": json_attr({"command": json_text(command)}),
             "id": choice_dom_id(prompt.seat, choice),
             "target": target,
         }

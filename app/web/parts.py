@@ -30,6 +30,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import nodes
@@ -53,6 +54,12 @@ _NO_NODES: frozenset[Any] = frozenset()
 
 def mark(part_id: str) -> str:
     return f"<!--part:{part_id}-->"
+
+
+@lru_cache(maxsize=4096)
+def _mark_markup(part_id: str) -> Markup:
+    """``mark`` as the markup a ``part`` tag outputs: made once per id, not at each tag."""
+    return Markup(mark(part_id))
 
 
 def squeezed(html: str) -> str:
@@ -190,7 +197,7 @@ class PartRender:
                 self.cache.keep(part_id, key, node)
                 self.cache.renders += 1
         self._stack[-1][part_id] = node
-        return Markup(mark(part_id))
+        return _mark_markup(part_id)
 
     def fragment(self, part_id: str, output: str) -> Node:
         """The node of a rendered fragment: its one part, or (a fragment without a ``part``

@@ -33,9 +33,14 @@ TEMPLATES = ROOT / "templates"
 STATIC = ROOT / "static"
 
 
-def _tojson_attr(value: Any) -> Markup:
-    """JSON safe inside a single- or double-quoted HTML attribute."""
-    text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+def json_text(value: Any) -> str:
+    """Compact JSON with sorted keys (the ``jsonstr`` filter)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def json_attr(value: Any) -> Markup:
+    """JSON safe inside a single- or double-quoted HTML attribute (the ``attrjson`` filter)."""
+    text = json_text(value)
     return Markup(
         text.replace("&", "&amp;")
         .replace("<", "&lt;")
@@ -152,8 +157,8 @@ def make_environment() -> Environment:
     )
     env.filters["min"] = _numeric_extreme(min, do_min)
     env.filters["max"] = _numeric_extreme(max, do_max)
-    env.filters["attrjson"] = _tojson_attr
-    env.filters["jsonstr"] = lambda v: json.dumps(v, separators=(",", ":"), sort_keys=True)
+    env.filters["attrjson"] = json_attr
+    env.filters["jsonstr"] = json_text
     env.globals["game_stylesheets"] = game_stylesheets
     env.globals["static_url"] = static_url
     env.filters["pretty"] = lambda v: json.dumps(v, indent=1, sort_keys=True, ensure_ascii=False)
