@@ -187,6 +187,10 @@ def fragment_id(block: str) -> str:
     return block.removeprefix(GAME_BLOCK_PREFIX).replace("_", "-")
 
 
+BoardHeld = tuple[int, ...]
+"""A page's board as it holds it: the versions of its fragments (``HtmlStream.board``)."""
+
+
 @dataclass(eq=False)
 class TableRenders:
     """What the table's pages share: the part renders (``PartCache``) and, at the current
@@ -207,6 +211,11 @@ class TableRenders:
     sent: dict[int, str] = field(default_factory=dict)
     """At the current seq: the HTML of each part a page was sent whole, by its version, made
     once for every page it goes to (``node_html``)."""
+    board_diffs: dict[tuple[BoardHeld, BoardHeld], tuple[list[str], dict[str, tuple[int, int]]]] = field(
+        default_factory=dict
+    )
+    """At the current seq: per (board a page held, board now), the frames and what the page
+    holds after them (``HtmlStream._board_changes``)."""
 
 
 _RENDERS: WeakKeyDictionary[TableSession, TableRenders] = WeakKeyDictionary()
@@ -270,6 +279,7 @@ def shared_board_nodes(env: Environment, session: TableSession, ctx: dict[str, A
     renders.parts.begin(session.seq)
     if renders.seq != session.seq:  # a new seq: older boards will not be asked for again
         renders.seq, renders.boards, renders.html, renders.sent = session.seq, [], {}, {}
+        renders.board_diffs = {}
     view = ctx["view"]
     for seen, board in renders.boards:
         if seen is view or seen == view:  # the same dict for viewers of one ``view_key``
@@ -350,9 +360,11 @@ def shell_fragments(
     return {key: node.html() for key, node in shell_nodes(env, ctx, session).items()}
 
 
-def all_nodes(env: Environment, session: TableSession, ctx: dict[str, Any]) -> dict[str, Node]:
+def page_nodes(
+    env: Environment, session: TableSession, ctx: dict[str, Any]
+) -> tuple[dict[str, Node], dict[str, Node]]:
     """Every live fragment of a viewer's page, in page order: the shell's, then the board's."""
-    return shell_nodes(env, ctx, session) | shared_board_nodes(env, session, ctx)
+    return shell_nodes(env, ctx, session), shared_board_nodes(env, session, ctx)
 
 
 def board_html(env: Environment, ctx: dict[str, Any], session: TableSession | None = None) -> dict[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import ChainMap
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +22,7 @@ from jinja2 import (
 )
 from jinja2.filters import do_max, do_min
 from jinja2.loaders import split_template_path
-from jinja2.runtime import Context, Macro
+from jinja2.runtime import Context, Macro, new_context
 from markupsafe import Markup
 
 from app.kernel.registry import get_game
@@ -155,6 +156,11 @@ def make_environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # Never async: Jinja's filters with an async twin (select, list, join, map…) are registered
+    # as their plain selves, without the wrapper that picks one at every call.
+    for name, function in list(env.filters.items()):
+        if getattr(function, "jinja_async_variant", False):
+            env.filters[name] = function.__wrapped__
     env.filters["min"] = _numeric_extreme(min, do_min)
     env.filters["max"] = _numeric_extreme(max, do_max)
     env.filters["attrjson"] = json_attr
@@ -165,15 +171,28 @@ def make_environment() -> Environment:
     return env
 
 
+def block_context(template: Template, context: dict[str, Any]) -> Context:
+    """``template.new_context(context)``, with the template's globals laid under ``context`` by
+    dict updates: Jinja copies its ``ChainMap`` of globals key by key, a Python call per key,
+    for every fragment and log line rendered."""
+    parent: dict[str, Any] = {}
+    layers = template.globals.maps if isinstance(template.globals, ChainMap) else [template.globals]
+    for layer in reversed(layers):
+        parent.update(layer)
+    parent.update(context)
+    return new_context(
+        template.environment, template.name, template.blocks, parent, shared=True, globals=template.globals
+    )
+
+
 def render_block(template: Template, block: str, context: dict[str, Any]) -> str:
     """Render one named block of a template (a fragment) with ``context``."""
-    ctx = template.new_context(context)
-    return "".join(template.blocks[block](ctx))
+    return "".join(template.blocks[block](block_context(template, context)))
 
 
 def render_blocks(template: Template, blocks: list[str], context: dict[str, Any]) -> Iterator[str]:
     """Render several named blocks of a template in one context (made once, not per block:
     a block's own ``set`` stays inside the block), one at a time as they are asked for."""
-    ctx = template.new_context(context)
+    ctx = block_context(template, context)
     for block in blocks:
         yield "".join(template.blocks[block](ctx))
