@@ -14,7 +14,7 @@ import pickle
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -295,35 +295,34 @@ class TableSession:
 
         Walks back from the newest event over at most ``history.UNDO_REACH`` commands: an
         undo comes after the events it takes back, so those are known by the time the walk
-        reaches them."""
+        reaches them. The walk is shared by every seat checked at this seq (each prompt
+        panel asks for its seats' undo): it goes back only as far as the seat asking furthest."""
         own = f"seat:{seat}"
         later: list[history.UndoFacts] = []
-        for command, whole in self._standing_commands(own):
+        walk = self.derived("standing_commands", lambda: _Walked(self._standing_commands()))
+        for command, whole, facts in walk:
             if command[0].actor != own or command[0].command_id is None:
-                later.append(history.undo_facts(self.game, command[0].actor, [e.event for e in command]))
+                later.append(facts)
                 if len(later) > history.UNDO_REACH:
                     return None, f"more than {history.UNDO_REACH} actions of other players came after yours"
                 continue
             if not whole:
                 return None, "your last action is too old to take back"
-            refusal = history.undo_refusal(
-                history.undo_facts(self.game, own, [e.event for e in command]), later
-            )
+            refusal = history.undo_refusal(facts, later)
             return (None, refusal) if refusal else (command, "")
         return None, "you have no action left to take back"
 
-    def _standing_commands(self, own: str) -> list[tuple[list[StoredEvent], bool]]:
-        """The game commands in memory that no undo took back, newest first, as far as the
-        newest one ``own`` sent (or one past ``UNDO_REACH`` others), each with whether all
-        of it is in memory (its start may have fallen out of the window)."""
+    def _standing_commands(self) -> Iterator[tuple[list[StoredEvent], bool, history.UndoFacts]]:
+        """The game commands in memory that no undo took back, newest first, each with whether
+        all of it is in memory (its start may have fallen out of the window) and what the undo
+        rule needs to know of it (``history.undo_facts``, by its own actor)."""
         undone: set[int] = set()
         oldest = self.recent[0].seq if self.recent else 1
-        found: list[tuple[list[StoredEvent], bool]] = []
         command: list[StoredEvent] = []
 
-        def enough() -> bool:
-            found.append((command, True))
-            return command[0].actor == own or len(found) > history.UNDO_REACH + 1
+        def standing(whole: bool) -> tuple[list[StoredEvent], bool, history.UndoFacts]:
+            facts = history.undo_facts(self.game, command[0].actor, [e.event for e in command])
+            return command, whole, facts
 
         for stored in reversed(self.recent):
             event = stored.event
@@ -332,18 +331,15 @@ class TableSession:
                 undone.update(range(max(span[0], oldest), span[1] + 1))
             if kernel.is_platform_event(event) or stored.seq in undone:
                 if command:
-                    if enough():
-                        return found
+                    yield standing(True)
                     command = []
                 continue
             if command and (stored.command_id, stored.actor) != (command[0].command_id, command[0].actor):
-                if enough():
-                    return found
+                yield standing(True)
                 command = []
             command.insert(0, stored)
         if command:
-            found.append((command, command[0].seq == 1))
-        return found
+            yield standing(command[0].seq == 1)
 
     def game_prompts(self) -> list[Prompt]:
         """The game's prompts for the current state, computed once per seq for every viewer."""
@@ -506,3 +502,26 @@ class TableSession:
             # commit is the newest few events of a window of up to ``RECENT_EVENTS``.
             return [recent[i] for i in range(after + 1 - first, min(upto + 1 - first, len(recent)))]
         return await self.store.events_after(self.id, after, upto=upto)
+
+
+class _Walked:
+    """An iterator's items, read from the start by each ``for`` over it: the iterator is
+    advanced only past what no loop so far has read (``TableSession.undo_check``'s walk)."""
+
+    def __init__(self, items: Iterator[Any]) -> None:
+        self._items = items
+        self._read: list[Any] = []
+
+    def __iter__(self) -> Iterator[Any]:
+        index = 0
+        while True:
+            if index == len(self._read):
+                item = next(self._items, _DONE)
+                if item is _DONE:
+                    return
+                self._read.append(item)
+            yield self._read[index]
+            index += 1
+
+
+_DONE = object()

@@ -29,12 +29,12 @@ from app.kernel import table as kernel
 from app.kernel.game import campaign, has_bot
 from app.kernel.history import UNDO_EVENT, undo_span
 from app.kernel.types import GM_SEAT, Prompt, Viewer
-from app.live.hub import Hub, prompt_json
+from app.live.hub import Hub
 from app.live.session import TableSession
 from app.store import StoredEvent
 from app.web.boardview import page_view
 from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
-from app.web.templating import render_block, render_blocks
+from app.web.templating import json_attr, json_text, render_block, render_blocks
 
 if TYPE_CHECKING:
     from app.kernel.types import Choice
@@ -109,28 +109,39 @@ def viewer_prompts(hub: Hub, session: TableSession, viewer: Viewer) -> list[dict
     return out
 
 
-PER_SEQ_FIELDS = ("command_id", "seq")
-"""What a button does not carry: the page sends its current seq with the click
-(``static/umbra.js``) and the server derives the command id from it (``routes.act``)."""
-
-
 def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
-    """``prompt_json`` with each choice's element id and board target, each command without
-    its ``command_id`` and ``seq``: a button is then the same HTML at every seq its choice is
-    offered, so a seat whose choices did not change is sent no prompts frame (issue 10).
-    Made once per seq for every page showing one of the game's prompts (``TableSession.derived``)."""
+    """A prompt as its buttons: ``prompt_json``'s shape with each choice's element id and board
+    target, and each command without the ``command_id`` and ``seq`` the JSON wire carries (the
+    page sends its current seq with the click, ``static/umbra.js``, and the server derives the
+    id from it, ``routes.act``): a button is then the same HTML at every seq its choice is
+    offered, so a seat whose choices did not change is sent no prompts frame (issue 10). Made
+    here rather than from ``prompt_json``, whose command ids (a hash per choice) a page never
+    sends. Once per seq for every page showing one of the game's prompts (``TableSession.derived``)."""
+
+    def button(choice: Choice) -> dict[str, Any]:
+        target = None if choice.type == kernel.UNDO else session.game.choice_target(session.state, choice)
+        command = {"seat": prompt.seat, "type": choice.type, "args": choice.args}
+        return {
+            "label": choice.label,
+            "detail": choice.detail,
+            "command": command,
+            # The button's hx-vals, made here once per seq rather than at each prompts render.
+            "vals": json_attr({"command": json_text(command)}),
+            "id": choice_dom_id(prompt.seat, choice),
+            "target": target,
+        }
 
     def make() -> dict[str, Any]:
-        wire = prompt_json(session, prompt)
-        game = session.game
-        choices = []
-        for choice, sent in zip(prompt.choices, wire["choices"], strict=True):
-            target = game.choice_target(session.state, choice) if choice.type != kernel.UNDO else None
-            command = {k: v for k, v in sent["command"].items() if k not in PER_SEQ_FIELDS}
-            choices.append(
-                sent | {"command": command, "id": choice_dom_id(prompt.seat, choice), "target": target}
-            )
-        return wire | {"choices": choices}
+        return {
+            "seat": prompt.seat,
+            "title": prompt.title,
+            "required": prompt.required,
+            "choices": [button(choice) for choice in prompt.choices],
+            "unavailable": [
+                {"type": u.type, "label": u.label, "reason": u.reason, "rule": u.rule}
+                for u in prompt.unavailable
+            ],
+        }
 
     if not session.is_game_prompt(prompt):
         return make()  # a prompt made for one request: not kept
@@ -176,6 +187,10 @@ def fragment_id(block: str) -> str:
     return block.removeprefix(GAME_BLOCK_PREFIX).replace("_", "-")
 
 
+BoardHeld = tuple[int, ...]
+"""A page's board as it holds it: the versions of its fragments (``HtmlStream.board``)."""
+
+
 @dataclass(eq=False)
 class TableRenders:
     """What the table's pages share: the part renders (``PartCache``) and, at the current
@@ -188,13 +203,19 @@ class TableRenders:
     """Per board (by ``id`` of its nodes' dict): its fragments' HTML, made when a page asks."""
     log: dict[tuple[int, str], list[tuple[Any, str]]] = field(default_factory=dict)
     """Per (seq, actor shown): each distinct visible event and its log line (``log_entries``)."""
-    shells: dict[Viewer, tuple[dict[str, Any], dict[str, Node]]] = field(default_factory=dict)
-    """Per viewer: the context its shell was last rendered from and those nodes (``shell_nodes``)."""
+    shells: dict[Viewer, dict[str, tuple[tuple[Any, ...], Node]]] = field(default_factory=dict)
+    """Per viewer, per shell fragment: what of the context it last read (``SHELL_READS``) and
+    the node it made (``shell_nodes``)."""
     seq_node: tuple[int, Node] | None = None
     """The seq marker of the seq it shows."""
     sent: dict[int, str] = field(default_factory=dict)
     """At the current seq: the HTML of each part a page was sent whole, by its version, made
     once for every page it goes to (``node_html``)."""
+    board_diffs: dict[tuple[BoardHeld, BoardHeld], tuple[list[str], dict[str, tuple[int, int]]]] = field(
+        default_factory=dict
+    )
+    """At the current seq: per (board a page held, board now), the frames and what the page
+    holds after them (``HtmlStream._board_changes``)."""
 
 
 _RENDERS: WeakKeyDictionary[TableSession, TableRenders] = WeakKeyDictionary()
@@ -258,6 +279,7 @@ def shared_board_nodes(env: Environment, session: TableSession, ctx: dict[str, A
     renders.parts.begin(session.seq)
     if renders.seq != session.seq:  # a new seq: older boards will not be asked for again
         renders.seq, renders.boards, renders.html, renders.sent = session.seq, [], {}, {}
+        renders.board_diffs = {}
     view = ctx["view"]
     for seen, board in renders.boards:
         if seen is view or seen == view:  # the same dict for viewers of one ``view_key``
@@ -287,10 +309,13 @@ def shared_board(env: Environment, session: TableSession, ctx: dict[str, Any]) -
 
 
 SHELL_SEQ = "seq"
-SHELL_NOT_PER_SEQ = tuple(name for name in SHELL_FRAGMENTS if name != SHELL_SEQ)
-SHELL_KEY_SKIPS = frozenset({"view", SHELL_SEQ})
-"""What the shell's fragments but the seq marker never read (``templates/table.html``: the
-board's fragments read the view; only ``frag_seq`` reads the seq; a test holds them to it)."""
+SHELL_READS = {
+    "status": ("outcome", "waiting_for", "names", "campaign", "viewer"),
+    "prompts": ("prompts", "outcome", "names", "table_id", "viewer"),
+    "seats": ("seats", "waiting_for", "outcome", "has_bot", "table_id", "viewer"),
+}
+"""What of the context each shell fragment but the seq marker reads (``templates/table.html``;
+neither reads the view nor the seq, and a test holds each to its list)."""
 
 
 def shell_nodes(
@@ -299,32 +324,34 @@ def shell_nodes(
     """The shell's fragments (status, prompts, players, seq marker) as part trees, reusing the
     table's renders of those whose slice is unchanged (``templates/table.html``).
 
-    With the ``session``, a viewer whose status, prompts and players read the same context
-    as at its last render (all of it but the view and the seq: an idle seat, a spectator,
-    while the table's turn stays where it was) is given those very nodes again, without
-    running the templates at all; the seq marker is made once per seq for every viewer."""
+    With the ``session``, a fragment that reads the same context as at the viewer's last render
+    (``SHELL_READS``: a spectator's or an idle seat's prompts while the turn moves on, everyone's
+    players panel while only the prompts change) is given that very node again, without running
+    its template at all; the seq marker is made once per seq for every viewer."""
     template = env.get_template("table.html")
     if session is None:
         return render_nodes(template, [(name, f"frag_{name}") for name in SHELL_FRAGMENTS], ctx, None)
     renders = renders_of(session)
     cache = renders.parts
     cache.begin(session.seq)
-    key = {name: value for name, value in ctx.items() if name not in SHELL_KEY_SKIPS}
-    held = renders.shells.get(ctx["viewer"])
-    if held is not None and held[0] == key:
-        shell = held[1]
-        for node in shell.values():
-            cache.touch(node)
-    else:
-        blocks = [(name, f"frag_{name}") for name in SHELL_NOT_PER_SEQ]
-        shell = render_nodes(template, blocks, ctx, cache)
-        renders.shells[ctx["viewer"]] = (key, shell)
+    held = renders.shells.setdefault(ctx["viewer"], {})
+    reads = {name: tuple(ctx[read] for read in names) for name, names in SHELL_READS.items()}
+    stale = []
+    for name, read in reads.items():
+        kept = held.get(name)
+        if kept is not None and kept[0] == read:
+            cache.touch(kept[1])
+        else:
+            stale.append((name, f"frag_{name}"))
+    if stale:
+        for name, node in render_nodes(template, stale, ctx, cache).items():
+            held[name] = (reads[name], node)
     if renders.seq_node is None or renders.seq_node[0] != ctx[SHELL_SEQ]:
         seq_node = render_nodes(template, [(SHELL_SEQ, f"frag_{SHELL_SEQ}")], ctx, cache)[SHELL_SEQ]
         renders.seq_node = (ctx[SHELL_SEQ], seq_node)
     else:
         cache.touch(renders.seq_node[1])
-    return {name: renders.seq_node[1] if name == SHELL_SEQ else shell[name] for name in SHELL_FRAGMENTS}
+    return {name: renders.seq_node[1] if name == SHELL_SEQ else held[name][1] for name in SHELL_FRAGMENTS}
 
 
 def shell_fragments(
@@ -333,9 +360,11 @@ def shell_fragments(
     return {key: node.html() for key, node in shell_nodes(env, ctx, session).items()}
 
 
-def all_nodes(env: Environment, session: TableSession, ctx: dict[str, Any]) -> dict[str, Node]:
+def page_nodes(
+    env: Environment, session: TableSession, ctx: dict[str, Any]
+) -> tuple[dict[str, Node], dict[str, Node]]:
     """Every live fragment of a viewer's page, in page order: the shell's, then the board's."""
-    return shell_nodes(env, ctx, session) | shared_board_nodes(env, session, ctx)
+    return shell_nodes(env, ctx, session), shared_board_nodes(env, session, ctx)
 
 
 def board_html(env: Environment, ctx: dict[str, Any], session: TableSession | None = None) -> dict[str, str]:

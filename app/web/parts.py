@@ -28,17 +28,20 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import nodes
 from jinja2.ext import Extension
+from jinja2.lexer import TOKEN_BLOCK_BEGIN, TOKEN_BLOCK_END, TOKEN_DATA, TOKEN_NAME, Token, TokenStream
 from jinja2.parser import Parser
 from markupsafe import Markup
 
 MARK = re.compile(r"<!--part:([\w-]+)-->")
 INDENT = re.compile(r"[ \t]*\n\s*")
+LEADING_BLANKS = re.compile(r"^[ \t]+")
 KEEPS_WHITESPACE = ("<pre", "<textarea")
 LEGACY_PART = re.compile(r"<!--part:([\w-]+)-->(.*?)<!--/part:\1-->", re.S)
 RENDERS_KEPT = 8
@@ -46,10 +49,17 @@ RENDERS_KEPT = 8
 spectator, each seat with secrets of its own, the game master)."""
 
 _versions = itertools.count(1)
+_NO_NODES: frozenset[Any] = frozenset()
 
 
 def mark(part_id: str) -> str:
     return f"<!--part:{part_id}-->"
+
+
+@lru_cache(maxsize=4096)
+def _mark_markup(part_id: str) -> Markup:
+    """``mark`` as the markup a ``part`` tag outputs: made once per id, not at each tag."""
+    return Markup(mark(part_id))
 
 
 def squeezed(html: str) -> str:
@@ -72,10 +82,16 @@ class Node:
     children: dict[str, Node]
     frame_hash: int = 0
     version: int = 0
+    inner: frozenset[Node] = _NO_NODES
+    """Every node inside it, at any depth: fixed with its children, so what a page holding
+    this node holds is known without walking it (``PartCache.begin``)."""
 
     def __post_init__(self) -> None:
         self.frame_hash = hash(self.frame)
         self.version = next(_versions)
+        if self.children:
+            kids = self.children.values()
+            self.inner = frozenset(kids).union(*(kid.inner for kid in kids))
 
     def html(self) -> str:
         """Its HTML as a browser gets it (inner parts expanded, no marks). Built on demand,
@@ -105,7 +121,7 @@ def legacy_node(part_id: str, html: str) -> Node:
     return Node(part_id, LEGACY_PART.sub(keep, html), children)
 
 
-@dataclass(slots=True)
+@dataclass(eq=False, slots=True)
 class _Kept:
     key: Any
     node: Node
@@ -114,9 +130,9 @@ class _Kept:
 
 @dataclass
 class PartCache:
-    """A table's part renders, shared by all its viewers. Entries no viewer asked for at the
-    previous seq rendered are dropped when the next seq begins, so the cache holds about one
-    page per distinct view."""
+    """A table's part renders, shared by all its viewers. When the next seq begins, the
+    renders kept are those the previous seq's pages hold: each asked for then, and each part
+    inside one of those; so the cache holds about one page per distinct view."""
 
     seq: int = -1
     kept: dict[str, list[_Kept]] = field(default_factory=dict)
@@ -126,39 +142,32 @@ class PartCache:
     def begin(self, seq: int) -> None:
         if seq == self.seq:
             return
-        last = self.seq
-        for part_id in list(self.kept):
-            alive = [k for k in self.kept[part_id] if k.used == last]
-            if alive:
-                self.kept[part_id] = alive
-            else:
+        # Found once here for the whole seq, not at each reuse: a reused render's inner
+        # parts are not asked for (their bodies are not run), yet its pages hold them.
+        used = {k.node for entries in self.kept.values() for k in entries if k.used == self.seq}
+        alive = used.union(*(node.inner for node in used))
+        dead = [(part_id, k) for part_id, kept in self.kept.items() for k in kept if k.node not in alive]
+        for part_id, k in dead:
+            entries = self.kept[part_id]
+            entries.remove(k)
+            if not entries:
                 del self.kept[part_id]
         self.seq = seq
 
     def find(self, part_id: str, key: Any) -> Node | None:
         for kept in self.kept.get(part_id, ()):
             if kept.key == key:
-                if kept.used != self.seq:  # the first reuse at this seq marks what is inside
-                    self._touch(kept.node)
+                kept.used = self.seq
                 return kept.node
         return None
 
     def touch(self, node: Node) -> None:
         """Mark a render reused without being asked for (``fragments.shell_nodes``) as used
         at this seq, so the viewers asking for it next keep finding it."""
-        if self.kept.get(node.id) and not any(
-            k.node is node and k.used == self.seq for k in self.kept[node.id]
-        ):
-            self._touch(node)
-
-    def _touch(self, node: Node) -> None:
-        """Mark a reused render used at this seq, and the parts inside it (their bodies are
-        not run, so they are not asked for): the next change inside reuses them too."""
-        for each in node.walk():
-            for kept in self.kept.get(each.id, ()):
-                if kept.node is each:
-                    kept.used = self.seq
-                    break
+        for kept in self.kept.get(node.id, ()):
+            if kept.node is node:
+                kept.used = self.seq
+                return
 
     def keep(self, part_id: str, key: Any, node: Node) -> None:
         entries = self.kept.setdefault(part_id, [])
@@ -188,7 +197,7 @@ class PartRender:
                 self.cache.keep(part_id, key, node)
                 self.cache.renders += 1
         self._stack[-1][part_id] = node
-        return Markup(mark(part_id))
+        return _mark_markup(part_id)
 
     def fragment(self, part_id: str, output: str) -> Node:
         """The node of a rendered fragment: its one part, or (a fragment without a ``part``
@@ -206,6 +215,29 @@ class PartExtension(Extension):
     """``{% part ID, SLICE %}…{% endpart %}`` (see the module docstring)."""
 
     tags = {"part"}
+
+    def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
+        """Squeeze a part's own template text when the template is compiled, not each time
+        the part is rendered: a render of one then has no line break left for ``squeezed``
+        to find but those its values (and macros of other templates) bring. A template with
+        a ``<pre>`` or ``<textarea>`` is left as written (``squeezed`` decides at render)."""
+        tokens = list(stream)
+        if any(t.type == TOKEN_DATA and any(tag in t.value for tag in KEEPS_WHITESPACE) for t in tokens):
+            yield from tokens
+            return
+        depth = 0
+        previous = None
+        for token in tokens:
+            if token.type == TOKEN_NAME and previous == TOKEN_BLOCK_BEGIN:
+                depth += {"part": 1, "endpart": -1}.get(token.value, 0)
+            elif token.type == TOKEN_DATA and depth > 0:
+                text = INDENT.sub(" ", token.value)
+                if previous == TOKEN_BLOCK_END:  # a line's indent, its break trimmed after the tag
+                    text = LEADING_BLANKS.sub(" ", text)
+                if text != token.value:
+                    token = Token(token.lineno, TOKEN_DATA, text)
+            previous = token.type
+            yield token
 
     def parse(self, parser: Parser) -> nodes.Node:
         lineno = next(parser.stream).lineno

@@ -12,6 +12,9 @@ from app.store import StoredEvent
 from app.web import fragments
 from app.web.parts import Node
 
+_Held = tuple[dict[str, tuple[int, int]], tuple[int, ...] | None]
+"""What a page holds: its ``sent`` and its ``board``."""
+
 
 class HtmlStream:
     def __init__(self, app: Any, hub: Hub, session: TableSession, viewer: Viewer) -> None:
@@ -20,35 +23,65 @@ class HtmlStream:
         self.sent: dict[str, tuple[int, int]] = {}
         """Element id -> (version, frame hash) of the part this page holds: two small
         numbers per part, never its HTML (``app.web.parts``)."""
+        self.board: tuple[int, ...] | None = None
+        """The versions of the board fragments this page holds, each with all that is inside
+        it exactly as made (what ``_diff`` leaves): a page's board diff is then a function of
+        that and the new board, made once per seq for every page holding the same board."""
 
-    def _nodes(self) -> dict[str, Node]:
+    def _nodes(self) -> tuple[dict[str, Node], dict[str, Node]]:
         ctx = fragments.context(self.hub, self.session, self.viewer)
-        return fragments.all_nodes(self.env, self.session, ctx)
+        return fragments.page_nodes(self.env, self.session, ctx)
 
     def _changed(self) -> list[str]:
         """Each fragment whose own HTML changed, whole; inside the others, the same, part by
         part. Decided on the renders' versions: a part whose slice of the view did not
         change is the very render this page already holds, and is not even compared."""
+        shell, board = self._nodes()
         out: list[str] = []
-        for node in self._nodes().values():
-            self._diff(node, out)
+        writes: dict[str, tuple[int, int]] = {}
+        for node in shell.values():
+            self._diff(node, out, writes)
+        out += self._board_changes(board, writes)
+        self.sent.update(writes)
         return out
 
-    def _diff(self, node: Node, out: list[str]) -> None:
+    def _board_changes(self, board: dict[str, Node], writes: dict[str, tuple[int, int]]) -> list[str]:
+        """The board's part of ``_changed``, shared by the pages that held the same board."""
+        now = tuple(node.version for node in board.values())
+        diffs = fragments.renders_of(self.session).board_diffs
+        made = diffs.get((self.board, now)) if self.board is not None else None
+        if made is None:
+            frames: list[str] = []
+            board_writes: dict[str, tuple[int, int]] = {}
+            for node in board.values():
+                self._diff(node, frames, board_writes)
+            if self.board is not None:  # a page that held no whole board holds what only it knows
+                diffs[(self.board, now)] = (frames, board_writes)
+        else:
+            frames, board_writes = made
+        writes.update(board_writes)
+        self.board = now
+        return frames
+
+    def _diff(self, node: Node, out: list[str], writes: dict[str, tuple[int, int]]) -> None:
+        """``node``'s changes against what this page holds, into ``out`` (frames) and
+        ``writes`` (what the page holds after them); ``sent`` itself is read, not written."""
         held = self.sent.get(node.id)
         if held is not None and held[0] == node.version:
             return
         if held is not None and held[1] == node.frame_hash:
-            self.sent[node.id] = (node.version, node.frame_hash)
+            writes[node.id] = (node.version, node.frame_hash)
             for child in node.children.values():
-                self._diff(child, out)
+                self._diff(child, out, writes)
             return
         out.append(fragments.node_html(self.session, node))
-        self._remember(node)
+        self._remember(node, writes)
 
-    def _remember(self, node: Node) -> None:
-        for each in node.walk():
-            self.sent[each.id] = (each.version, each.frame_hash)
+    @staticmethod
+    def _remember(node: Node, sent: dict[str, tuple[int, int]]) -> None:
+        sent[node.id] = (node.version, node.frame_hash)
+        for each in node.inner:
+            sent[each.id] = (each.version, each.frame_hash)
 
     def _log(self, events: list[StoredEvent]) -> str:
         entries = fragments.log_entries(self.env, self.hub, self.session, events, self.viewer)
@@ -63,10 +96,11 @@ class HtmlStream:
         if not events:
             # The page is current, except maybe who holds which seat (seats can change
             # hands without an event): remember the rest, send the players panel.
-            nodes = self._nodes()
-            for node in nodes.values():
-                self._remember(node)
-            return [nodes["seats"].html()] if "seats" in nodes else []
+            shell, board = self._nodes()
+            for node in [*shell.values(), *board.values()]:
+                self._remember(node, self.sent)
+            self.board = tuple(node.version for node in board.values())
+            return [shell["seats"].html()] if "seats" in shell else []
         return self._frames(events)
 
     def update(self, events: list[StoredEvent]) -> list[str]:
@@ -79,16 +113,16 @@ class HtmlStream:
         page is handed the first one's frames and what it holds after them."""
         session = self.session
         span = (events[0].seq, events[-1].seq) if events else None
-        made: list[tuple[dict[str, tuple[int, int]], list[str], dict[str, tuple[int, int]]]] = (
-            session.derived(("html_frames", self.viewer, span, session.seat_epoch), list)
+        made: list[tuple[_Held, list[str], _Held]] = session.derived(
+            ("html_frames", self.viewer, span, session.seat_epoch), list
         )
         for before, frames, after in made:
-            if before == self.sent:
-                self.sent = dict(after)
+            if before == (self.sent, self.board):
+                self.sent, self.board = dict(after[0]), after[1]
                 return frames
-        before = dict(self.sent)
+        before = (dict(self.sent), self.board)
         frames = self._make_frames(events)
-        made.append((before, frames, dict(self.sent)))
+        made.append((before, frames, (dict(self.sent), self.board)))
         return frames
 
     def _make_frames(self, events: list[StoredEvent]) -> list[str]:

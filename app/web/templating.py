@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import ChainMap
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +22,7 @@ from jinja2 import (
 )
 from jinja2.filters import do_max, do_min
 from jinja2.loaders import split_template_path
-from jinja2.runtime import Context, Macro
+from jinja2.runtime import Context, Macro, new_context
 from markupsafe import Markup
 
 from app.kernel.registry import get_game
@@ -33,9 +34,14 @@ TEMPLATES = ROOT / "templates"
 STATIC = ROOT / "static"
 
 
-def _tojson_attr(value: Any) -> Markup:
-    """JSON safe inside a single- or double-quoted HTML attribute."""
-    text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+def json_text(value: Any) -> str:
+    """Compact JSON with sorted keys (the ``jsonstr`` filter)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def json_attr(value: Any) -> Markup:
+    """JSON safe inside a single- or double-quoted HTML attribute (the ``attrjson`` filter)."""
+    text = json_text(value)
     return Markup(
         text.replace("&", "&amp;")
         .replace("<", "&lt;")
@@ -150,25 +156,43 @@ def make_environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # Never async: Jinja's filters with an async twin (select, list, join, map…) are registered
+    # as their plain selves, without the wrapper that picks one at every call.
+    for name, function in list(env.filters.items()):
+        if getattr(function, "jinja_async_variant", False):
+            env.filters[name] = function.__wrapped__
     env.filters["min"] = _numeric_extreme(min, do_min)
     env.filters["max"] = _numeric_extreme(max, do_max)
-    env.filters["attrjson"] = _tojson_attr
-    env.filters["jsonstr"] = lambda v: json.dumps(v, separators=(",", ":"), sort_keys=True)
+    env.filters["attrjson"] = json_attr
+    env.filters["jsonstr"] = json_text
     env.globals["game_stylesheets"] = game_stylesheets
     env.globals["static_url"] = static_url
     env.filters["pretty"] = lambda v: json.dumps(v, indent=1, sort_keys=True, ensure_ascii=False)
     return env
 
 
+def block_context(template: Template, context: dict[str, Any]) -> Context:
+    """``template.new_context(context)``, with the template's globals laid under ``context`` by
+    dict updates: Jinja copies its ``ChainMap`` of globals key by key, a Python call per key,
+    for every fragment and log line rendered."""
+    parent: dict[str, Any] = {}
+    layers = template.globals.maps if isinstance(template.globals, ChainMap) else [template.globals]
+    for layer in reversed(layers):
+        parent.update(layer)
+    parent.update(context)
+    return new_context(
+        template.environment, template.name, template.blocks, parent, shared=True, globals=template.globals
+    )
+
+
 def render_block(template: Template, block: str, context: dict[str, Any]) -> str:
     """Render one named block of a template (a fragment) with ``context``."""
-    ctx = template.new_context(context)
-    return "".join(template.blocks[block](ctx))
+    return "".join(template.blocks[block](block_context(template, context)))
 
 
 def render_blocks(template: Template, blocks: list[str], context: dict[str, Any]) -> Iterator[str]:
     """Render several named blocks of a template in one context (made once, not per block:
     a block's own ``set`` stays inside the block), one at a time as they are asked for."""
-    ctx = template.new_context(context)
+    ctx = block_context(template, context)
     for block in blocks:
         yield "".join(template.blocks[block](ctx))

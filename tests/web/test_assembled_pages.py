@@ -229,3 +229,27 @@ def test_template_calls_keep_jinjas_meaning() -> None:
         "{{ 'abc'.upper() }} {{ stop() is undefined }}{% for i in [1] %}{{ who() }}{% endfor %}"
     )
     assert env.from_string(source).render(name="Bo", who=who, stop=stop) == "BoBo Bo ABC TrueBo"
+
+
+def test_block_contexts_and_plain_filters_keep_jinjas_meaning() -> None:
+    """``templating.block_context`` lays a template's globals under the context as Jinja's
+    ``new_context`` does, and the filters registered without their async wrapper answer as
+    Jinja's own."""
+    from jinja2 import Environment
+
+    from app.web.templating import block_context, make_environment
+
+    env = make_environment()
+    template = env.get_template("table.html")
+    ours, jinjas = block_context(template, {"seq": 3}), template.new_context({"seq": 3})
+    assert dict(ours.parent) == dict(jinjas.parent)
+    assert ours.globals_keys == jinjas.globals_keys and ours.blocks.keys() == jinjas.blocks.keys()
+    source = (
+        "{{ xs|select('>', 1)|list }} {{ xs|reject('>', 1)|join(',') }} {{ rows|map(attribute='n')|sum }} "
+        "{{ rows|selectattr('n')|first }} {{ rows|rejectattr('n')|list|length }} {{ xs|unique|list }} "
+        "{{ xs|slice(2)|list }} {% for k, g in rows|groupby('n') %}{{ k }}{{ g|length }}{% endfor %}"
+    )
+    values = {"xs": [3, 1, 2, 3], "rows": [{"n": 0}, {"n": 2}, {"n": 2}]}
+    plain = Environment(autoescape=True).from_string(source).render(values)
+    assert env.from_string(source).render(values) == plain
+    assert plain.startswith("[3, 2, 3] 1 4 {&#39;n&#39;: 2} 1 [3, 1, 2]")

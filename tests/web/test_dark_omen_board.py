@@ -65,8 +65,8 @@ def all_parts(client: TestClient, session: Any) -> dict[str, Any]:
     """Every part of a spectator's page, by id, as the table's shared renders hold it."""
     app = client.app
     ctx = fragments.context(app.state.hub, session, SPECTATOR)  # type: ignore[attr-defined]
-    nodes = fragments.all_nodes(app.state.templates, session, ctx)  # type: ignore[attr-defined]
-    return {n.id: n for node in nodes.values() for n in node.walk()}
+    shell, board = fragments.page_nodes(app.state.templates, session, ctx)  # type: ignore[attr-defined]
+    return {n.id: n for node in [*shell.values(), *board.values()] for n in node.walk()}
 
 
 def test_the_drawing_template_is_what_the_board_data_makes() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.kernel.types import SPECTATOR, Viewer
+from app.kernel.types import GAME_MASTER, SPECTATOR, Viewer
 from app.main import create_app
 from app.store.migrate import upgrade
 from app.web import fragments
@@ -53,6 +53,26 @@ def test_the_shell_reads_neither_the_view_nor_the_seq_but_in_the_seq_marker(clie
             assert other["seq"] != shell["seq"]
 
 
+def test_each_shell_fragment_reads_only_what_its_reuse_compares(client: TestClient) -> None:
+    """``fragments.SHELL_READS`` names what each fragment reads: rendered from only those
+    names of the context, it is the same HTML (a name it reads but does not list is then
+    undefined, and its HTML differs or the render fails)."""
+    app: Any = client.app
+    hub = app.state.hub
+    template = app.state.templates.get_template("table.html")
+    session = new_table(client, "shell-reads-each")
+    rng = random.Random("shell-reads-each")
+    for _ in range(20):
+        assert play_one(client, session, rng) is not None
+        for viewer in [*VIEWERS, GAME_MASTER]:
+            ctx = fragments.context(hub, session, viewer)
+            shell = fresh_shell(app, ctx)
+            for name, reads in fragments.SHELL_READS.items():
+                only = {key: ctx[key] for key in reads}
+                blocks = [(name, f"frag_{name}")]
+                assert fragments.render_nodes(template, blocks, only, None)[name].html() == shell[name]
+
+
 def test_reused_shells_are_the_fresh_render_and_idle_viewers_skip_the_templates(client: TestClient) -> None:
     app: Any = client.app
     hub = app.state.hub
@@ -66,14 +86,13 @@ def test_reused_shells_are_the_fresh_render_and_idle_viewers_skip_the_templates(
         events = play_one(client, session, rng)
         if events is None:
             break
-        held = {v: fragments.renders_of(session).shells.get(v) for v in VIEWERS}
+        held = {v: dict(fragments.renders_of(session).shells.get(v, {})) for v in VIEWERS}
         for stream in streams:
             stream.update(events)
         for viewer in VIEWERS:
             ctx = fragments.context(hub, session, viewer)
             live = fragments.shell_nodes(app.state.templates, ctx, session)
             assert {k: n.html() for k, n in live.items()} == fresh_shell(app, ctx)
-            before, now = held[viewer], fragments.renders_of(session).shells[viewer]
-            if before is not None and before[1] is now[1]:
-                reused += 1
-    assert reused >= 20, "idle viewers are handed their last shell"
+            now = fragments.renders_of(session).shells[viewer]
+            reused += sum(held[viewer][name][1] is now[name][1] for name in held[viewer] or ())
+    assert reused >= 60, "a fragment whose reads did not change is handed its last render"

@@ -119,3 +119,53 @@ def test_pages_holding_the_same_share_frames_and_a_page_behind_gets_its_own(clie
         assert got[0] == expected and got[1] is got[0]
         assert behind[0].sent == behind[1].sent == check.sent
         missed = []
+
+
+def test_pages_holding_the_same_board_share_its_diff_and_hold_it_exactly(client: TestClient) -> None:
+    """A page's board diff is made once per seq for every page holding the same board
+    (``HtmlStream.board``): that is right only while such a page holds each part of that board
+    exactly. Pages of different viewers, one opened late, one that skipped commits and one
+    reconnecting with what it missed, each hold, after every update, the board's every part as
+    made, and send what a page diffing on its own would."""
+    app: Any = client.app
+    hub = app.state.hub
+    session = necromancer_table(client, "shared-board")
+    streams = [HtmlStream(app, hub, session, v) for v in (SPECTATOR, HERO, HERO, NECRO)]
+    for stream in streams:
+        stream.opening([])
+    rng = random.Random("shared-board")
+    behind = HtmlStream(app, hub, session, SPECTATOR)
+    behind.opening([])
+    missed: list[Any] = []
+    shared = 0
+    for step in range(40):
+        events = play_one(client, session, rng)
+        assert events is not None
+        missed.extend(events)
+        for stream in streams:
+            alone = HtmlStream(app, hub, session, stream.viewer)
+            alone.sent, alone.board = dict(stream.sent), None  # None: no board diff to share
+            expected = alone._make_frames(events)
+            before = len(fragments.renders_of(session).board_diffs)
+            assert stream.update(events) == expected
+            shared += len(fragments.renders_of(session).board_diffs) == before and stream.board is not None
+            assert stream.sent == alone.sent
+        if step == 10:  # a page opened late, and one reconnecting from seq 0
+            late, reconnecting = HtmlStream(app, hub, session, HERO), HtmlStream(app, hub, session, SPECTATOR)
+            late.opening([])
+            reconnecting.opening(client.portal.call(session.events_between, 0, session.seq))
+            streams += [late, reconnecting]
+        if step % 4 == 3:
+            behind.update(missed)
+            missed = []
+            streams_and_behind = [*streams, behind]
+        else:
+            streams_and_behind = streams
+        for stream in streams_and_behind:
+            ctx = fragments.context(hub, session, stream.viewer)
+            _, board = fragments.page_nodes(app.state.templates, session, ctx)
+            assert stream.board == tuple(node.version for node in board.values())
+            for node in board.values():
+                for each in [node, *node.inner]:
+                    assert stream.sent[each.id] == (each.version, each.frame_hash)
+    assert shared > 40, "pages holding the same board were handed its diff"
