@@ -153,13 +153,20 @@ def _prompt_json(session: TableSession, prompt: Prompt) -> dict[str, Any]:
             "seq": session.seq,
         }
 
+    return prompt_shape(
+        prompt,
+        [{"label": c.label, "detail": c.detail, "command": command(c.type, c.args)} for c in prompt.choices],
+    )
+
+
+def prompt_shape(prompt: Prompt, choices: list[dict[str, Any]]) -> dict[str, Any]:
+    """A prompt as the wire and the pages show it, with ``choices`` as each made them (the
+    JSON wire's ready-to-send commands, or a page's buttons)."""
     return {
         "seat": prompt.seat,
         "title": prompt.title,
         "required": prompt.required,
-        "choices": [
-            {"label": c.label, "detail": c.detail, "command": command(c.type, c.args)} for c in prompt.choices
-        ],
+        "choices": choices,
         "unavailable": [
             {"type": u.type, "label": u.label, "reason": u.reason, "rule": u.rule} for u in prompt.unavailable
         ],

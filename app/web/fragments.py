@@ -31,6 +31,7 @@ from app.kernel.history import UNDO_EVENT, undo_span
 from app.kernel.types import GM_SEAT, Prompt, Viewer
 from app.live.hub import Hub
 from app.live.session import TableSession
+from app.live.wire import prompt_shape
 from app.store import StoredEvent
 from app.web.boardview import page_view
 from app.web.parts import LEGACY_PART, Node, PartCache, PartRender
@@ -132,16 +133,7 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
         }
 
     def make() -> dict[str, Any]:
-        return {
-            "seat": prompt.seat,
-            "title": prompt.title,
-            "required": prompt.required,
-            "choices": [button(choice) for choice in prompt.choices],
-            "unavailable": [
-                {"type": u.type, "label": u.label, "reason": u.reason, "rule": u.rule}
-                for u in prompt.unavailable
-            ],
-        }
+        return prompt_shape(prompt, [button(choice) for choice in prompt.choices])
 
     if not session.is_game_prompt(prompt):
         return make()  # a prompt made for one request: not kept
