@@ -125,7 +125,6 @@ def legacy_node(part_id: str, html: str) -> Node:
 class _Kept:
     key: Any
     node: Node
-    used: int
 
 
 @dataclass
@@ -138,40 +137,49 @@ class PartCache:
     kept: dict[str, list[_Kept]] = field(default_factory=dict)
     renders: int = 0
     """Part bodies run (for tests and the profile: a reused part does not count)."""
+    entries: dict[Node, _Kept] = field(default_factory=dict)
+    """Every render kept, by its node (what ``kept`` holds, found without walking it)."""
+    asked: set[Node] = field(default_factory=set)
+    """The renders asked for (found, made or touched) at this seq."""
 
     def begin(self, seq: int) -> None:
         if seq == self.seq:
             return
         # Found once here for the whole seq, not at each reuse: a reused render's inner
-        # parts are not asked for (their bodies are not run), yet its pages hold them.
-        used = {k.node for entries in self.kept.values() for k in entries if k.used == self.seq}
-        alive = used.union(*(node.inner for node in used))
-        dead = [(part_id, k) for part_id, kept in self.kept.items() for k in kept if k.node not in alive]
-        for part_id, k in dead:
-            entries = self.kept[part_id]
-            entries.remove(k)
+        # parts are not asked for (their bodies are not run), yet its pages hold them. The
+        # dead are found by a set difference, not by a walk over every render kept.
+        asked = self.asked
+        alive = asked.union(*(node.inner for node in asked)) if asked else asked
+        for node in self.entries.keys() - alive:
+            entry = self.entries.pop(node)
+            entries = self.kept[node.id]
+            entries.remove(entry)
             if not entries:
-                del self.kept[part_id]
+                del self.kept[node.id]
+        self.asked = set()
         self.seq = seq
 
     def find(self, part_id: str, key: Any) -> Node | None:
         for kept in self.kept.get(part_id, ()):
             if kept.key == key:
-                kept.used = self.seq
+                self.asked.add(kept.node)
                 return kept.node
         return None
 
     def touch(self, node: Node) -> None:
         """Mark a render reused without being asked for (``fragments.shell_nodes``) as used
         at this seq, so the viewers asking for it next keep finding it."""
-        for kept in self.kept.get(node.id, ()):
-            if kept.node is node:
-                kept.used = self.seq
-                return
+        if node in self.entries:
+            self.asked.add(node)
 
     def keep(self, part_id: str, key: Any, node: Node) -> None:
         entries = self.kept.setdefault(part_id, [])
-        entries.insert(0, _Kept(key, node, self.seq))
+        entry = _Kept(key, node)
+        entries.insert(0, entry)
+        self.entries[node] = entry
+        self.asked.add(node)
+        for dropped in entries[RENDERS_KEPT:]:
+            del self.entries[dropped.node]
         del entries[RENDERS_KEPT:]
 
 
