@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from jinja2 import nodes
+from jinja2 import Environment, nodes
 from jinja2.ext import Extension
 from jinja2.lexer import TOKEN_BLOCK_BEGIN, TOKEN_BLOCK_END, TOKEN_DATA, TOKEN_NAME, Token, TokenStream
 from jinja2.parser import Parser
@@ -47,6 +47,8 @@ LEGACY_PART = re.compile(r"<!--part:([\w-]+)-->(.*?)<!--/part:\1-->", re.S)
 RENDERS_KEPT = 8
 """Renders kept per part id: one per distinct slice the table's viewers see at one seq (a
 spectator, each seat with secrets of its own, the game master)."""
+MADE_FILTER = "_part_made"
+"""The filter a part's rendered body goes through (``PartExtension.parse``)."""
 
 _versions = itertools.count(1)
 _NO_NODES: frozenset[Any] = frozenset()
@@ -137,8 +139,8 @@ class PartCache:
     kept: dict[str, list[_Kept]] = field(default_factory=dict)
     renders: int = 0
     """Part bodies run (for tests and the profile: a reused part does not count)."""
-    entries: dict[Node, _Kept] = field(default_factory=dict)
-    """Every render kept, by its node (what ``kept`` holds, found without walking it)."""
+    nodes: set[Node] = field(default_factory=set)
+    """Every render kept (what ``kept`` holds, found without walking it)."""
     asked: set[Node] = field(default_factory=set)
     """The renders asked for (found, made or touched) at this seq."""
 
@@ -150,10 +152,11 @@ class PartCache:
         # dead are found by a set difference, not by a walk over every render kept.
         asked = self.asked
         alive = asked.union(*(node.inner for node in asked)) if asked else asked
-        for node in self.entries.keys() - alive:
-            entry = self.entries.pop(node)
+        dead = self.nodes - alive
+        self.nodes -= dead
+        for node in dead:
             entries = self.kept[node.id]
-            entries.remove(entry)
+            entries[:] = [k for k in entries if k.node is not node]
             if not entries:
                 del self.kept[node.id]
         self.asked = set()
@@ -169,17 +172,16 @@ class PartCache:
     def touch(self, node: Node) -> None:
         """Mark a render reused without being asked for (``fragments.shell_nodes``) as used
         at this seq, so the viewers asking for it next keep finding it."""
-        if node in self.entries:
+        if node in self.nodes:
             self.asked.add(node)
 
     def keep(self, part_id: str, key: Any, node: Node) -> None:
         entries = self.kept.setdefault(part_id, [])
-        entry = _Kept(key, node)
-        entries.insert(0, entry)
-        self.entries[node] = entry
+        entries.insert(0, _Kept(key, node))
+        self.nodes.add(node)
         self.asked.add(node)
         for dropped in entries[RENDERS_KEPT:]:
-            del self.entries[dropped.node]
+            self.nodes.discard(dropped.node)
         del entries[RENDERS_KEPT:]
 
 
@@ -190,20 +192,39 @@ class PartRender:
     def __init__(self, cache: PartCache | None) -> None:
         self.cache = cache
         self._stack: list[dict[str, Node]] = [{}]
+        self._open: list[tuple[str, Any]] = []
+        """The parts whose bodies are being rendered, innermost last (id, key)."""
+        self.reused = Markup()
+        """The mark of the part ``reuse`` just found (what the template outputs for it)."""
 
     @property
     def top(self) -> dict[str, Node]:
         return self._stack[0]
 
     def part(self, part_id: str, key: Any, body: Callable[[], str]) -> Markup:
+        if not self.reuse(part_id, key):
+            return self.made(body())
+        return self.reused
+
+    def reuse(self, part_id: str, key: Any) -> bool:
+        """Whether the cache holds a render of ``part_id`` for ``key`` (then it is the part's
+        node here). If not, the part's body is to be rendered and given to ``made``."""
         node = self.cache.find(part_id, key) if self.cache is not None else None
         if node is None:
+            self._open.append((part_id, key))
             self._stack.append({})
-            frame = squeezed(str(body()).strip())
-            node = Node(part_id, frame, self._stack.pop())
-            if self.cache is not None:
-                self.cache.keep(part_id, key, node)
-                self.cache.renders += 1
+            return False
+        self._stack[-1][part_id] = node
+        self.reused = _mark_markup(part_id)
+        return True
+
+    def made(self, html: str) -> Markup:
+        """The body of the part ``reuse`` last opened, rendered: its node, kept for its key."""
+        part_id, key = self._open.pop()
+        node = Node(part_id, squeezed(str(html).strip()), self._stack.pop())
+        if self.cache is not None:
+            self.cache.keep(part_id, key, node)
+            self.cache.renders += 1
         self._stack[-1][part_id] = node
         return _mark_markup(part_id)
 
@@ -223,6 +244,10 @@ class PartExtension(Extension):
     """``{% part ID, SLICE %}…{% endpart %}`` (see the module docstring)."""
 
     tags = {"part"}
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__(environment)
+        environment.filters[MADE_FILTER] = self._made
 
     def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
         """Squeeze a part's own template text when the template is compiled, not each time
@@ -248,15 +273,27 @@ class PartExtension(Extension):
             yield token
 
     def parse(self, parser: Parser) -> nodes.Node:
+        """``{% if reused %}mark{% else %}{% filter made %}body{% endfilter %}{% endif %}``:
+        the body renders in place, in a scope of its own (what it sets stays inside, as in a
+        macro), without the caller macro a call block makes and calls for every tag met."""
         lineno = next(parser.stream).lineno
         part_id = parser.parse_expression()
         parser.stream.expect("comma")
         key = parser.parse_expression()
         body = parser.parse_statements(("name:endpart",), drop_needle=True)
-        call = self.call_method("_part", [nodes.Name("_parts", "load"), part_id, key])
-        return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
+        render = nodes.Name("_parts", "load")
+        reused = self.call_method("_reuse", [render, part_id, key])
+        mark = nodes.Getattr(render, "reused", "load")  # an attribute: no call per part
+        made = nodes.FilterBlock(body, nodes.Filter(None, MADE_FILTER, [render], [], None, None))
+        return nodes.If(reused, [nodes.Output([mark])], [], [made]).set_lineno(lineno)
 
-    def _part(self, render: Any, part_id: str, key: Any, caller: Callable[[], str]) -> Markup:
+    def _reuse(self, render: Any, part_id: str, key: Any) -> bool:
         if not isinstance(render, PartRender):  # rendered outside a page (a plain include)
-            return Markup(caller())
-        return render.part(part_id, key, caller)
+            return False
+        return render.reuse(part_id, key)
+
+    @staticmethod
+    def _made(html: str, render: Any) -> Any:
+        if not isinstance(render, PartRender):
+            return html
+        return render.made(html)

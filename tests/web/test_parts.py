@@ -37,9 +37,14 @@ KEEPS = """{% part "kept", text %}
 {% endpart %}"""
 
 
+SCOPED = """{% set label = "outer" %}
+{% part "box", label %}<div id="box">{% set label = "inner" %}{{ label }}</div>{% endpart %}
+<p id="after">{{ label }}</p>"""
+
+
 def environment() -> Environment:
     return Environment(
-        loader=DictLoader({"panel.html": PANEL, "keeps.html": KEEPS}),
+        loader=DictLoader({"panel.html": PANEL, "keeps.html": KEEPS, "scoped.html": SCOPED}),
         extensions=[PartExtension],
         autoescape=True,
         trim_blocks=True,
@@ -94,3 +99,21 @@ def test_the_cache_keeps_what_the_last_seqs_pages_hold_and_drops_the_rest() -> N
     assert cache.find("panel", ("Heroes", rows("Ann", "Bo"))) is None
     assert cache.find("row-0", {"id": 0, "text": "Ann"}) is ann
     assert cache.find("panel", ("Heroes", rows("Ann", "Cy"))) is third
+
+
+def test_a_parts_body_renders_in_a_scope_of_its_own_and_only_when_its_slice_is_new() -> None:
+    """A part's body is rendered in place (not as a caller macro), yet what it sets stays
+    inside it, as in a macro: the page reads the same whether the body ran or was reused."""
+    env = environment()
+    cache = PartCache()
+    cache.begin(1)
+    first = render(env, "scoped.html", cache, root="page")
+    assert first.html() == '<div id="box">inner</div><p id="after">outer</p>'
+    assert cache.renders == 1
+    cache.begin(2)
+    again = render(env, "scoped.html", cache, root="page")
+    assert cache.renders == 1  # reused: its body did not run
+    assert again.children["box"] is first.children["box"]
+    assert again.html() == first.html()
+    # Outside a page (no part render in the context) the body is simply rendered.
+    assert env.get_template("scoped.html").render() == '<div id="box">inner</div><p id="after">outer</p>'
