@@ -119,17 +119,32 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     here rather than from ``prompt_json``, whose command ids (a hash per choice) a page never
     sends. Once per seq for every page showing one of the game's prompts (``TableSession.derived``)."""
 
+    wirings = renders_of(session).wirings
+    if len(wirings) > WIRINGS_KEPT:
+        wirings.clear()
+
     def button(choice: Choice) -> dict[str, Any]:
         target = None if choice.type == kernel.UNDO else session.game.choice_target(session.state, choice)
         command = {"seat": prompt.seat, "type": choice.type, "args": choice.args}
+        # The button's hx-vals and element id are functions of its command alone: made once
+        # for as long as the table offers that command (most choices stand for several seqs),
+        # from one JSON text of its arguments, not two JSON texts and a hash per seq.
+        key = (type(prompt.seat), prompt.seat, choice.type, json_text(choice.args))
+        wiring = wirings.get(key)
+        if wiring is None:
+            wiring = (json_attr({"command": json_text(command)}), choice_dom_id(prompt.seat, choice))
+            wirings[key] = wiring
+        args = choice.args
         return {
             "label": choice.label,
             "detail": choice.detail,
             "command": command,
-            # The button's hx-vals, made here once per seq rather than at each prompts render.
-            "vals": json_attr({"command": json_text(command)}),
-            "id": choice_dom_id(prompt.seat, choice),
+            "vals": wiring[0],
+            "id": wiring[1],
             "target": target,
+            # A command of one boolean ``on`` is a setting switched on or off: a checkbox
+            # (``templates/table.html``), told here once rather than at each render.
+            "switch": len(args) == 1 and type(args.get("on")) is bool,
         }
 
     def make() -> dict[str, Any]:
@@ -198,6 +213,9 @@ class TableRenders:
     shells: dict[Viewer, dict[str, tuple[tuple[Any, ...], Node]]] = field(default_factory=dict)
     """Per viewer, per shell fragment: what of the context it last read (``SHELL_READS``) and
     the node it made (``shell_nodes``)."""
+    wirings: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
+    """Per command a prompt button sends (seat, type, JSON of its args): its hx-vals and its
+    element id (``prompt_buttons``), kept across seqs while the table offers it."""
     seq_node: tuple[int, Node] | None = None
     """The seq marker of the seq it shows."""
     sent: dict[int, str] = field(default_factory=dict)
@@ -211,6 +229,8 @@ class TableRenders:
 
 
 _RENDERS: WeakKeyDictionary[TableSession, TableRenders] = WeakKeyDictionary()
+WIRINGS_KEPT = 512
+"""Prompt buttons' wirings kept per table (``TableRenders.wirings``): more than a seq offers."""
 LOG_LINES_KEPT = 48
 """Recent log lines kept per table: a commit's lines, for every viewer who sees them alike."""
 
