@@ -119,9 +119,10 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     here rather than from ``prompt_json``, whose command ids (a hash per choice) a page never
     sends. Once per seq for every page showing one of the game's prompts (``TableSession.derived``)."""
 
-    wirings = renders_of(session).wirings
-    if len(wirings) > WIRINGS_KEPT:
-        wirings.clear()
+    renders = renders_of(session)
+    if renders.wirings_seq != session.seq:  # keep what the last seq offered, not every command ever
+        renders.wirings_seq, renders.wirings_before, renders.wirings = session.seq, renders.wirings, {}
+    wirings, before = renders.wirings, renders.wirings_before
 
     def button(choice: Choice) -> dict[str, Any]:
         target = None if choice.type == kernel.UNDO else session.game.choice_target(session.state, choice)
@@ -130,10 +131,10 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
         # for as long as the table offers that command (most choices stand for several seqs),
         # from one JSON text of its arguments, not two JSON texts and a hash per seq.
         key = (type(prompt.seat), prompt.seat, choice.type, json_text(choice.args))
-        wiring = wirings.get(key)
+        wiring = wirings.get(key) or before.get(key)
         if wiring is None:
             wiring = (json_attr({"command": json_text(command)}), choice_dom_id(prompt.seat, choice))
-            wirings[key] = wiring
+        wirings[key] = wiring
         args = choice.args
         return {
             "label": choice.label,
@@ -214,8 +215,11 @@ class TableRenders:
     """Per viewer, per shell fragment: what of the context it last read (``SHELL_READS``) and
     the node it made (``shell_nodes``)."""
     wirings: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
-    """Per command a prompt button sends (seat, type, JSON of its args): its hx-vals and its
-    element id (``prompt_buttons``), kept across seqs while the table offers it."""
+    """Per command a prompt button sends at ``wirings_seq`` (seat, type, JSON of its args): its
+    hx-vals and its element id (``prompt_buttons``), kept across seqs while the table offers it."""
+    wirings_before: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
+    """``wirings`` of the seq before: what a seq did not offer again is dropped."""
+    wirings_seq: int = -1
     seq_node: tuple[int, Node] | None = None
     """The seq marker of the seq it shows."""
     sent: dict[int, str] = field(default_factory=dict)
@@ -229,8 +233,6 @@ class TableRenders:
 
 
 _RENDERS: WeakKeyDictionary[TableSession, TableRenders] = WeakKeyDictionary()
-WIRINGS_KEPT = 512
-"""Prompt buttons' wirings kept per table (``TableRenders.wirings``): more than a seq offers."""
 LOG_LINES_KEPT = 48
 """Recent log lines kept per table: a commit's lines, for every viewer who sees them alike."""
 
