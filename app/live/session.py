@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 RECENT_EVENTS = 2000
 MAX_ATTEMPTS = 40
 REPLAY_ON_LOOP = 200
+UNDO_FACTS_KEPT = 256
+"""Commands whose undo facts a table keeps: more than the undo walks of one seq pass."""
 """Replays of more events than this leave the event loop (see ``rebuild``)."""
 
 
@@ -133,6 +135,9 @@ class TableSession:
         self._prompt_ids: set[int] = set()
         self._derived: dict[Any, Any] = {}
         self._derived_of: tuple[int, Any] = (-1, None)
+        self._undo_facts: dict[tuple[int, int, int], history.UndoFacts] = {}
+        """Per command in memory (first seq, last seq, events): what the undo rule needs to
+        know of it (``_standing_commands``)."""
         self.seat_epoch = 0
         """Bumped when a seat changes hands, so live connections re-check their seats."""
         self.viewers: dict[tuple[Any, ...], Viewer] = {}
@@ -321,7 +326,15 @@ class TableSession:
         command: list[StoredEvent] = []
 
         def standing(whole: bool) -> tuple[list[StoredEvent], bool, history.UndoFacts]:
-            facts = history.undo_facts(self.game, command[0].actor, [e.event for e in command])
+            # A command's events never change once committed: its facts are told once, not at
+            # every seq the walk passes it (each seq walks back over the same commands).
+            key = (command[0].seq, command[-1].seq, len(command))
+            facts = self._undo_facts.get(key)
+            if facts is None:
+                if len(self._undo_facts) >= UNDO_FACTS_KEPT:
+                    self._undo_facts.clear()
+                facts = history.undo_facts(self.game, command[0].actor, [e.event for e in command])
+                self._undo_facts[key] = facts
             return command, whole, facts
 
         for stored in reversed(self.recent):

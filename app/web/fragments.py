@@ -119,17 +119,33 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
     here rather than from ``prompt_json``, whose command ids (a hash per choice) a page never
     sends. Once per seq for every page showing one of the game's prompts (``TableSession.derived``)."""
 
+    renders = renders_of(session)
+    if renders.wirings_seq != session.seq:  # keep what the last seq offered, not every command ever
+        renders.wirings_seq, renders.wirings_before, renders.wirings = session.seq, renders.wirings, {}
+    wirings, before = renders.wirings, renders.wirings_before
+
     def button(choice: Choice) -> dict[str, Any]:
         target = None if choice.type == kernel.UNDO else session.game.choice_target(session.state, choice)
         command = {"seat": prompt.seat, "type": choice.type, "args": choice.args}
+        # The button's hx-vals and element id are functions of its command alone: made once
+        # for as long as the table offers that command (most choices stand for several seqs),
+        # from one JSON text of its arguments, not two JSON texts and a hash per seq.
+        key = (type(prompt.seat), prompt.seat, choice.type, json_text(choice.args))
+        wiring = wirings.get(key) or before.get(key)
+        if wiring is None:
+            wiring = (json_attr({"command": json_text(command)}), choice_dom_id(prompt.seat, choice))
+        wirings[key] = wiring
+        args = choice.args
         return {
             "label": choice.label,
             "detail": choice.detail,
             "command": command,
-            # The button's hx-vals, made here once per seq rather than at each prompts render.
-            "vals": json_attr({"command": json_text(command)}),
-            "id": choice_dom_id(prompt.seat, choice),
+            "vals": wiring[0],
+            "id": wiring[1],
             "target": target,
+            # A command of one boolean ``on`` is a setting switched on or off: a checkbox
+            # (``templates/table.html``), told here once rather than at each render.
+            "switch": len(args) == 1 and type(args.get("on")) is bool,
         }
 
     def make() -> dict[str, Any]:
@@ -198,6 +214,12 @@ class TableRenders:
     shells: dict[Viewer, dict[str, tuple[tuple[Any, ...], Node]]] = field(default_factory=dict)
     """Per viewer, per shell fragment: what of the context it last read (``SHELL_READS``) and
     the node it made (``shell_nodes``)."""
+    wirings: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
+    """Per command a prompt button sends at ``wirings_seq`` (seat, type, JSON of its args): its
+    hx-vals and its element id (``prompt_buttons``), kept across seqs while the table offers it."""
+    wirings_before: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
+    """``wirings`` of the seq before: what a seq did not offer again is dropped."""
+    wirings_seq: int = -1
     seq_node: tuple[int, Node] | None = None
     """The seq marker of the seq it shows."""
     sent: dict[int, str] = field(default_factory=dict)
@@ -306,44 +328,102 @@ SHELL_READS = {
     "prompts": ("prompts", "outcome", "names", "table_id", "viewer"),
     "seats": ("seats", "waiting_for", "outcome", "has_bot", "table_id", "viewer"),
 }
-"""What of the context each shell fragment but the seq marker reads (``templates/table.html``;
-neither reads the view nor the seq, and a test holds each to its list)."""
+"""What of the context each shell fragment but the seq marker reads (``templates/table.html``),
+with what ``shell_keys`` makes of them: neither reads the view nor the seq, and a test holds
+each to its list."""
+
+
+def shell_keys(ctx: dict[str, Any]) -> dict[str, Any]:
+    """The keys of the shell's parts (``templates/table.html``), each holding all its part
+    reads, and the two facts of the viewer the status shows (``my_turn``, ``won_by_me``).
+    Made here rather than in the template so that ``shell_nodes`` can look a key up among the
+    table's renders before running the template (another viewer's render of an equal key)."""
+    viewer, waiting, outcome, names = ctx["viewer"], ctx["waiting_for"], ctx["outcome"], ctx["names"]
+    mine, is_gm, seats = viewer.seats, viewer.is_gm, ctx["seats"]
+    has_bot, table_id = ctx["has_bot"], ctx["table_id"]
+    my_turn = any(seat in mine for seat in waiting)
+    some_won = outcome is not None and bool(outcome.winners) and len(outcome.winners) < len(names)
+    won_by_me = any(seat in mine for seat in outcome.winners) if some_won else None
+    return {
+        "my_turn": my_turn,
+        "won_by_me": won_by_me,
+        "status_key": (outcome, waiting, names, my_turn, ctx["campaign"], won_by_me, viewer.role),
+        "prompts_key": (ctx["prompts"], viewer.role, len(mine) > 1, outcome, names, table_id),
+        "seats_key": (seats, waiting, mine, is_gm, has_bot, outcome, table_id),
+        "seat_keys": {
+            s.seat: (s, s.seat in waiting, s.seat in mine, is_gm, has_bot, outcome, table_id) for s in seats
+        },
+    }
 
 
 def shell_nodes(
     env: Environment, ctx: dict[str, Any], session: TableSession | None = None
 ) -> dict[str, Node]:
     """The shell's fragments (status, prompts, players, seq marker) as part trees, reusing the
-    table's renders of those whose slice is unchanged (``templates/table.html``).
+    table's renders of those whose key is unchanged (``shell_keys``).
 
-    With the ``session``, a fragment that reads the same context as at the viewer's last render
-    (``SHELL_READS``: a spectator's or an idle seat's prompts while the turn moves on, everyone's
-    players panel while only the prompts change) is given that very node again, without running
-    its template at all; the seq marker is made once per seq for every viewer."""
+    With the ``session``, a fragment whose key is the one of the viewer's last render (a
+    spectator's or an idle seat's prompts while the turn moves on, everyone's players panel
+    while only the prompts change) is given that very node again; one whose key another viewer
+    rendered at the table is given that render; a players panel that differs from the
+    viewer's last only in some players is its last frame around the players' renders. Only
+    what none of these finds runs its template. The seq marker is made once per seq for every
+    viewer."""
     template = env.get_template("table.html")
+    keys = shell_keys(ctx)
+    ctx = ctx | keys
     if session is None:
         return render_nodes(template, [(name, f"frag_{name}") for name in SHELL_FRAGMENTS], ctx, None)
     renders = renders_of(session)
     cache = renders.parts
     cache.begin(session.seq)
     held = renders.shells.setdefault(ctx["viewer"], {})
-    reads = {name: tuple(ctx[read] for read in names) for name, names in SHELL_READS.items()}
     stale = []
-    for name, read in reads.items():
+    for name in SHELL_READS:
+        key = keys[f"{name}_key"]
         kept = held.get(name)
-        if kept is not None and kept[0] == read:
+        if kept is not None and kept[0] == key:
             cache.touch(kept[1])
-        else:
+            continue
+        node = cache.find(name, key)
+        if node is None and name == "seats" and kept is not None:
+            node = _seats_around(template, ctx, cache, kept)
+        if node is None:
             stale.append((name, f"frag_{name}"))
+        else:
+            held[name] = (key, node)
     if stale:
         for name, node in render_nodes(template, stale, ctx, cache).items():
-            held[name] = (reads[name], node)
+            held[name] = (keys[f"{name}_key"], node)
     if renders.seq_node is None or renders.seq_node[0] != ctx[SHELL_SEQ]:
         seq_node = render_nodes(template, [(SHELL_SEQ, f"frag_{SHELL_SEQ}")], ctx, cache)[SHELL_SEQ]
         renders.seq_node = (ctx[SHELL_SEQ], seq_node)
     else:
         cache.touch(renders.seq_node[1])
     return {name: renders.seq_node[1] if name == SHELL_SEQ else held[name][1] for name in SHELL_FRAGMENTS}
+
+
+def _seats_around(
+    template: Template, ctx: dict[str, Any], cache: PartCache, kept: tuple[tuple[Any, ...], Node]
+) -> Node | None:
+    """The players panel as the frame of the viewer's last one (``kept``: its key and node)
+    around each player's part, found among the table's renders or rendered alone (block
+    ``frag_seat``); None if the players are not the same seats in the same order (the frame
+    names each player's part, and nothing else of the context)."""
+    seats = ctx["seats"]
+    if [s.seat for s in kept[0][0]] != [s.seat for s in seats]:
+        return None
+    seat_keys = ctx["seat_keys"]
+    children: dict[str, Node] = {}
+    for s in seats:
+        part_id = f"seat-{s.seat}"
+        node = cache.find(part_id, seat_keys[s.seat])
+        if node is None:
+            node = render_nodes(template, [(part_id, "frag_seat")], ctx | {"s": s}, cache)[part_id]
+        children[part_id] = node
+    node = Node("seats", kept[1].frame, children)
+    cache.keep("seats", ctx["seats_key"], node)
+    return node
 
 
 def shell_fragments(

@@ -3,11 +3,13 @@ something hidden revealed or another player acts; the platform records it as an 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from tests.support.tables import auth
+from tests.web.render_profile import new_table, play_one
 
 
 def dn_table(client: TestClient, seats: int = 2) -> dict[str, Any]:
@@ -149,3 +151,26 @@ def test_what_a_seq_derives_is_made_once_and_a_per_request_prompt_is_not_kept(cl
     before = session.view_for(seat0)
     post(client, tid, tokens[0], choice(client, tid, tokens[0], "undo"))
     assert session.view_for(seat0) is not before and session._derived_of[0] == session.seq
+
+
+def test_undo_facts_kept_across_seqs_give_the_fresh_answers(client: TestClient) -> None:
+    """Each command's undo facts are told once and kept while it stays in memory
+    (``TableSession._undo_facts``): every seat's undo answer at every seq of a played game
+    is the one told with nothing kept."""
+    session = new_table(client, "undo-facts-kept")
+    rng = random.Random("undo-facts-kept")
+    undoable = 0
+    for _ in range(60):
+        if play_one(client, session, rng) is None:
+            break
+        for seat in range(4):
+            kept = session.undo_check(seat)
+            facts, derived = session._undo_facts, session._derived
+            session._undo_facts, session._derived = {}, {}
+            try:
+                assert session.undo_check(seat) == kept
+            finally:
+                session._undo_facts, session._derived = facts, derived
+            undoable += kept[0] is not None
+    assert session._undo_facts, "facts are kept across seqs"
+    assert undoable > 0, "the game offered some undo"

@@ -69,8 +69,13 @@ def test_each_shell_fragment_reads_only_what_its_reuse_compares(client: TestClie
             shell = fresh_shell(app, ctx)
             for name, reads in fragments.SHELL_READS.items():
                 only = {key: ctx[key] for key in reads}
+                # The keys made of only those names: a part key missing something its part
+                # reads would be made without it (and fail here, or render other HTML).
+                given = {key: only.get(key) for key in ("viewer", "outcome", "names", "has_bot", "table_id")}
+                lists = {key: only.get(key, []) for key in ("waiting_for", "prompts", "seats")}
+                keyed = only | fragments.shell_keys(given | lists | {"campaign": only.get("campaign")})
                 blocks = [(name, f"frag_{name}")]
-                assert fragments.render_nodes(template, blocks, only, None)[name].html() == shell[name]
+                assert fragments.render_nodes(template, blocks, keyed, None)[name].html() == shell[name]
 
 
 def test_reused_shells_are_the_fresh_render_and_idle_viewers_skip_the_templates(client: TestClient) -> None:
