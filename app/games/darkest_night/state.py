@@ -57,10 +57,9 @@ def copy_dict(value: dict[str, Any]) -> dict[str, Any]:
     """``copy_data`` for a dict, with the common cases (empty, all atoms) at C speed."""
     if not value:
         return {}
-    for v in value.values():
-        if type(v) not in _ATOMS:
-            return {k: v if type(v) in _ATOMS else copy_data(v) for k, v in value.items()}
-    return value.copy()
+    if _ATOMS.issuperset(map(type, value.values())):  # every value an atom (tested in C)
+        return value.copy()
+    return {k: v if type(v) in _ATOMS else copy_data(v) for k, v in value.items()}
 
 
 @dataclass(slots=True)

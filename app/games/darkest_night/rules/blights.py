@@ -391,11 +391,12 @@ def move_hero(ctx: Ctx, hero: Hero, destination: str, why: str) -> None:
 def is_protected(ctx: Ctx, location: str, blight_id: str) -> str | None:
     """Why a blight cannot be attacked: a Shroud protects the other blights at its location,
     a Nexus those everywhere else (DN 11.2)."""
+    protecting = ctx.c.protecting_blights  # the content's index: most blights protect nothing
     for loc, blights in ctx.s.blights.items():
         for other in blights:
-            if other.id == blight_id:
+            effect = protecting.get(other.type)
+            if effect is None or other.id == blight_id:
                 continue
-            effect = ctx.c.blights[other.type].effect
             if effect == "protects_here" and loc == location:
                 return "a Shroud here protects the other blights (Shroud)"
             if effect == "protects_elsewhere" and loc != location:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
@@ -38,6 +40,9 @@ def blights_here(s: State, location: str) -> list[str]:
 
 
 NO_BLIGHTS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+type_of = attrgetter("type")
+every_blight = chain.from_iterable
+"""A blight's type, and the blights of every location in turn (``blights.values()``)."""
 
 
 def blight_effect_active(ctx: Ctx, effect: str, location: str | None, *, hero: Hero | None = None) -> int:
@@ -48,15 +53,11 @@ def blight_effect_active(ctx: Ctx, effect: str, location: str | None, *, hero: H
         return 0
     red, local = ctx.c.blights_by_effect.get(effect, NO_BLIGHTS)
     count = 0
+    # The blights counted in C (``map`` over their types): asked several times per command.
     if local and location is not None:
-        for blight in ctx.s.blights.get(location, ()):
-            if blight.type in local:
-                count += 1
+        count += sum(map(local.__contains__, map(type_of, ctx.s.blights.get(location, ()))))
     if red:
-        for blights in ctx.s.blights.values():
-            for blight in blights:
-                if blight.type in red:
-                    count += 1
+        count += sum(map(red.__contains__, map(type_of, every_blight(ctx.s.blights.values()))))
     return count
 
 
