@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
@@ -17,6 +18,7 @@ from app.games.darkest_night.engine import (
     apply,
     hand_on,
     known_answers,
+    listed,
     published_memo,
     reading,
 )
@@ -161,8 +163,11 @@ class DarkestNight(GameBase):
         if command.type in ANY_TIME.commands:
             if not isinstance(command.seat, int):
                 raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
-            with reading(state):
-                ctx.any_time_offer = (command.seat, self._any_time_for(state, command.seat))
+            offer = listed(state, ("any_time", command.seat))  # as its prompts listed it
+            if offer is None:
+                with reading(state):
+                    offer = self._any_time_for(state, command.seat)
+            ctx.any_time_offer = (command.seat, offer)
             ctx.interrupt(ANY_TIME, command.seat, command.type, command.args)
         else:
             d = state.decision
@@ -186,8 +191,10 @@ class DarkestNight(GameBase):
                 "not_your_decision",
                 f"the table is waiting for {who} to {TITLES.get(d.kind, d.kind).lower()}",
             )
-        with reading(state):
-            choices = self._choices_for(state, d, command.seat)
+        choices = listed(state, ("choices", command.seat))  # as its prompts listed them
+        if choices is None:
+            with reading(state):
+                choices = self._choices_for(state, d, command.seat)
         command_type, args = command.type, command.args
         for c in choices:  # ``any`` over a generator, unrolled: it runs once per command
             if c.type == command_type and c.args == args:
@@ -254,7 +261,7 @@ class DarkestNight(GameBase):
                 choices = self._choices_for(state, d, seat)
                 if choices:
                     out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
-        for seat in sorted({h.seat for h in state.heroes.values() if not h.dead}):  # the living
+        for seat in sorted(set(map(seat_of, state.living()))):  # the living heroes' seats (in C)
             extra = self._any_time_for(state, seat)
             if extra:
                 out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))
@@ -415,6 +422,9 @@ def _title(state: State, d: Decision, hero: str | None) -> str:
 _TITLES_BY_HERO: dict[tuple[str, str | None], str] = {}
 """``prompt_title`` by decision kind and hero, for every kind but a combat: its title and
 the hero's name come from the content alone (asked for in every prompt)."""
+
+
+seat_of = attrgetter("seat")
 
 
 def monastery() -> str:

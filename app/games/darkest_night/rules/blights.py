@@ -15,10 +15,12 @@ from app.games.darkest_night.rules.common import (
     blight_param_total,
     discard,
     draw,
+    every_blight,
     hero_name,
     lose,
     place_blight,
     stock_of,
+    type_of,
 )
 from app.games.darkest_night.rules.powers import bonus_mods, spec
 from app.games.darkest_night.rules.round import relic_count_this_turn
@@ -392,6 +394,8 @@ def is_protected(ctx: Ctx, location: str, blight_id: str) -> str | None:
     """Why a blight cannot be attacked: a Shroud protects the other blights at its location,
     a Nexus those everywhere else (DN 11.2)."""
     protecting = ctx.c.protecting_blights  # the content's index: most blights protect nothing
+    if protecting.keys().isdisjoint(map(type_of, every_blight(ctx.s.blights.values()))):
+        return None  # no Shroud, no Nexus on the map (asked in C, for each blight a prompt offers)
     for loc, blights in ctx.s.blights.items():
         for other in blights:
             effect = protecting.get(other.type)
