@@ -59,9 +59,10 @@ def copy_dict(value: dict[str, Any]) -> dict[str, Any]:
     """``copy_data`` for a dict, with the common cases (empty, all atoms) at C speed."""
     if not value:
         return {}
-    if _ATOMS.issuperset(map(type, value.values())):  # every value an atom (tested in C)
-        return value.copy()
-    return {k: v if type(v) in _ATOMS else copy_data(v) for k, v in value.items()}
+    for v in value.values():
+        if type(v) not in _ATOMS:
+            return {k: v if type(v) in _ATOMS else copy_data(v) for k, v in value.items()}
+    return value.copy()
 
 
 @dataclass(slots=True)

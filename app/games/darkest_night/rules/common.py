@@ -53,11 +53,15 @@ def blight_effect_active(ctx: Ctx, effect: str, location: str | None, *, hero: H
         return 0
     red, local = ctx.c.blights_by_effect.get(effect, NO_BLIGHTS)
     count = 0
-    # The blights counted in C (``map`` over their types): asked several times per command.
     if local and location is not None:
-        count += sum(map(local.__contains__, map(type_of, ctx.s.blights.get(location, ()))))
+        for blight in ctx.s.blights.get(location, ()):
+            if blight.type in local:
+                count += 1
     if red:
-        count += sum(map(red.__contains__, map(type_of, every_blight(ctx.s.blights.values()))))
+        for blights in ctx.s.blights.values():
+            for blight in blights:
+                if blight.type in red:
+                    count += 1
     return count
 
 
