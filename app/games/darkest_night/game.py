@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from typing import Any
 
 from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
@@ -261,7 +260,7 @@ class DarkestNight(GameBase):
                 choices = self._choices_for(state, d, seat)
                 if choices:
                     out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
-        for seat in sorted(set(map(seat_of, state.living()))):  # the living heroes' seats (in C)
+        for seat in sorted({h.seat for h in state.heroes.values() if not h.dead}):  # the living
             extra = self._any_time_for(state, seat)
             if extra:
                 out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))
@@ -432,9 +431,6 @@ def _title(state: State, d: Decision, hero: str | None) -> str:
 _TITLES_BY_HERO: dict[tuple[str, str | None], str] = {}
 """``prompt_title`` by decision kind and hero, for every kind but a combat: its title and
 the hero's name come from the content alone (asked for in every prompt)."""
-
-
-seat_of = attrgetter("seat")
 
 
 def monastery() -> str:

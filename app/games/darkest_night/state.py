@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, is_dataclass
-from itertools import filterfalse
-from operator import attrgetter
 from typing import Any
 
 from app.kernel.flow import Decision
@@ -239,7 +237,6 @@ class Placed:
 
 
 NO_HEROES: frozenset[str] = frozenset()
-dead_of = attrgetter("dead")
 
 _clone_power = Power.clone
 _clone_item = Item.clone
@@ -499,7 +496,7 @@ class State:
         self.shared_heroes = frozenset()
 
     def living(self) -> list[Hero]:
-        return list(filterfalse(dead_of, self.heroes.values()))  # in C: asked several times per command
+        return [h for h in self.heroes.values() if not h.dead]
 
     def heroes_at(self, location: str) -> list[Hero]:
         return [h for h in self.heroes.values() if not h.dead and h.location == location]
