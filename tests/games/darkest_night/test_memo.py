@@ -453,10 +453,11 @@ def plain_blight_count(s: State, effect: str, location: str | None) -> int:
 
 
 @pytest.mark.parametrize("seed", [5, 17])
-def test_the_blight_and_relic_counts_made_in_c_are_the_plain_ones(seed: int) -> None:
-    """The counts the rules make by mapping over blights and items (``is_protected``,
-    ``blight_effect_active``, ``count_monastery_relics``) equal plain loops, on every state
-    of random games (blights of every kind come and go; relics are put where they count)."""
+def test_the_blight_and_relic_counts_made_quickly_are_the_plain_ones(seed: int) -> None:
+    """The answers the rules make through the content's index of protecting blights and by
+    mapping over types (``is_protected``, ``count_monastery_relics``; ``blight_effect_active``
+    too) equal plain loops over the content, on every state of random games (blights of
+    every kind come and go; relics are put where they count)."""
     from app.games.darkest_night.rules.blights import is_protected
     from app.games.darkest_night.rules.common import blight_effect_active
     from app.games.darkest_night.rules.round import count_monastery_relics
