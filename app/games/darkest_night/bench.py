@@ -17,6 +17,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from app.games.darkest_night import DARKEST_NIGHT
@@ -131,8 +132,14 @@ def _pick(prompts: list[Prompt], picker: random.Random, optional_share: float) -
     pool = optional if optional and picker.random() < optional_share else [p for p in prompts if p.required]
     prompt = picker.choice(pool)
     choice = picker.choice(prompt.choices)
-    actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
+    actor = GAME_MASTER if prompt.seat == GM_SEAT else seat_viewer(prompt.seat)
     return Command(prompt.seat, choice.type, choice.args), actor
+
+
+@cache
+def seat_viewer(seat: int) -> Viewer:
+    """The player of ``seat`` (a frozen value: one per seat serves every command)."""
+    return Viewer("seat", frozenset({seat}))
 
 
 def _timed_game(

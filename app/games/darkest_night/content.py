@@ -126,6 +126,10 @@ class CardDef:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+PROTECTING = ("protects_here", "protects_elsewhere")
+"""The blight effects that protect other blights from attack (Shroud, Nexus: DN 11.2)."""
+
+
 @dataclass(frozen=True)
 class Content:
     locations: dict[str, LocationDef]
@@ -147,6 +151,9 @@ class Content:
     any_time_powers: frozenset[str] = frozenset()
     """The powers and artifacts with an "any time" use (DN 14.3.2), offered to every seat
     in every prompt (an index)."""
+    protecting_blights: dict[str, str] = field(default_factory=dict)
+    """blight type -> its effect, for the blights that protect others (``PROTECTING``): asked
+    for every blight a prompt offers to attack (an index)."""
 
     def powers(self) -> dict[str, PowerDef]:
         """Every power and artifact by id."""
@@ -274,4 +281,5 @@ def load() -> Content:
         all_powers=all_powers,
         blights_by_effect=blights_by_effect,
         any_time_powers=frozenset(p.id for p in all_powers.values() if p.any_time),
+        protecting_blights={b.name: b.effect for b in blights.values() if b.effect in PROTECTING},
     )

@@ -24,6 +24,7 @@ __all__ = [
     "explained",
     "hand_on",
     "known_answers",
+    "listed",
     "published_answers",
     "published_memo",
     "reading",
@@ -92,6 +93,16 @@ def published_answers(state: State) -> dict[Any, Any] | None:
     memo = _memo
     if state is _read_only and memo is not None and memo[0] is state:
         return memo[2]
+    return None
+
+
+def listed(state: State, key: Any) -> Any:
+    """What the published ``state``'s memo already holds under ``key`` (e.g. a seat's
+    choices, listed by its prompts), else None: the memo is only ever made for a published
+    state, which never changes, so an answer in it holds whether or not it is being read."""
+    memo = _memo
+    if memo is not None and memo[0] is state:
+        return memo[1].get(key)
     return None
 
 

@@ -17,6 +17,7 @@ from app.games.darkest_night.engine import (
     apply,
     hand_on,
     known_answers,
+    listed,
     published_memo,
     reading,
 )
@@ -24,7 +25,7 @@ from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.common import hero_name
 from app.games.darkest_night.rules.items import ANY_TIME
-from app.games.darkest_night.rules.round import check_victory, schedule
+from app.games.darkest_night.rules.round import check_victory, monastery_relics, schedule
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
@@ -161,8 +162,11 @@ class DarkestNight(GameBase):
         if command.type in ANY_TIME.commands:
             if not isinstance(command.seat, int):
                 raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
-            with reading(state):
-                ctx.any_time_offer = (command.seat, self._any_time_for(state, command.seat))
+            offer = listed(state, ("any_time", command.seat))  # as its prompts listed it
+            if offer is None:
+                with reading(state):
+                    offer = self._any_time_for(state, command.seat)
+            ctx.any_time_offer = (command.seat, offer)
             ctx.interrupt(ANY_TIME, command.seat, command.type, command.args)
         else:
             d = state.decision
@@ -186,8 +190,10 @@ class DarkestNight(GameBase):
                 "not_your_decision",
                 f"the table is waiting for {who} to {TITLES.get(d.kind, d.kind).lower()}",
             )
-        with reading(state):
-            choices = self._choices_for(state, d, command.seat)
+        choices = listed(state, ("choices", command.seat))  # as its prompts listed them
+        if choices is None:
+            with reading(state):
+                choices = self._choices_for(state, d, command.seat)
         command_type, args = command.type, command.args
         for c in choices:  # ``any`` over a generator, unrolled: it runs once per command
             if c.type == command_type and c.args == args:
@@ -383,6 +389,16 @@ def victory_check() -> Callable[[Ctx], None]:
         s = ctx.s
         decision = s.decision
         if changes == quiet_changes and decision is quiet_decision:
+            return
+        # ``check_victory`` with no question pending and no hidden relic to reveal is the
+        # Holy Ritual alone (DN 18.2): asked here, without the call (most checks).
+        if (
+            decision is None
+            and s.result is None
+            and not s.options.get("hidden_relics")
+            and monastery_relics(ctx) < 3
+        ):
+            quiet_changes, quiet_decision = changes, None
             return
         events = len(ctx.events)
         agenda = len(s.agenda)

@@ -400,3 +400,94 @@ def test_the_prompt_titles_kept_by_kind_and_hero_are_those_made_afresh() -> None
             events = kernel.decide(game, state, command, seat, rng_for(f"title-{seed}", count + 1))
             state, count = kernel.fold_all(game, state, events), count + len(events)
     assert compared > 100 and len(dn_game._TITLES_BY_HERO) > 5
+
+
+def states_along(seed: int, commands: int) -> Any:
+    """Every published state of a seeded random game (as ``play`` picks), in turn."""
+    picker = random.Random(seed)
+    game = DARKEST_NIGHT
+    opening = game.setup(validate_options(game, {}), [SeatInfo(0, "P0")], rng_for(f"along-{seed}", 1))
+    state, count = kernel.replay(game, opening), len(opening)
+    for _ in range(commands):
+        if game.outcome(state) is not None:
+            return
+        yield state
+        prompts = [p for p in game.prompts(state) if p.choices]
+        optional = [p for p in prompts if not p.required]
+        pool = optional if optional and picker.random() < 0.2 else [p for p in prompts if p.required]
+        prompt = picker.choice(pool)
+        choice = picker.choice(prompt.choices)
+        events = kernel.decide(
+            game,
+            state,
+            Command(prompt.seat, choice.type, choice.args),
+            Viewer("seat", frozenset({0})),
+            rng_for(f"along-{seed}", count + 1),
+        )
+        state, count = kernel.fold_all(game, state, events), count + len(events)
+
+
+def plain_protection(s: State, location: str, blight_id: str) -> str | None:
+    """``blights.is_protected`` as written before the content's index of protecting blights."""
+    for loc, blights in s.blights.items():
+        for other in blights:
+            if other.id == blight_id:
+                continue
+            effect = load().blights[other.type].effect
+            if effect == "protects_here" and loc == location:
+                return "a Shroud here protects the other blights (Shroud)"
+            if effect == "protects_elsewhere" and loc != location:
+                return f"the Nexus in the {loc} protects blights elsewhere (Nexus)"
+    return None
+
+
+def plain_blight_count(s: State, effect: str, location: str | None) -> int:
+    """``common.blight_effect_active`` (no hero) as a plain loop over the content."""
+    count = 0
+    for loc, blights in s.blights.items():
+        for blight in blights:
+            spec = load().blights[blight.type]
+            if spec.effect == effect and (spec.color == "red" or loc == location):
+                count += 1
+    return count
+
+
+@pytest.mark.parametrize("seed", [5, 17])
+def test_the_blight_and_relic_counts_made_quickly_are_the_plain_ones(seed: int) -> None:
+    """The answers the rules make through the content's index of protecting blights and by
+    mapping over types (``is_protected``, ``count_monastery_relics``; ``blight_effect_active``
+    too) equal plain loops over the content, on every state of random games (blights of
+    every kind come and go; relics are put where they count)."""
+    from app.games.darkest_night.rules.blights import is_protected
+    from app.games.darkest_night.rules.common import blight_effect_active
+    from app.games.darkest_night.rules.round import count_monastery_relics
+    from app.games.darkest_night.state import Item
+
+    content = load()
+    assert content.protecting_blights == {
+        name: b.effect for name, b in content.blights.items() if b.effect.startswith("protects_")
+    }
+    assert content.protecting_blights  # the Shroud and the Nexus
+    effects = sorted({b.effect for b in content.blights.values()})
+    protected = counted = 0
+    for state in states_along(seed, 400):
+        ctx = Ctx.reader(state)
+        for location, blights in state.blights.items():
+            for blight in blights:
+                answer = is_protected(ctx, location, blight.id)
+                assert answer == plain_protection(state, location, blight.id)
+                protected += answer is not None
+        for effect in effects:
+            for location in [None, *state.blights]:
+                fresh = plain_blight_count(state, effect, location)
+                assert blight_effect_active(ctx, effect, location) == fresh
+                counted += 1
+        relics = state.clone()
+        relics.stored.append(Item("i900", "holy_relic"))
+        for hero in relics.heroes.values():
+            hero.items.append(Item(f"i9{hero.id}", "holy_relic"))
+        expected = sum(1 for i in relics.stored if i.kind == "holy_relic") + sum(
+            1 for h in relics.heroes_at("Monastery") for i in h.items if i.kind == "holy_relic"
+        )
+        assert count_monastery_relics(relics) == expected
+    assert counted and protected  # the games had blights, some of them protected

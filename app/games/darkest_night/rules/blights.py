@@ -15,10 +15,12 @@ from app.games.darkest_night.rules.common import (
     blight_param_total,
     discard,
     draw,
+    every_blight,
     hero_name,
     lose,
     place_blight,
     stock_of,
+    type_of,
 )
 from app.games.darkest_night.rules.powers import bonus_mods, spec
 from app.games.darkest_night.rules.round import relic_count_this_turn
@@ -391,11 +393,14 @@ def move_hero(ctx: Ctx, hero: Hero, destination: str, why: str) -> None:
 def is_protected(ctx: Ctx, location: str, blight_id: str) -> str | None:
     """Why a blight cannot be attacked: a Shroud protects the other blights at its location,
     a Nexus those everywhere else (DN 11.2)."""
+    protecting = ctx.c.protecting_blights  # the content's index: most blights protect nothing
+    if protecting.keys().isdisjoint(map(type_of, every_blight(ctx.s.blights.values()))):
+        return None  # no Shroud, no Nexus on the map (asked in C, for each blight a prompt offers)
     for loc, blights in ctx.s.blights.items():
         for other in blights:
-            if other.id == blight_id:
+            effect = protecting.get(other.type)
+            if effect is None or other.id == blight_id:
                 continue
-            effect = ctx.c.blights[other.type].effect
             if effect == "protects_here" and loc == location:
                 return "a Shroud here protects the other blights (Shroud)"
             if effect == "protects_elsewhere" and loc != location:

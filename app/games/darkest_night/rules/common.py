@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
@@ -38,6 +40,9 @@ def blights_here(s: State, location: str) -> list[str]:
 
 
 NO_BLIGHTS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+type_of = attrgetter("type")
+every_blight = chain.from_iterable
+"""A blight's type, and the blights of every location in turn (``blights.values()``)."""
 
 
 def blight_effect_active(ctx: Ctx, effect: str, location: str | None, *, hero: Hero | None = None) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
-from app.games.darkest_night.content import LOCATIONS, MONASTERY
+from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import GreenItem
 from app.games.darkest_night.engine import RULES, Ctx, decision
 from app.games.darkest_night.rules.autopass import auto_pass_choice, set_auto_pass
@@ -113,14 +113,21 @@ def anytime_choices(s: State, seat: int) -> list[Choice]:
     mine = [h for h in s.heroes.values() if not h.dead and h.seat == seat]
     if not mine:
         return []
-    ctx = Ctx.reader(s)
+    any_time = load().any_time_powers
+    ctx: Ctx | None = None
+    """The reader, made once a hero may have something to offer."""
     out: list[Choice] = []
     decayed: bool | None = None
     """Decay: items have no effect (DN 11.2); asked once a hero carries an item."""
     for hero in mine:
         if not hero.items and (not s.stored or hero.location != MONASTERY):
-            out.extend(power_uses(ctx, hero))  # most heroes most of the time: nothing to give or take
+            # Most heroes most of the time: nothing to give or take, and (no item, so no
+            # artifact) no power to use unless one of their powers has an "any time" use.
+            if not any_time.isdisjoint(map(id_of, hero.powers)):
+                ctx = ctx or Ctx.reader(s)
+                out.extend(power_uses(ctx, hero))
             continue
+        ctx = ctx or Ctx.reader(s)
         if decayed is None:
             decayed = not artifacts_work(ctx)
         name = hero_name(ctx, hero.id)

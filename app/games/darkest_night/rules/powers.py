@@ -17,6 +17,7 @@ Corruption stops bonus powers, Confusion tactic powers, where they lie (DN 11.2)
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from app.games.darkest_night.content import PowerDef
@@ -32,6 +33,9 @@ ROLL_GROUPS = {
     "search": {"search", "any"},
     "pray": {"pray", "any"},
 }
+
+
+active_of = attrgetter("active")
 
 
 def spec(ctx: Ctx, power_id: str) -> PowerDef:
@@ -98,6 +102,8 @@ def list_bonus_mods(ctx: Ctx, hero: Hero) -> list[dict[str, Any]]:
         if not power.active and definition.inactive:
             mods.extend(owned_mods(definition, "inactive", hero.id))
     for other in ctx.s.living():
+        if not other.items and not any(map(active_of, other.powers)):
+            continue  # no active power, no artifact (asked in C: most heroes most of the time)
         for power in carried_powers(other, working):
             if power.active and not power.exhausted and applies_to(power, other, hero):
                 mods.extend(owned_mods(powers[power.id], "active", other.id))

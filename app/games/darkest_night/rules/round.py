@@ -3,6 +3,7 @@ steps (start, event, action, end), then the Necromancer takes a turn."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
@@ -249,16 +250,15 @@ def monastery_relics(ctx: Ctx) -> int:
 
 
 def count_monastery_relics(s: State) -> int:
-    relics = 0
-    for item in s.stored:
-        if item.kind == "holy_relic":
-            relics += 1
+    relics = sum(map(HOLY_RELIC.__eq__, map(kind_of_item, s.stored))) if s.stored else 0
     for hero in s.heroes.values():  # s.heroes_at(MONASTERY), inlined
-        if hero.location == MONASTERY and not hero.dead:
-            for item in hero.items:
-                if item.kind == "holy_relic":
-                    relics += 1
+        if hero.items and hero.location == MONASTERY and not hero.dead:
+            relics += sum(map(HOLY_RELIC.__eq__, map(kind_of_item, hero.items)))  # counted in C
     return relics
+
+
+HOLY_RELIC = "holy_relic"
+kind_of_item = attrgetter("kind")
 
 
 def reveal_hidden_relics(ctx: Ctx) -> None:
