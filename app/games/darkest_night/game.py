@@ -25,7 +25,7 @@ from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.common import hero_name
 from app.games.darkest_night.rules.items import ANY_TIME
-from app.games.darkest_night.rules.round import check_victory, monastery_relics, schedule
+from app.games.darkest_night.rules.round import check_victory, schedule, victory_check_is_idle
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
@@ -390,14 +390,7 @@ def victory_check() -> Callable[[Ctx], None]:
         decision = s.decision
         if changes == quiet_changes and decision is quiet_decision:
             return
-        # ``check_victory`` with no question pending and no hidden relic to reveal is the
-        # Holy Ritual alone (DN 18.2): asked here, without the call (most checks).
-        if (
-            decision is None
-            and s.result is None
-            and not s.options.get("hidden_relics")
-            and monastery_relics(ctx) < 3
-        ):
+        if victory_check_is_idle(ctx):
             quiet_changes, quiet_decision = changes, None
             return
         events = len(ctx.events)

@@ -236,6 +236,19 @@ def check_victory(ctx: Ctx) -> None:
         )
 
 
+def victory_check_is_idle(ctx: Ctx) -> bool:
+    """Whether ``check_victory`` would do nothing, asked without its call (most checks): with
+    no question pending and no hidden relic to reveal it is the Holy Ritual alone (DN 18.2).
+    Kept beside ``check_victory``: a condition added there must be added here too."""
+    s = ctx.s
+    return (
+        s.decision is None
+        and s.result is None
+        and not s.options.get("hidden_relics")
+        and monastery_relics(ctx) < 3
+    )
+
+
 def monastery_relics(ctx: Ctx) -> int:
     """The Holy Relics stored at the Monastery or carried by the heroes there, kept in the
     context's memo (``Ctx.memo``: it reads the heroes and the stored items, which only
