@@ -31,9 +31,9 @@ log = logging.getLogger(__name__)
 RECENT_EVENTS = 2000
 MAX_ATTEMPTS = 40
 REPLAY_ON_LOOP = 200
+"""Replays of more events than this leave the event loop (see ``rebuild``)."""
 UNDO_FACTS_KEPT = 256
 """Commands whose undo facts a table keeps: more than the undo walks of one seq pass."""
-"""Replays of more events than this leave the event loop (see ``rebuild``)."""
 
 
 @dataclass(frozen=True, slots=True)

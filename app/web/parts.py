@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -186,8 +186,9 @@ class PartCache:
 
 
 class PartRender:
-    """One render pass: the template's ``part`` tags call ``part``; the nodes they make at the
-    top level are ``top`` (in page order)."""
+    """One render pass: each of the template's ``part`` tags calls ``reuse``, and ``made``
+    when its body had to be rendered; the nodes they make at the top level are ``top`` (in
+    page order)."""
 
     def __init__(self, cache: PartCache | None) -> None:
         self.cache = cache
@@ -200,11 +201,6 @@ class PartRender:
     @property
     def top(self) -> dict[str, Node]:
         return self._stack[0]
-
-    def part(self, part_id: str, key: Any, body: Callable[[], str]) -> Markup:
-        if not self.reuse(part_id, key):
-            return self.made(body())
-        return self.reused
 
     def reuse(self, part_id: str, key: Any) -> bool:
         """Whether the cache holds a render of ``part_id`` for ``key`` (then it is the part's
