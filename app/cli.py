@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from app.bench import HELP as BENCH_HELP
 from app.config import Settings
+from app.kernel.event_schema import main as event_schema_main
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -104,6 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser("migrate", help="bring the database to the newest schema")
     migrate.set_defaults(func=cmd_migrate)
+
+    schema = sub.add_parser(
+        "event-schema",
+        help="learn a game's event_schema.json from seeded random games and the golden games",
+    )
+    schema.add_argument("game")
+    schema.add_argument("games", type=int, nargs="?", default=60, help="seeded games per option set")
+    schema.add_argument("options", nargs="*", help="option sets, each as JSON (default: the defaults)")
+    schema.set_defaults(func=lambda a: event_schema_main([a.game, str(a.games), *a.options]))
 
     bench = sub.add_parser(
         "bench",

@@ -40,6 +40,9 @@ class Settings:
     """A table nobody watches, with no bot playing, leaves memory after this long idle."""
     max_loaded_tables: int = 2000
     """Beyond this many tables in memory the least recently used idle ones leave first."""
+    allow_async_commit: bool = False
+    """Serve on a PostgreSQL whose ``synchronous_commit`` is off (``UMBRA_ALLOW_ASYNC_COMMIT=1``),
+    with a loud warning: a crash may then lose commands the server acknowledged."""
     max_in_flight: int = 256
     """HTTP requests in progress at once in one process; beyond it a request is answered
     503 ``overloaded`` with ``Retry-After`` at once (``app.api.gate``)."""
@@ -65,4 +68,5 @@ class Settings:
             idle_evict_seconds=float(os.environ.get("UMBRA_IDLE_EVICT_SECONDS", "600")),
             max_loaded_tables=int(os.environ.get("UMBRA_MAX_LOADED_TABLES", "2000")),
             max_in_flight=int(os.environ.get("UMBRA_MAX_IN_FLIGHT", "256")),
+            allow_async_commit=_flag("UMBRA_ALLOW_ASYNC_COMMIT"),
         )

@@ -338,7 +338,6 @@ class PgCluster:
                 "-c listen_addresses=127.0.0.1",
                 f"-c unix_socket_directories={shlex.quote(str(self.base))}",
                 "-c fsync=off",
-                "-c synchronous_commit=off",
                 "-c full_page_writes=off",
                 "-c max_connections=200",
                 "-c shared_buffers=32MB",

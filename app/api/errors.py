@@ -73,10 +73,11 @@ def install(app: FastAPI) -> None:
         """The last resort, so that even a bug answers JSON: 503 when the database is
         away (retry), else 500 (logged with its traceback)."""
         outage = is_outage(exc)
+        method = request.scope.get("method", "WS")  # a websocket's scope has no method
         if outage:
-            log.warning("%s %s: database unavailable (%s)", request.method, request.url.path, exc)
+            log.warning("%s %s: database unavailable (%s)", method, request.url.path, exc)
         else:
-            log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+            log.error("%s %s failed", method, request.url.path, exc_info=exc)
         if isinstance(exc, DataError):
             # A value the database cannot hold slipped past the checks: refused, not a crash.
             return error_response(422, "bad_text", "the request holds a value the database cannot store")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import Any
 
@@ -19,13 +20,17 @@ from app.live import wire
 from app.live.errors import AuthError, NotFound
 from app.live.hub import Hub
 from app.live.session import TableSession
-from app.store import StoredEvent
+from app.store import StoredEvent, is_outage
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BAD_TOKEN = 4401
 CLOSE_SEAT_MOVED = 4409
+CLOSE_TRY_AGAIN_LATER = 1013
+"""RFC 6455's "try again later": the database is not answering. Browsers' sockets (htmx's
+ws extension) reconnect after it, as after a restart, and resume from their last seq."""
 
 
 class JsonStream:
@@ -79,6 +84,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except AuthError as exc:
         await _close_with(websocket, CLOSE_BAD_TOKEN, exc.code, exc.message)
         return
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        await _close_for_outage(websocket, table_id, exc)
+        return
     try:
         after = max(0, min(int(query.get("after", "0")), session.seq))
     except ValueError:
@@ -114,6 +124,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 await websocket.send_text(frame)
     except (WebSocketDisconnect, RuntimeError):
         return
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        await _close_for_outage(websocket, table_id, exc)
     finally:
         session.subscribers -= 1
         session.last_used = time.monotonic()
@@ -166,3 +180,16 @@ async def _drain(websocket: WebSocket) -> None:
 async def _close_with(websocket: WebSocket, code: int, error: str, message: str) -> None:
     await websocket.send_text(json.dumps({"type": "error", "error": {"code": error, "message": message}}))
     await websocket.close(code)
+
+
+async def _close_for_outage(websocket: WebSocket, table_id: str, exc: Exception) -> None:
+    """The database went away while the socket was opened or read what it missed: say so,
+    close with 1013 (the client comes back on its own) and log one line, no traceback."""
+    log.warning("WS /ws/tables/%s: database unavailable (%s)", table_id, exc)
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await _close_with(
+            websocket,
+            CLOSE_TRY_AGAIN_LATER,
+            "unavailable",
+            "the database is not answering right now; reconnect in a moment",
+        )

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.kernel import event_schema
 from app.kernel import table as kernel
 from app.kernel.game import Game, validate_options
 from app.kernel.rng import rng_for
@@ -140,6 +141,10 @@ def random_playout(
     out = Playout(seed)
     state = kernel.replay(game, opening)
     out.events.extend(opening)
+    try:
+        event_schema.check(game, opening, strict=True)
+    except event_schema.EventSchemaError as err:
+        raise ConformanceError(f"seed {seed} setup: {err} (`make event-schemas` if it is new)") from err
     check_views(game, state, opening, viewers, f"seed {seed} setup")
     known = game.event_types()
     unchecked: list[Event] = []
@@ -170,6 +175,13 @@ def random_playout(
         if not events:
             raise ConformanceError(f"seed {seed} step {step}: {choice.type} produced no events")
         stored_json.append(json.dumps([e.to_json() for e in events]))
+        try:
+            event_schema.check(game, events, strict=True)
+        except event_schema.EventSchemaError as err:
+            raise ConformanceError(
+                f"seed {seed} step {step}: {choice.type} wrote an event its schema does not have: {err} "
+                "(a mistyped value, or a new field or type: then `make event-schemas` and review the diff)"
+            ) from err
         for event in events:
             if event.type not in known or not 1 <= event.v <= known[event.type]:
                 raise ConformanceError(

@@ -93,6 +93,8 @@ class Game(Protocol):
 
     def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None: ...
 
+    def refusal(self, state: Any, seat: Any, command_type: str) -> RuleError | None: ...
+
     def chapters(self, state: Any) -> list[Chapter]: ...
 
     def page_extras(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
@@ -203,6 +205,14 @@ class GameBase:
     def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None:
         """The bot's pick among ``prompt``'s choices, for a seat handed to the bot; None
         when this game has no bot (the default) or will not play that prompt."""
+        return None
+
+    def refusal(self, state: Any, seat: Any, command_type: str) -> RuleError | None:
+        """Why ``seat`` (held by the sender) may not send a command of ``command_type`` now,
+        with the rule, for a command the kernel found among none of the seat's choices
+        (``app.kernel.offers``): "you have finished this round (DO L211)". Never handed the
+        command's arguments: only commands equal to an offered choice reach the game. None
+        (the default) lets the kernel say what the seat may do instead."""
         return None
 
     def chapters(self, state: Any) -> list[Chapter]:

@@ -11,10 +11,10 @@ from collections.abc import Iterable, Sequence
 from operator import is_
 from typing import Any
 
-from app.kernel import history
+from app.kernel import event_schema, history, offers
 from app.kernel.game import Game
 from app.kernel.text import COMMAND_BOUNDS, check_json
-from app.kernel.types import GM_SEAT, Command, Event, RuleError, Viewer
+from app.kernel.types import GM_SEAT, Command, Event, Prompt, RuleError, Viewer
 
 PLATFORM_PREFIX = history.PLATFORM_PREFIX
 CHAT = "chat"
@@ -29,11 +29,19 @@ def is_platform_event(event: Event) -> bool:
     return history.is_platform(event.type)
 
 
+def read(game: Game, event: Event) -> Event:
+    """A stored game event as today's rules read it: upcast by the game, then with any whole
+    number an older release stored as a boolean or a decimal read back as one
+    (``event_schema.normalise``)."""
+    return event_schema.normalise(event_schema.schema_of(game), game.upcast(event))
+
+
 def fold(game: Game, state: Any, event: Event) -> Any:
-    """Evolve ``state`` by one stored event (upcast first; platform events pass by)."""
+    """Evolve ``state`` by one stored event (read as today's rules read it; platform events
+    pass by)."""
     if is_platform_event(event):
         return state
-    return game.evolve(state, game.upcast(event))
+    return game.evolve(state, read(game, event))
 
 
 class _DecidedFold:
@@ -80,7 +88,8 @@ def fold_all(game: Game, state: Any, events: Iterable[Event]) -> Any:
         known = _recall_fold(state, events)
         if known is not None:
             return known
-    batch = [game.upcast(e) for e in events if not is_platform_event(e)]
+    schema, upcast, normalise = event_schema.schema_of(game), game.upcast, event_schema.normalise
+    batch = [normalise(schema, upcast(e)) for e in events if not is_platform_event(e)]
     if not batch:
         return state
     evolve_all = getattr(game, "evolve_all", None)
@@ -111,8 +120,17 @@ def undo_event(seat: Any, taken_back: Sequence[tuple[int, Event]]) -> Event:
     return Event(UNDO_EVENT, {"seat": seat, "undone": [first, last], "count": len(taken_back)})
 
 
-def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
-    """Check the actor's right to the seat, handle platform commands, else ask the game."""
+def decide(
+    game: Game,
+    state: Any,
+    command: Command,
+    actor: Viewer,
+    rng: random.Random,
+    prompts: Sequence[Prompt] | None = None,
+) -> list[Event]:
+    """Check the actor's right to the seat, handle platform commands, else check that the
+    command is one of the choices offered (``offers``: equal as JSON, issue 23) and ask the
+    game for its events. ``prompts`` are ``game.prompts(state)`` when the caller has them."""
     if not actor.holds(command.seat):
         who = "the game master" if command.seat == GM_SEAT else f"seat {command.seat}"
         raise RuleError("seat_not_held", f"you do not hold {who}", status=403)
@@ -126,6 +144,10 @@ def decide(game: Game, state: Any, command: Command, actor: Viewer, rng: random.
     outcome = game.outcome(state)
     if outcome is not None:
         raise RuleError("game_over", f"the game is over: {outcome.reason}", status=409)
+    if prompts is None:
+        prompts = game.prompts(state)
+    if offers.offered(prompts, command) is None:
+        raise offers.refusal(prompts, command, lambda: game.refusal(state, command.seat, command.type))
     events = game.decide(state, command, actor, rng)
     for event in events:  # ``is_platform_event``, inlined: several events per command
         if event.type.startswith(PLATFORM_PREFIX):
@@ -137,7 +159,7 @@ def event_for_viewer(game: Game, event: Event, viewer: Viewer) -> Event | None:
     """The event as ``viewer`` may see it; platform events are public."""
     if is_platform_event(event):
         return event
-    return game.event_view(game.upcast(event), viewer)
+    return game.event_view(read(game, event), viewer)
 
 
 def describe(game: Game, event: Event, context: Any = None) -> str:

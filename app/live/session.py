@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.kernel import history
+from app.kernel import event_schema, history, offers
 from app.kernel import table as kernel
 from app.kernel.game import Game
 from app.kernel.rng import rng_for
@@ -34,6 +34,11 @@ REPLAY_ON_LOOP = 200
 """Replays of more events than this leave the event loop (see ``rebuild``)."""
 UNDO_FACTS_KEPT = 256
 """Commands whose undo facts a table keeps: more than the undo walks of one seq pass."""
+OFFERS_KEPT = 32
+"""Seqs whose offered choices a table keeps, to tell a race lost to another commit since
+the sender's view (409 ``taken``) from a command that was never legal (422)."""
+RACE_LINES = 3
+"""Log lines of what changed that a lost race's refusal quotes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +138,9 @@ class TableSession:
         self._prompts: list[Prompt] = []
         self._prompts_seq = -1
         self._prompt_ids: set[int] = set()
+        self._offers: dict[int, tuple[offers.Offer, ...]] = {}
+        """What the last ``OFFERS_KEPT`` seqs offered, when their prompts were made
+        (``lost_race``)."""
         self._derived: dict[Any, Any] = {}
         self._derived_of: tuple[int, Any] = (-1, None)
         self._undo_facts: dict[tuple[int, int, int], history.UndoFacts] = {}
@@ -154,7 +162,12 @@ class TableSession:
 
     @classmethod
     async def load(
-        cls, store: EventStore, game: Game, record: TableRecord, *, snapshot_every: int
+        cls,
+        store: EventStore,
+        game: Game,
+        record: TableRecord,
+        *,
+        snapshot_every: int,
     ) -> TableSession:
         """Rebuild a table from its newest usable snapshot and the events after it."""
         state, seq, events = await rebuild(store, game, record.id)
@@ -230,17 +243,11 @@ class TableSession:
                     if newer:
                         continue  # refused on a state another process had moved past: again
                     if client_seq is not None and client_seq < self.seq:
-                        stale = RuleError(
-                            "stale",
-                            f"the table has moved on (you saw seq {client_seq}, it is now at "
-                            f"{self.seq}) and this command no longer fits: {err.message}",
-                            status=409,
-                        )
-                        stale.__cause__ = err  # the rule that refused it (pages show that)
-                        err = stale
+                        err = self.lost_race(command, actor, client_seq, err)
                     raise _Checked(err) from None
                 if not events:
                     raise RuleError("no_effect", "that command changes nothing")
+                check_events(self.game, events)
                 try:
                     stored = await self.store.append(
                         self.id,
@@ -284,7 +291,50 @@ class TableSession:
         if command.type == kernel.UNDO:
             return [self._undo(command, actor)]
         rng = rng_for(self.record.seed, self.seq + 1)
-        return kernel.decide(self.game, self.state, command, actor, rng)
+        return kernel.decide(self.game, self.state, command, actor, rng, self.game_prompts())
+
+    def lost_race(self, command: Command, actor: Viewer, client_seq: int, err: RuleError) -> RuleError:
+        """``err``, a 422 refusal of ``command`` chosen from the view at ``client_seq``, as the
+        sender should hear it now that the table is past that seq (DO facts §21, races):
+
+        - offered at ``client_seq``: another commit came first, a 409 ``taken`` naming what
+          changed (the log lines since, as the sender sees them); nothing was spent;
+        - not offered then either: never legal, ``err`` itself (the rule);
+        - that seq's choices unknown here (too old, or served by another process): a 409
+          ``stale``, since the table moved on, with the rule."""
+        then = self._offers.get(client_seq)
+        if then is not None and not offers.among(then, command):
+            return err
+        if then is None:
+            stale = RuleError(
+                "stale",
+                f"the table has moved on (you saw seq {client_seq}, it is now at "
+                f"{self.seq}) and this command no longer fits: {err.message}",
+                status=409,
+            )
+        else:
+            # No seq numbers: pages show this message as it is (no event numbers for players).
+            stale = RuleError(
+                "taken",
+                f"the table has moved on since your view ({self._changes_since(client_seq, actor)}), "
+                f"so {command.type} was not done: {err.message}; nothing was spent",
+                status=409,
+            )
+        stale.__cause__ = err  # the rule that refused it (pages show that)
+        return stale
+
+    def _changes_since(self, seq: int, viewer: Viewer) -> str:
+        """The newest log lines after ``seq`` that ``viewer`` may read, from memory."""
+        lines: list[str] = []
+        context = self.game.log_context(self.state)
+        for stored in reversed(self.recent):
+            if stored.seq <= seq or len(lines) >= RACE_LINES:
+                break
+            visible = kernel.event_for_viewer(self.game, stored.event, viewer)
+            text = kernel.describe(self.game, visible, context) if visible is not None else ""
+            if text and visible is not None and not kernel.is_platform_event(visible):
+                lines.append(text.rstrip("."))
+        return "; ".join(reversed(lines)) or "moves hidden from you"
 
     # -- undo -------------------------------------------------------------------------
 
@@ -360,6 +410,9 @@ class TableSession:
             self._prompts = self.game.prompts(self.state)
             self._prompt_ids = {id(p) for p in self._prompts}
             self._prompts_seq = self.seq
+            self._offers[self.seq] = offers.offers_of(self._prompts)
+            if len(self._offers) > OFFERS_KEPT:
+                del self._offers[min(self._offers)]
         return self._prompts
 
     def is_game_prompt(self, prompt: Prompt) -> bool:
@@ -515,6 +568,24 @@ class TableSession:
             # commit is the newest few events of a window of up to ``RECENT_EVENTS``.
             return [recent[i] for i in range(after + 1 - first, min(upto + 1 - first, len(recent)))]
         return await self.store.events_after(self.id, after, upto=upto)
+
+
+def check_events(game: Game, events: Sequence[Event]) -> None:
+    """Before an append: no event of ``events`` holds a mistyped number where the game's
+    event schema has whole numbers (``app.kernel.event_schema``: it would corrupt the log
+    for ever; an ``EventSchemaError``, nothing appended); what else the schema has not
+    seen is logged, once per kind of difference, for the schema to be learnt again."""
+    event_schema.check(game, events)
+    for problem in event_schema.unseen(game, events):
+        key = (game.name, problem.split(":", 1)[0])
+        if key not in _UNSEEN_LOGGED:
+            _UNSEEN_LOGGED.add(key)
+            log.warning(
+                "%s wrote what its event schema has not seen (make event-schemas): %s", game.name, problem
+            )
+
+
+_UNSEEN_LOGGED: set[tuple[str, str]] = set()
 
 
 class _Walked:

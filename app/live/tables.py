@@ -18,7 +18,7 @@ from app.kernel.text import check_text
 from app.kernel.types import RuleError, SeatInfo
 from app.live import exports, inputs
 from app.live.auth import new_table_id, new_token, token_hash
-from app.live.session import snapshot_key
+from app.live.session import check_events, snapshot_key
 from app.live.sessions import SessionCache
 from app.store import EventStore, SeatRecord, StoredEvent, TableRecord
 
@@ -58,6 +58,7 @@ class TableMaker:
         options = inputs.check_options(game, options, len(names))
         seed = seed or new_seed()
         opening = game.setup(options, [SeatInfo(i, n) for i, n in enumerate(names)], rng_for(seed, 1))
+        check_events(game, opening)
         at = datetime.now(UTC)
         stored = [StoredEvent(i + 1, e, "system", None, at) for i, e in enumerate(opening)]
         return await self._insert(game, inputs.check_table_name(name), options, seed, names, stored)

@@ -178,6 +178,15 @@ class EventStore:
         if self._sqlite_appends is not None:
             self._sqlite_appends.dispose()
 
+    async def synchronous_commit(self) -> str | None:
+        """PostgreSQL's ``synchronous_commit`` as this server's connections get it (the
+        server's, the database's or the role's setting); None on SQLite, which has no such
+        setting (its appends are durable: ``synchronous=FULL``)."""
+        if not self.is_postgres:
+            return None
+        async with self.engine.connect() as conn:
+            return str((await conn.execute(text("SHOW synchronous_commit"))).scalar_one())
+
     def _writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
         return self._sqlite_writes if self._sqlite_writes is not None else contextlib.nullcontext()
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
+from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
 from app.store.migrate import upgrade
@@ -104,3 +105,36 @@ def test_a_page_is_told_to_retry(proxied: Any) -> None:
     assert response.status_code == 200
     events = client.get(f"/api/tables/{tid}/events").json()["events"]
     assert [e["data"]["text"] for e in events if e["type"] == "table.chat"] == ["hello?"]
+
+
+def test_a_socket_to_a_table_not_in_memory_is_closed_1013_during_an_outage(
+    proxied: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 23, item 4: the socket is closed with "try again later" (1013, which the
+    page's socket reconnects after), with an ``unavailable`` frame and no traceback
+    logged; once the database is back the same socket address serves the table."""
+    client, proxy, _ = proxied
+    table = client.post("/api/tables", json=create_body(seats=2)).json()
+    tid, token = table["table_id"], table["seats"][0]["token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub.sessions.pop(tid)  # the table leaves memory, as an idle one does
+    proxy.cut()
+    try:
+        with client.websocket_connect(f"/ws/tables/{tid}?token={token}") as socket:
+            frame = socket.receive_json()
+            assert frame["type"] == "error" and frame["error"]["code"] == "unavailable", frame
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_json()
+            assert closed.value.code == 1013
+    finally:
+        proxy.restore()
+    socket_logs = [r for r in caplog.records if r.name.startswith(("app.api", "uvicorn", "starlette"))]
+    assert socket_logs and not [r for r in socket_logs if r.exc_info], [r.getMessage() for r in socket_logs]
+    deadline = time.monotonic() + 20
+    while True:
+        with client.websocket_connect(f"/ws/tables/{tid}?token={token}") as socket:
+            frame = socket.receive_json()
+        if frame["type"] == "hello" or time.monotonic() > deadline:
+            break
+        time.sleep(0.25)
+    assert frame["type"] == "hello" and frame["table_id"] == tid, frame

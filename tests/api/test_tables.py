@@ -223,7 +223,8 @@ def test_illegal_and_stale_commands(client: TestClient) -> None:
         headers=auth(t0),
         json={"command_id": "x2", "seat": 0, "type": "play", "args": {"card": "joker"}},
     )
-    assert not_in_hand.status_code == 422 and error_of(not_in_hand)["code"] == "not_in_hand"
+    assert not_in_hand.status_code == 422 and error_of(not_in_hand)["code"] == "not_offered"
+    assert "expected one of" in error_of(not_in_hand)["message"]
     unknown = client.post(
         f"/api/tables/{tid}/commands",
         headers=auth(t0),
@@ -235,7 +236,7 @@ def test_illegal_and_stale_commands(client: TestClient) -> None:
     play, roll = first_choice(view, 0, "play"), first_choice(view, 0, "roll")
     assert client.post(f"/api/tables/{tid}/commands", json=play, headers=auth(t0)).status_code == 200
     stale = client.post(f"/api/tables/{tid}/commands", json=roll, headers=auth(t0))
-    assert stale.status_code == 409 and error_of(stale)["code"] == "stale"
+    assert stale.status_code == 409 and error_of(stale)["code"] == "taken"  # offered at its seq
     assert "moved on" in error_of(stale)["message"]
     assert_unchanged(client, tid, 7)
 

@@ -103,7 +103,7 @@ def test_twenty_clients_racing_for_one_turn(live_server: LiveServer) -> None:
     responses = asyncio.run(race())
     codes = sorted(r.status_code for r in responses)
     assert codes.count(200) == 1 and codes.count(409) == 19, [r.text for r in responses]
-    assert all(r.json()["error"]["code"] == "stale" for r in responses if r.status_code == 409)
+    assert all(r.json()["error"]["code"] == "taken" for r in responses if r.status_code == 409)
     summary = httpx.get(f"{live_server.url}/api/tables/{tid}").json()
     winner = next(r for r in responses if r.status_code == 200).json()
     assert summary["seq"] == winner["seq"] and summary["waiting_for"] == [1]

@@ -10,7 +10,7 @@ from typing import Any
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.content import load
 from app.games.dark_omen.state import METER_MAX, State
-from app.kernel.types import SPECTATOR, Command, RuleError, Viewer
+from app.kernel.types import SPECTATOR, Viewer
 from app.web import fragments
 from app.web.templating import make_environment
 from tests.games.dark_omen.harness import arranged, enemy, play, table
@@ -173,37 +173,6 @@ def test_the_darkness_meter_says_valor_and_resistance_in_words() -> None:
     assert "<b>Resistance</b>." in board_of(state, SPECTATOR)["do-header"]
     state.meter = 4
     assert "neither Valor nor Resistance" in board_of(state, SPECTATOR)["do-header"]
-
-
-def refusal(state: State, seat: int, type_: str, **args: Any) -> RuleError:
-    try:
-        DARK_OMEN.decide(state, Command(seat, type_, args), Viewer("seat", frozenset({seat})), None)
-    except RuleError as error:
-        return error
-    raise AssertionError(f"{type_} {args} was accepted")
-
-
-def test_a_lost_race_names_who_got_there_first_and_costs_nothing() -> None:
-    """Facts §21: a command another seat's commit made stale is a 409 "taken"; the message
-    names the hero who won the race, "P1’s <character> looted it first"."""
-    state = arranged(table(2), at=10)
-    taken: set[str] = set()
-    state.loot = {10: token_of("herb_blue", taken) + ".1"}
-    state, _ = play(state, 0, "loot")
-    name = f"P1\u2019s {DARK_OMEN.view(state, SPECTATOR)['heroes'][0]['character']}"
-    lost = refusal(state, 1, "loot")
-    assert lost.code == "taken" and lost.status == 409
-    assert lost.message == f"{name} looted it first; nothing was spent"
-    foe = enemy(state, space=10, hp=30)
-    state.heroes[0].pending = None
-    state, _ = play(state, 0, "attack", rolls=[5, 2], creature=foe["id"])
-    fight = refusal(state, 1, "attack", creature=foe["id"])
-    assert (
-        fight.code == "taken"
-        and fight.message == f"{name} is already fighting that creature; nothing was spent"
-    )
-    gone = refusal(state, 1, "attack", creature="nobody")
-    assert gone.code == "taken" and gone.message.startswith("That creature is no longer on the map")
 
 
 def test_the_battle_panel_shows_each_damage_roll_with_armour_and_the_minimum() -> None:

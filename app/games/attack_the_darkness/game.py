@@ -39,6 +39,10 @@ DUNGEONS = ("random", "tavern_cellar", "sewer", "prison", "tower", "cave")
 PER_SEAT_SECRETS = {"CardsDrawn": ("actions", "resources"), "AdvancementsDrawn": ("cards",)}
 GM_PICK_DETAILS = ("card", "id", "cards", "name")
 """What a Tabletop pick's events say of the card, kept from the players until it is placed."""
+LIFETIME_OF_PREPARATION = (
+    "A Lifetime of Preparation is a Samurai's, once per dungeon, while the table waits "
+    "in an encounter (AtD L313)"
+)
 LOG_MARKS = {
     "DungeonBegan": "chapter",
     "EncounterBegan": "chapter",
@@ -280,11 +284,7 @@ class AttackTheDarkness(RulesFold, GameBase):
         if command.type in rules.ANY_TIME.commands:
             offered = rules.ANY_TIME.choices(state, command.seat)
             if not any(c.type == command.type and c.args == command.args for c in offered):
-                raise RuleError(
-                    "not_a_choice",
-                    "A Lifetime of Preparation is a Samurai's, once per dungeon, while the table waits "
-                    "in an encounter (AtD L313)",
-                )
+                raise RuleError("not_a_choice", LIFETIME_OF_PREPARATION)
             ctx = Ctx(state.clone(), rng)
             ctx.interrupt(rules.ANY_TIME, command.seat, command.type, command.args)
             ctx.run(clearing.schedule, clearing.check_end)
@@ -299,39 +299,48 @@ class AttackTheDarkness(RulesFold, GameBase):
             raise RuleError(
                 "not_a_choice",
                 f"{command.type} {command.args} is not a legal choice now ({', '.join(offered) or 'none'}); "
-                f"{self._why(state, d, command)}",
+                f"{self._why(state, d, command.seat, command.type)}",
             )
         ctx = Ctx(state.clone(), rng)
         ctx.resolve(command.type, command.args)
         ctx.run(clearing.schedule, clearing.check_end)
         return ctx.finish()
 
-    def _why(self, state: State, d: Decision, command: Command) -> str:
-        """The rule a refused standard command breaks, for a precise error."""
+    def refusal(self, state: State, seat: Any, command_type: str) -> RuleError | None:
+        """Why ``seat`` may not send ``command_type`` now (the kernel asks, for a command it
+        found among none of the seat's choices): whose turn it is, or the rule."""
+        d = state.decision
+        if not state.started or state.result is not None or d is None:
+            return None
+        if seat not in d.asked and command_type not in rules.ANY_TIME.commands:
+            return RuleError("not_your_decision", f"the table waits for {self._who(state, d)}")
+        if command_type in rules.ANY_TIME.commands:
+            return RuleError("not_a_choice", LIFETIME_OF_PREPARATION)
+        return RuleError("not_a_choice", self._why(state, d, seat, command_type))
+
+    def _why(self, state: State, d: Decision, seat: Any, command_type: str) -> str:
+        """The rule a refused standard command of ``command_type`` breaks, for a precise
+        error (from the seat and the type alone: never from a client's arguments)."""
         rule = RULES.decisions[d.kind]
         if rule.unavailable is not None:
             for item in rule.unavailable(state, d):
-                card = command.args.get("card")
-                if item.type == command.type and (
-                    card is None or item.label.endswith(q.C.card_name(state.cards.get(card, "")))
-                ):
+                if item.type == command_type:
                     return f"{item.reason} ({item.rule})"
-        seat = command.seat
-        if command.type == "speed" and isinstance(seat, int):
+        if command_type == "speed" and isinstance(seat, int):
             if state.chars[seat]["speed_used"]:
                 return "the speed move is once per turn (AtD L82)"
             if state.chars[seat]["fatigued"]:
                 return "a fatigued character may only move at speed and use equipment (AtD L71)"
             return "a move ends on an open, unoccupied square within speed, never through enemies (AtD L80)"
-        if command.type == "play" and isinstance(seat, int):
+        if command_type == "play" and isinstance(seat, int):
             if state.chars[seat]["fatigued"]:
                 return "a fatigued character plays no action cards (AtD L71)"
             return "the card must be in hand, of a type playable now (AtD L147-155) and payable (AtD L143)"
-        if command.type == "target":
+        if command_type == "target":
             return "targets must meet the card's distance, side and line of sight (AtD L88-98, L156-158)"
-        if command.type == "area":
+        if command_type == "area":
             return "an area is a 3x2 box meeting the distance with one square in sight (AtD L159-162)"
-        if command.type == "done" and d.kind == "pay":
+        if command_type == "done" and d.kind == "pay":
             return "the resources must meet the cost and the condition must be met (AtD L140, L143)"
         return "choose one of the offered commands"
 

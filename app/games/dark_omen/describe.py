@@ -6,11 +6,11 @@ and the character each seat plays when the line is written."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from app.games.dark_omen.content import load
 from app.games.dark_omen.gambling import draugr_score
-from app.games.dark_omen.state import Hero, State
+from app.games.dark_omen.state import State
 from app.kernel.types import Event
 
 Names = Mapping[int, tuple[str, str]]
@@ -338,18 +338,3 @@ def describe(event: Event, names: Names | None = None) -> str:
         case "Waiting" | "PendingCleared" | "Used" | "RuneRead":
             return ""
     return event.type
-
-
-def first_there(s: State, seat: int) -> Callable[[Callable[[Hero], bool]], str]:
-    """Who won a race (facts §21), for the refusal: "Bo’s Misfit" — the one other living
-    hero the predicate names, the heroes it names when several could have, or "another
-    hero" when none can be told."""
-
-    def name(found: Callable[[Hero], bool]) -> str:
-        heroes = [o for o in s.heroes if o.seat != seat and o.alive and found(o)]
-        if not heroes:
-            return "another hero"
-        c = load()
-        return " or ".join(f"{s.names[o.seat]}\u2019s {c.characters[o.character]['name']}" for o in heroes)
-
-    return name

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.games.dark_omen import bot, describe, flow, targets, undo, view
-from app.games.dark_omen.actions import ap_left, engaged_by, free_choices, seat_choices
+from app.games.dark_omen.actions import ap_left, free_choices, seat_choices
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
 from app.games.dark_omen.resolve import resolve_action
@@ -41,7 +41,6 @@ CHARACTER_IDS = ("visko", "nyrkki", "ragna", "solmund", "eyvor", "hakon", "ylva"
 CHARACTER_NAMES = ("Visko", "Nyrkki", "Ragna", "Solmund", "Eyvor", "Hakon", "Ylva", "Grimur")
 REDACTED = {"LootDealt": "tokens", "LootReturned": "tokens"}
 """Events naming face-down loot tokens: only the game master sees which (DO L82)."""
-RACES = {"loot", "take", "attack", "propose_team", "join_team", "buy", "redeem", "take_belongings", "tend"}
 """Commands two seats may race for: the loser's is refused as stale (409), costing nothing."""
 
 
@@ -174,11 +173,11 @@ class DarkOmen(RulesFold, GameBase):
         if isinstance(command.seat, int) and command.seat not in d.asked and free_seat(state, command.seat):
             return self._free_action(state, command, rng)
         if not isinstance(command.seat, int) or command.seat not in d.asked:
-            raise self._not_asked(state, command)
+            raise self._not_asked(state, command.seat)
         choices = self._choices_for(state, d, command.seat)
         args = {"hero": command.seat, **command.args}
         if not any(c.type == command.type and c.args == args for c in choices):
-            raise self._refusal(state, command, choices)
+            raise self._refusal(state, command.seat, command, choices)
         ctx = new_ctx(state.clone(), rng)
         ctx.resolve(command.type, args)
         ctx.run(flow.schedule, flow.check)
@@ -202,13 +201,14 @@ class DarkOmen(RulesFold, GameBase):
     def _free_action(self, state: State, command: Command, rng: random.Random) -> list[Event]:
         """A 0-AP action of a seat done with the round: open until the round ends (facts
         §21: trade, craft, potions, exchanges, unengaged equipping, dropping)."""
-        seat = int(command.seat)
+        seat = command.seat
+        assert isinstance(seat, int)  # decide sends only a hero's seat here
         args = {"hero": seat, **command.args}
         choices = free_window(state, seat)
         if not any(c.type == command.type and c.args == args for c in choices):
             if command.type not in FREE_ACTIONS:
-                raise self._not_asked(state, command)
-            raise self._refusal(state, command, choices)
+                raise self._not_asked(state, command.seat)
+            raise self._refusal(state, seat, command, choices)
         ctx = new_ctx(state.clone(), rng)
         resolve_action(ctx, seat, command.type, args)
         ctx.run(flow.schedule, flow.check)
@@ -216,58 +216,48 @@ class DarkOmen(RulesFold, GameBase):
         kernel.remember_fold(state, events, ctx.s)
         return events
 
-    def _not_asked(self, state: State, command: Command) -> RuleError:
-        if isinstance(command.seat, int) and 0 <= command.seat < len(state.heroes):
-            h = state.heroes[command.seat]
+    def refusal(self, state: State, seat: Any, command_type: str) -> RuleError | None:
+        """Why ``seat`` may not send ``command_type`` now, for a command the kernel found
+        among none of its choices: the round it has finished, the AP it lacks (DO L211)."""
+        if not state.started or state.result is not None or state.decision is None:
+            return None
+        if command_type == "restart_chapter":
+            return RuleError("no_wipe", "a chapter is restarted after a hero fell in it (DO L114)")
+        d = state.decision
+        in_window = isinstance(seat, int) and seat not in d.asked and free_seat(state, seat)
+        if not isinstance(seat, int) or (seat not in d.asked and not in_window):
+            return self._not_asked(state, seat)
+        if in_window and command_type not in FREE_ACTIONS:
+            return self._not_asked(state, seat)
+        return self._rule_for(state, seat, command_type, self._choices_for(state, d, seat))
+
+    def _not_asked(self, state: State, seat: Any) -> RuleError:
+        if isinstance(seat, int) and 0 <= seat < len(state.heroes):
+            h = state.heroes[seat]
             if isinstance(state.decision, Act) and h.done:
                 return RuleError(
                     "round_done",
                     "you have finished this round (6 AP spent or passed); the round ends when "
                     "every player has (DO L211)",
-                    status=409,
                 )
         return RuleError("not_your_decision", "the table is not waiting for this seat now")
 
-    def _refusal(self, state: State, command: Command, choices: list[Choice]) -> RuleError:
-        """A command another seat's commit made stale is a 409 naming what changed (facts
-        §21); anything else is not a legal choice (422)."""
-        h = state.heroes[int(command.seat)]
-        a = command.args
-        if command.type in RACES:
-            reason = None
-            first = describe.first_there(state, int(command.seat))
-            if command.type == "loot" and isinstance(h.at, int) and h.at not in state.loot:
-                reason = f"{first(lambda o: o.at == h.at)} looted it first"
-            elif command.type == "take" and a.get("token") not in state.dropped.get(h.at, []):  # type: ignore[arg-type]
-                reason = f"{first(lambda o: a.get('token') in o.inventory)} picked that loot up first"
-            elif command.type in ("attack", "propose_team"):
-                target = state.creature(str(a.get("creature")))
-                if target is None:
-                    reason = "that creature is no longer on the map"
-                elif engaged_by(state, target["id"]) not in (None, command.seat):
-                    fighting = engaged_by(state, target["id"])
-                    reason = f"{first(lambda o: o.seat == fighting)} is already fighting that creature"
-            elif command.type in ("buy", "redeem") and any(a.get("gear") in o.gear for o in state.heroes):
-                reason = f"{first(lambda o: a.get('gear') in o.gear)} bought that gear first"
-            elif command.type == "take_belongings" and str(h.at) not in state.graves:
-                reason = f"{first(lambda o: o.at == h.at)} took the belongings first"
-            elif command.type == "tend" and not any(
-                p["id"] == a.get("prop") and p["carried_by"] is None for p in state.props
-            ):
-                carrier = next((p["carried_by"] for p in state.props if p["id"] == a.get("prop")), None)
-                reason = f"{first(lambda o: o.seat == carrier)} saw to that first"
-            elif command.type == "join_team":
-                p = (
-                    state.heroes[int(a.get("leader", -1))].pending
-                    if 0 <= int(a.get("leader", -1)) < len(state.heroes)
-                    else None
-                )
-                if p is None or p.get("kind") != "team":
-                    reason = "that team attack was launched or withdrawn"
-            if reason is not None:
-                return RuleError("taken", f"{reason[0].upper()}{reason[1:]}; nothing was spent", status=409)
-        if h.alive and ap_left(h) < 1 and command.type not in {c.type for c in choices}:
-            return RuleError("no_ap", f"{command.type}: no action points left this round (DO L211)")
+    def _rule_for(
+        self, state: State, seat: int, command_type: str, choices: list[Choice]
+    ) -> RuleError | None:
+        """The rule a command of ``command_type`` that ``seat`` was not offered breaks, if
+        one is known from the seat and the type alone (never from a client's arguments)."""
+        h = state.heroes[seat]
+        if h.alive and ap_left(h) < 1 and command_type not in {c.type for c in choices}:
+            return RuleError("no_ap", f"{command_type}: no action points left this round (DO L211)")
+        return None
+
+    def _refusal(self, state: State, seat: int, command: Command, choices: list[Choice]) -> RuleError:
+        """A command that is not one of ``choices`` (only when ``decide`` is called directly:
+        the kernel refuses such a command before the game sees it)."""
+        known = self._rule_for(state, seat, command.type, choices)
+        if known is not None:
+            return known
         offered = sorted({c.type for c in choices})
         return RuleError(
             "not_a_choice", f"{command.type} {command.args} is not a legal choice now ({', '.join(offered)})"

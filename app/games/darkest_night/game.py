@@ -182,14 +182,26 @@ class DarkestNight(GameBase):
             hand_on(after, ctx.memo)  # what the rules worked out since the last change holds for it
         return events
 
+    def refusal(self, state: State, seat: Any, command_type: str) -> RuleError | None:
+        """Whose decision the table waits on, for a command the kernel found among none of
+        ``seat``'s choices (an "any time" command is not waited for: the kernel says what
+        the seat may do instead)."""
+        d = state.decision
+        if not state.started or state.result is not None or d is None or command_type in ANY_TIME.commands:
+            return None
+        if seat not in d.asked:
+            return self._not_yours(state, d)
+        return None
+
+    def _not_yours(self, state: State, d: Decision) -> RuleError:
+        who = " or ".join(state.seat_names[s] if isinstance(s, int) else "the game master" for s in d.asked)
+        return RuleError(
+            "not_your_decision", f"the table is waiting for {who} to {TITLES.get(d.kind, d.kind).lower()}"
+        )
+
     def _check_choice(self, state: State, d: Decision, command: Command) -> None:
-        seats = d.asked
-        if command.seat not in seats:
-            who = " or ".join(state.seat_names[s] if isinstance(s, int) else "the game master" for s in seats)
-            raise RuleError(
-                "not_your_decision",
-                f"the table is waiting for {who} to {TITLES.get(d.kind, d.kind).lower()}",
-            )
+        if command.seat not in d.asked:
+            raise self._not_yours(state, d)
         choices = listed(state, ("choices", command.seat))  # as its prompts listed them
         if choices is None:
             with reading(state):

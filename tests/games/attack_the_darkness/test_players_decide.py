@@ -29,7 +29,7 @@ def test_each_player_places_their_token_on_the_stairs_in_marching_order() -> Non
     before = t.state
     with pytest.raises(RuleError) as err:
         t.send(0, "token", to=list(outside))  # not a stairs square
-    assert err.value.code == "not_a_choice" and t.state is before
+    assert err.value.code == "not_offered" and t.state is before
     t.send(0, "token", to=list(squares[5]))
     assert t.state.chars[0]["pos"] == list(squares[5])
     assert t.state.decision.seat == 1
@@ -125,7 +125,7 @@ def test_arranging_refuses_a_card_not_looked_at() -> None:
     before = t.state
     with pytest.raises(RuleError) as err:
         t.send(0, "top", card=sixth)
-    assert err.value.code == "not_a_choice" and t.state is before
+    assert err.value.code == "not_offered" and t.state is before
 
 
 def test_a_lifetime_of_preparation_at_any_time() -> None:

@@ -40,7 +40,7 @@ def test_the_game_master_places_each_monster_on_a_square() -> None:
     before = t.state
     with pytest.raises(RuleError) as err:
         t.send("gm", "place", to=list(next(iter(stairs))))  # never the stairs (AtD L258)
-    assert err.value.code == "not_a_choice" and t.state is before
+    assert err.value.code == "not_offered" and t.state is before
     with pytest.raises(RuleError) as err:
         t.send(0, "place", to=list(next(iter(offered))))  # the game master's decision
     assert err.value.code == "not_your_decision"

@@ -55,7 +55,7 @@ def test_resting_players_trade_and_gift_equipment() -> None:
     before = t.state
     with pytest.raises(RuleError) as err:
         t.send(0, "propose", seat=0, to=1, give=bow, take=None)  # not seat 0's item
-    assert err.value.code == "not_a_choice" and t.state is before
+    assert err.value.code == "not_offered" and t.state is before
     t.send(0, "propose", seat=0, to=1, give=axe, take=None)
     d = t.state.decision
     assert d.asked == [1] and d.offer == {"seat": 0, "to": 1, "give": axe, "take": None}

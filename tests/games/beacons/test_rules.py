@@ -78,7 +78,7 @@ def test_several_seats_are_asked_who_keeps_the_next_watch() -> None:
     assert [c.args for c in required[1].choices] == [{"keeper": 1}]  # only its own choice
     with pytest.raises(RuleError) as err:
         t.send(0, "take_watch", keeper=1)
-    assert err.value.code == "not_a_choice"
+    assert err.value.code == "not_offered"
     t.send(1, "take_watch", keeper=1)
     assert isinstance(t.state.decision, Act) and t.state.decision.seat == 1
     t.send(1, "wait")
@@ -233,7 +233,7 @@ def test_a_spark_may_be_passed_at_any_time_and_the_question_is_asked_again() -> 
     assert BEACONS.undoable(events)
     with pytest.raises(RuleError) as err:
         t.send(1, "pass_spark", to=0)  # none left
-    assert err.value.code == "not_a_choice"
+    assert err.value.code == "not_your_decision"
 
 
 def test_only_the_asked_seat_may_answer() -> None:

@@ -1,6 +1,6 @@
 """A Dark Omen table created and played to its end through the public API (Quick Start:
-one chapter), and, with two players acting at once, a race refused with a 409 that spends
-nothing."""
+one chapter), and, with two players acting at once, a command the table moved past refused
+with a 409 that spends nothing."""
 
 from __future__ import annotations
 
@@ -58,21 +58,65 @@ def test_a_quick_start_chapter_is_played_to_its_end_through_the_api(client: Test
     assert "face_down" not in view["view"]
 
 
-def test_a_lost_race_is_a_409_and_spends_nothing(client: TestClient) -> None:
+def test_a_command_never_legal_is_a_422_and_spends_nothing(client: TestClient) -> None:
+    """Issue 23: commands that were never legal (no grave to take belongings from in round
+    1, loot, a token, a creature or an omen token that does not exist) are refused with the
+    rule (422), not told as a race another hero won, and spend nothing."""
     table = new_table(client, 2, mode="quick_chapter", chapter=1)
     tid = table["table_id"]
     tokens = [seat["token"] for seat in table["seats"]]
     view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
-    game_view = view["view"]
-    assert game_view["heroes"][0]["ap_left"] == 6
-    bad = {"seat": 0, "type": "loot", "args": {}, "command_id": "race-1"}
-    if game_view["heroes"][0]["at"] in game_view["loot_face_down"]:
-        bad = {"seat": 0, "type": "attack", "args": {"creature": "c999"}, "command_id": "race-1"}
-    response = client.post(f"/api/tables/{tid}/commands", json=bad, headers=auth(tokens[0]))
-    assert response.status_code == 409, response.text
-    assert response.json()["error"]["code"] == "taken"
-    after = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()["view"]
-    assert after["heroes"][0]["ap_left"] == 6
+    seq = view["seq"]
+    never = [
+        ("take_belongings", {}),
+        ("take", {"token": "l99.9"}),
+        ("attack", {"creature": "c999"}),
+        ("tend", {"prop": "nothing_here.1"}),
+        ("join_team", {"leader": 1}),
+    ]
+    if view["view"]["heroes"][0]["at"] not in view["view"]["loot_face_down"]:
+        never.append(("loot", {}))
+    for i, (kind, args) in enumerate(never):
+        for sent_seq in (seq, None):
+            command = {"seat": 0, "type": kind, "args": args, "command_id": f"never-{i}-{sent_seq}"}
+            if sent_seq is not None:
+                command["seq"] = sent_seq
+            response = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(tokens[0]))
+            assert response.status_code == 422, (kind, response.text)
+            assert response.json()["error"]["code"] in ("not_offered", "not_allowed"), response.text
+    after = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+    assert after["seq"] == seq and after["view"]["heroes"][0]["ap_left"] == 6
+
+
+def test_a_choice_the_table_moved_past_is_a_409_naming_what_changed(client: TestClient) -> None:
+    """Facts §21: a command chosen from a view that another commit made stale is refused
+    with a 409 ``taken`` naming what happened since, and spends nothing; the same command
+    never offered at that view is a 422."""
+    table = new_table(client, 2, mode="quick_chapter", chapter=1)
+    tid = table["table_id"]
+    tokens = [seat["token"] for seat in table["seats"]]
+    view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+    offered = {
+        c["command"]["type"]: c["command"] for p in view["prompts"] if p["seat"] == 0 for c in p["choices"]
+    }
+    end, move = offered["end_round"], offered["move"]
+    ended = client.post(f"/api/tables/{tid}/commands", json=end, headers=auth(tokens[0]))
+    assert ended.status_code == 200, ended.text
+    late = client.post(
+        f"/api/tables/{tid}/commands", json=move | {"command_id": "late"}, headers=auth(tokens[0])
+    )
+    assert late.status_code == 409, late.text
+    error = late.json()["error"]
+    assert error["code"] == "taken" and "ends" in error["message"] and "nothing was spent" in error["message"]
+    never = move | {"command_id": "never", "args": {"to": 999}}
+    refused = client.post(f"/api/tables/{tid}/commands", json=never, headers=auth(tokens[0]))
+    assert refused.status_code == 422, refused.text
+    after = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+    assert after["seq"] == ended.json()["seq"]  # only the end of the round was committed
+    assert (
+        after["view"]["heroes"][0]["ap_left"] == 6
+        and after["view"]["heroes"][0]["at"] == view["view"]["heroes"][0]["at"]
+    )
 
 
 def test_the_lobby_form_and_the_pages_render_a_dark_omen_table(client: TestClient) -> None:

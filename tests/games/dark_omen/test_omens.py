@@ -175,8 +175,9 @@ def test_collecting_the_omen_loot_succeeds_when_every_piece_is_held() -> None:
     assert of(events, "OmenEnded") == [{"omen": "l1_hungry_ferry", "status": "success"}]
 
 
-def test_a_race_for_the_same_omen_loot_is_a_409() -> None:
-    """Facts §21: the first commit wins; the loser's command costs nothing."""
+def test_a_race_for_the_same_omen_loot_is_lost_by_the_second() -> None:
+    """Facts §21: the first commit wins; the loser's command costs nothing (a 422 from the
+    game, told as a lost race, 409 ``taken``, by the platform: tests/api/test_strict_commands)."""
     from app.games.dark_omen import DARK_OMEN
     from app.kernel.types import Command, RuleError, Viewer
 
@@ -186,7 +187,7 @@ def test_a_race_for_the_same_omen_loot_is_a_409() -> None:
         DARK_OMEN.decide(
             s, Command(1, "tend", {"prop": "l1_hungry_ferry.1"}), Viewer("seat", frozenset({1})), Rigged([])
         )
-    assert err.value.code == "taken" and err.value.status == 409
+    assert err.value.code == "not_a_choice" and err.value.status == 422
     assert s.heroes[1].ap == 0
 
 

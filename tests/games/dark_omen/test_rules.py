@@ -209,6 +209,9 @@ def test_a_fallen_hero_rises_as_a_zombie_guarding_the_belongings() -> None:
 
 
 def test_a_race_for_the_same_loot_is_won_by_the_first_commit() -> None:
+    """Facts §21: the first commit wins and the loser spends nothing. The game refuses the
+    loser's command as no longer a choice (422); the platform tells a sender who chose it
+    from an older view that it lost a race (409 ``taken``, tests/api/test_strict_commands)."""
     s = arranged(table(seats=2), at=10)
     token = token_of("coin")
     s.pile.remove(token)
@@ -217,8 +220,8 @@ def test_a_race_for_the_same_loot_is_won_by_the_first_commit() -> None:
     after, _ = play(s, 0, "loot")
     with pytest.raises(RuleError) as refused:
         play(after, 1, "loot")
-    assert refused.value.status == 409 and refused.value.code == "taken"
-    assert after.heroes[1].ap == 0
+    assert refused.value.status == 422 and refused.value.code == "not_a_choice"
+    assert ("loot", {}) not in choices(after, 1) and after.heroes[1].ap == 0
 
 
 def test_a_creature_in_a_fight_is_reserved() -> None:
@@ -227,7 +230,8 @@ def test_a_creature_in_a_fight_is_reserved() -> None:
     s, _ = play(s, 0, "attack", [3, 5], creature="e1")
     with pytest.raises(RuleError) as refused:
         play(s, 1, "attack", [3, 5], creature="e1")
-    assert refused.value.status == 409
+    assert refused.value.status == 422
+    assert ("attack", {"creature": "e1"}) not in choices(s, 1)
 
 
 def test_the_round_ends_when_every_seat_is_done() -> None:
@@ -237,7 +241,7 @@ def test_the_round_ends_when_every_seat_is_done() -> None:
     s, _ = play(s, 0, "end_round")
     with pytest.raises(RuleError) as refused:
         play(s, 0, "meditate")
-    assert refused.value.status == 409 and refused.value.code == "round_done"
+    assert refused.value.status == 422 and refused.value.code == "round_done"
     s, _ = play(s, 1, "meditate")
     assert s.round == round_
     s, events = play(s, 1, "end_round")
