@@ -22,6 +22,10 @@ from typing import Any
 
 from app.kernel.types import Choice, Command, Prompt, RuleError, Unavailable
 
+NOT_OFFERED_CODES = frozenset({"not_offered", "not_your_decision", "nothing_to_decide"})
+"""The kernel's own refusals: they say what is offered, not a rule (a lost race's message
+leaves them out: what changed says more)."""
+
 EXPECTED_SHOWN = 6
 """How many offered argument sets a refusal lists (then "… and N more")."""
 
@@ -122,13 +126,10 @@ def refusal(
     not_offered = f"{command.type} is not one of the choices offered to this seat now; it may: {types}"
     if any(p.required and p.choices for p in mine):
         return RuleError("not_offered", not_offered)
-    waiting = [p for p in prompts if p.required and p.choices]
-    if waiting:
-        titles = "; ".join(dict.fromkeys(p.title for p in waiting))
-        meanwhile = f" (meanwhile this seat may: {types})" if types else ""
-        return RuleError(
-            "not_your_decision", f"the table is waiting for another decision: {titles}{meanwhile}"
-        )
+    if any(p.required and p.choices for p in prompts):
+        # Not the waiting prompts' titles: they speak to their own seat ("Your turn: …").
+        meanwhile = f" (meanwhile it may: {types})" if types else ""
+        return RuleError("not_your_decision", f"the table is not waiting for this seat now{meanwhile}")
     if types:
         return RuleError("not_offered", not_offered)
     return RuleError("nothing_to_decide", "the table is not waiting for a decision")

@@ -314,10 +314,11 @@ class TableSession:
             )
         else:
             # No seq numbers: pages show this message as it is (no event numbers for players).
+            rule = "" if err.code in offers.NOT_OFFERED_CODES else f" ({err.message})"
             stale = RuleError(
                 "taken",
-                f"the table has moved on since your view ({self._changes_since(client_seq, actor)}), "
-                f"so {command.type} was not done: {err.message}; nothing was spent",
+                f"the table has moved on since your view: {self._changes_since(client_seq, actor)}. "
+                f"So {command.type} was not done{rule}; nothing was spent",
                 status=409,
             )
         stale.__cause__ = err  # the rule that refused it (pages show that)

@@ -4,7 +4,7 @@ tables of each game with a real seat's or game master's token. Whatever it sends
 a 5xx, every API error is ``{"error": {"code", "message"}}``, and a refused command leaves
 its table's seq where it was.
 
-``UMBRA_FUZZ_CASES`` sets the examples per operation (CI: 25)."""
+``UMBRA_OPENAPI_CASES`` sets the examples per operation (CI: 25)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from app.main import create_app
 from tests.conftest import LiveServer, make_settings
 from tests.support.api_play import SCENARIOS
 
-EXAMPLES = int(os.environ.get("UMBRA_FUZZ_CASES", "25"))
+EXAMPLES = int(os.environ.get("UMBRA_OPENAPI_CASES", "25"))
 
 
 class Served:

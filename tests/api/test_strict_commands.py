@@ -62,6 +62,35 @@ def test_dark_omen_move_to_a_float_square(client: TestClient) -> None:
     assert table.send(seat, command).status_code == 200  # the offered one still goes through
 
 
+def test_dark_omen_commands_never_legal_are_a_422_not_a_lost_race(client: TestClient) -> None:
+    """Issue 23: commands that were never legal (no grave to take belongings from in round
+    1, loot, a token, a creature or an omen token that does not exist) are refused with the
+    rule (422), not told as a race another hero won, and spend nothing."""
+    api = ApiTable.create(client, "dark_omen")
+    tid, tokens = api.tid, api.tokens
+    view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+    seq = view["seq"]
+    never = [
+        ("take_belongings", {}),
+        ("take", {"token": "l99.9"}),
+        ("attack", {"creature": "c999"}),
+        ("tend", {"prop": "nothing_here.1"}),
+        ("join_team", {"leader": 1}),
+    ]
+    if view["view"]["heroes"][0]["at"] not in view["view"]["loot_face_down"]:
+        never.append(("loot", {}))
+    for i, (kind, args) in enumerate(never):
+        for sent_seq in (seq, None):
+            command = {"seat": 0, "type": kind, "args": args, "command_id": f"never-{i}-{sent_seq}"}
+            if sent_seq is not None:
+                command["seq"] = sent_seq
+            response = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(tokens[0]))
+            assert response.status_code == 422, (kind, response.text)
+            assert response.json()["error"]["code"] in ("not_offered", "not_allowed"), response.text
+    after = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
+    assert after["seq"] == seq and after["view"]["heroes"][0]["ap_left"] == 6
+
+
 @pytest.mark.parametrize("leader", ["x", None, [1], {}, 1.0, True])
 def test_dark_omen_join_team_with_a_leader_that_is_no_seat(client: TestClient, leader: Any) -> None:
     """``join_team {"leader": "x"}`` (or null, a list, an object) was a 500 (``int(...)``

@@ -277,7 +277,7 @@ def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_pag
 
 def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page: PageFactory) -> None:
     """Both heroes stand on one face-down loot token and flip it at once: Ann's commit
-    arrives first, so Bo's click is refused with a short message naming her hero, and
+    arrives first, so Bo's click is refused with a message quoting what her hero did, and
     spends no AP (DO L211, facts §21)."""
     table = create_game_table(
         server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="do-race"
@@ -302,7 +302,10 @@ def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page:
         token.click()
     assert answer.value.status == 409
     character = view["heroes"][0]["character"]
-    expect(bo.locator("#flash")).to_contain_text(f"Ann\u2019s {character} looted it first; nothing was spent")
+    flash = bo.locator("#flash")
+    expect(flash).to_contain_text(f"the table has moved on since your view: Ann\u2019s {character} ")
+    expect(flash).to_contain_text(f"Ann\u2019s {character} flips a loot token")
+    expect(flash).to_contain_text("So loot was not done; nothing was spent")
     assert view_of(table, 1)["view"]["heroes"][1]["ap_left"] == ap_before
     expect(bo.locator('#do-map [data-target="loot:here"]')).to_have_count(0)  # the token is Ann's
     screenshot(bo, "dark-omen-race")

@@ -135,6 +135,21 @@ class Lanterns(GameBase):
 
     # -- deciding ---------------------------------------------------------------------
 
+    def refusal(self, state: LanternsState, seat: Any, command_type: str) -> RuleError | None:
+        """Whose turn it is, for a command the kernel found among none of ``seat``'s choices."""
+        if seat != GM_SEAT and state.names and seat != state.turn and command_type != "gift":
+            return self._not_your_turn(state)
+        if command_type == "pass":
+            return cannot_pass()
+        return None
+
+    @staticmethod
+    def _not_your_turn(state: LanternsState) -> RuleError:
+        return RuleError(
+            "not_your_turn",
+            f"it is {state.names[state.turn]}'s turn, not yours (Lanterns: turns go in seat order)",
+        )
+
     def decide(
         self, state: LanternsState, command: Command, actor: Viewer, rng: random.Random
     ) -> list[Event]:
@@ -143,10 +158,7 @@ class Lanterns(GameBase):
         if command.seat == GM_SEAT:
             raise RuleError("not_a_gm_command", f"the game master cannot {command.type}")
         if command.seat != state.turn:
-            raise RuleError(
-                "not_your_turn",
-                f"it is {state.names[state.turn]}'s turn, not yours (Lanterns: turns go in seat order)",
-            )
+            raise self._not_your_turn(state)
         seat = command.seat
         nxt = Event("TurnPassed", {"to": (seat + 1) % len(state.names)})
         if command.type == "play":
@@ -165,7 +177,7 @@ class Lanterns(GameBase):
             return [Event("DieRolled", {"seat": seat, "faces": roll(rng, 1)}), nxt]
         if command.type == "pass":
             if state.hands[seat] or state.dice:
-                raise RuleError("cannot_pass", "you may pass only when you can neither play nor roll")
+                raise cannot_pass()
             return [nxt]
         raise RuleError("unknown_command", f"Lanterns has no command {command.type!r}")
 
@@ -271,3 +283,7 @@ class Lanterns(GameBase):
 
 
 LANTERNS = register(Lanterns())
+
+
+def cannot_pass() -> RuleError:
+    return RuleError("cannot_pass", "you may pass only when you can neither play nor roll")

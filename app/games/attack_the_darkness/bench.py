@@ -48,12 +48,12 @@ def play(
         outcome = GAME.outcome(state)
         if outcome is not None:
             return outcome.result, commands
-        prompt = picker.choice([p for p in GAME.prompts(state) if p.required and p.choices])
+        prompts = GAME.prompts(state)
+        prompt = picker.choice([p for p in prompts if p.required and p.choices])
         choice = bot_pick(state, prompt, picker) if bot else picker.choice(prompt.choices)
         actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
-        new = kernel.decide(
-            GAME, state, Command(prompt.seat, choice.type, choice.args), actor, rng_for(table_seed, count + 1)
-        )
+        command = Command(prompt.seat, choice.type, choice.args)
+        new = kernel.decide(GAME, state, command, actor, rng_for(table_seed, count + 1), prompts)
         state = kernel.fold_all(GAME, state, new)
         count += len(new)
     return "unfinished", max_commands

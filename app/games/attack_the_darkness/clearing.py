@@ -157,7 +157,7 @@ def resolve_clear(ctx: Ctx, d: ClearRoom, type_: str, args: dict[str, Any]) -> N
     """A revive resolves at once and brings its target in; once all have chosen, rests
     then explores resolve in marching order (facts file §20)."""
     s = ctx.s
-    seat = int(args["seat"])
+    seat = args["seat"]
     chosen = dict(d.chosen)
     chosen[str(seat)] = {
         "action": type_,
@@ -167,7 +167,7 @@ def resolve_clear(ctx: Ctx, d: ClearRoom, type_: str, args: dict[str, Any]) -> N
     ctx.emit("RoomChoice", seat=seat, action=type_, target=args.get("target"))
     left = [x for x in d.asked if x != seat]
     if type_ == "revive":
-        target = int(args["target"])
+        target = args["target"]
         heal(ctx, q.ckey(target), half_up(s.chars[target]["max_hp"]))
         left.append(target)
     if left:
@@ -280,7 +280,7 @@ def resolve_trade(ctx: Ctx, d: Trade, type_: str, args: dict[str, Any]) -> None:
     once) or declines; ``done`` leaves the trading; it ends when fewer than two remain."""
     traders = list(d.traders)
     if type_ == "propose":
-        offer = {"seat": int(args["seat"]), "to": int(args["to"]), "give": args["give"], "take": args["take"]}
+        offer = {"seat": args["seat"], "to": args["to"], "give": args["give"], "take": args["take"]}
         ctx.emit("TradeProposed", **offer)
         ctx.ask(Trade(seat=offer["to"], traders=traders, offer=offer))
         return
@@ -291,7 +291,7 @@ def resolve_trade(ctx: Ctx, d: Trade, type_: str, args: dict[str, Any]) -> None:
         assert d.offer is not None
         ctx.emit("TradeDeclined", **d.offer)
     else:
-        seat = int(args["seat"])
+        seat = args["seat"]
         ctx.emit("TradingDone", seat=seat)
         traders.remove(seat)
     if len(traders) > 1:
@@ -587,9 +587,9 @@ def resolve_cut(ctx: Ctx, d: Cut, _t: str, args: dict[str, Any]) -> None:
     """Every player cuts; lowest resource cost first (X counts 1, AtD L177), ties cut again
     (AtD L290); then the decks are reshuffled and players placed by initiative."""
     s = ctx.s
-    seat = int(args["seat"])
+    seat = args["seat"]
     deck = s.chars[seat]["actions"]
-    card = C.actions[s.cards[deck[int(args["depth"]) - 1]]]
+    card = C.actions[s.cards[deck[args["depth"] - 1]]]
     ctx.emit("InitiativeCut", seat=seat, id=card.id, name=card.name, cost=card.cost.total)
     left = [x for x in d.asked if x != seat]
     if left:

@@ -520,7 +520,7 @@ def tile_tie_choices(s: State, d: ChooseTile) -> list[Any]:
 
 @RULES.decision(ChooseTile, tile_tie_choices)
 def resolve_tile_tie(ctx: Ctx, d: ChooseTile, _t: str, args: dict[str, Any]) -> None:
-    enter_monsters(ctx, d.card, list(d.cards), tile=int(args["tile"]))
+    enter_monsters(ctx, d.card, list(d.cards), tile=args["tile"])
 
 
 # -- Tabletop: the game master's monster picks (AtD L274) ----------------------------------------

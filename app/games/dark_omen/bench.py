@@ -49,7 +49,8 @@ def play_with_bots(
     for commands in range(max_commands):
         if game.outcome(state) is not None:
             return state, commands
-        prompt = picker.choice([p for p in game.prompts(state) if p.required])
+        prompts = game.prompts(state)
+        prompt = picker.choice([p for p in prompts if p.required])
         choice = game.bot_choice(state, prompt, picker)
         assert choice is not None
         new = kernel.decide(
@@ -58,6 +59,7 @@ def play_with_bots(
             Command(prompt.seat, choice.type, choice.args),
             Viewer("seat", frozenset({prompt.seat})),
             rng_for(table_seed, count + 1),
+            prompts,
         )
         state = kernel.fold_all(game, state, new)
         count += len(new)

@@ -543,7 +543,7 @@ def act_choices(s: State, d: Act) -> list[Choice]:
 
 @RULES.decision(Act, act_choices)
 def resolve_act(ctx: DoCtx, d: Act, type_: str, args: dict[str, Any]) -> None:
-    resolve_action(ctx, int(args["hero"]), type_, args)
+    resolve_action(ctx, args["hero"], type_, args)
     second_wind(ctx)
 
 
@@ -566,7 +566,7 @@ def next_chapter_choices(s: State, d: NextChapter) -> list[Choice]:
 
 @RULES.decision(NextChapter, next_chapter_choices)
 def resolve_next_chapter(ctx: DoCtx, d: NextChapter, type_: str, args: dict[str, Any]) -> None:
-    seat = int(args["hero"])
+    seat = args["hero"]
     ctx.emit("ChapterReady", seat=seat, guild=args.get("guild"), chapter=d.chapter)
     left = [x for x in d.asked if x != seat]
     if left:

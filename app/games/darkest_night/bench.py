@@ -50,7 +50,8 @@ def play_with_bots(
     for commands in range(max_commands):
         if game.outcome(state) is not None:
             return state, commands
-        prompt = next(p for p in game.prompts(state) if p.required)
+        prompts = game.prompts(state)
+        prompt = next(p for p in prompts if p.required)
         choice = pick(state, prompt, count)
         new = kernel.decide(
             game,
@@ -58,6 +59,7 @@ def play_with_bots(
             Command(prompt.seat, choice.type, choice.args),
             Viewer("seat", frozenset({prompt.seat})),
             rng_for(table_seed, count + 1),
+            prompts,
         )
         state = kernel.fold_all(game, state, new)
         count += len(new)
@@ -109,7 +111,7 @@ def random_game(
             return Playout(commands, outcome.result)
         prompts = [p for p in game.prompts(state) if p.choices]
         command, actor = _pick(prompts, picker, optional_share)
-        new = kernel.decide(game, state, command, actor, rng_for(table_seed, count + 1))
+        new = kernel.decide(game, state, command, actor, rng_for(table_seed, count + 1), prompts)
         state = kernel.fold_all(game, state, new)
         count += len(new)
     raise RuntimeError(f"seed {seed}: no end after {max_commands} commands")
@@ -162,7 +164,7 @@ def _timed_game(
         t2 = clock()
         rng = rng_for(table_seed, count + 1)
         t3 = clock()
-        new = kernel.decide(game, state, command, actor, rng)
+        new = kernel.decide(game, state, command, actor, rng, prompts)
         t4 = clock()
         state = kernel.fold_all(game, state, new)
         t5 = clock()

@@ -71,12 +71,12 @@ def play_party_state(party: Sequence[str], seed: int, max_commands: int) -> Stat
     for _ in range(max_commands):
         if game.outcome(state) is not None:
             break
-        prompt = next(p for p in game.prompts(state) if p.required)
+        prompts = game.prompts(state)
+        prompt = next(p for p in prompts if p.required)
         choice = pick(state, prompt, count)
         command = Command(prompt.seat, choice.type, choice.args)
-        new = kernel.decide(
-            game, state, command, Viewer("seat", frozenset({prompt.seat})), rng_for(table_seed, count + 1)
-        )
+        actor = Viewer("seat", frozenset({prompt.seat}))
+        new = kernel.decide(game, state, command, actor, rng_for(table_seed, count + 1), prompts)
         state = kernel.fold_all(game, state, new)
         count += len(new)
     return state

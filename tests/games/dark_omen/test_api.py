@@ -58,36 +58,6 @@ def test_a_quick_start_chapter_is_played_to_its_end_through_the_api(client: Test
     assert "face_down" not in view["view"]
 
 
-def test_a_command_never_legal_is_a_422_and_spends_nothing(client: TestClient) -> None:
-    """Issue 23: commands that were never legal (no grave to take belongings from in round
-    1, loot, a token, a creature or an omen token that does not exist) are refused with the
-    rule (422), not told as a race another hero won, and spend nothing."""
-    table = new_table(client, 2, mode="quick_chapter", chapter=1)
-    tid = table["table_id"]
-    tokens = [seat["token"] for seat in table["seats"]]
-    view = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
-    seq = view["seq"]
-    never = [
-        ("take_belongings", {}),
-        ("take", {"token": "l99.9"}),
-        ("attack", {"creature": "c999"}),
-        ("tend", {"prop": "nothing_here.1"}),
-        ("join_team", {"leader": 1}),
-    ]
-    if view["view"]["heroes"][0]["at"] not in view["view"]["loot_face_down"]:
-        never.append(("loot", {}))
-    for i, (kind, args) in enumerate(never):
-        for sent_seq in (seq, None):
-            command = {"seat": 0, "type": kind, "args": args, "command_id": f"never-{i}-{sent_seq}"}
-            if sent_seq is not None:
-                command["seq"] = sent_seq
-            response = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(tokens[0]))
-            assert response.status_code == 422, (kind, response.text)
-            assert response.json()["error"]["code"] in ("not_offered", "not_allowed"), response.text
-    after = client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()
-    assert after["seq"] == seq and after["view"]["heroes"][0]["ap_left"] == 6
-
-
 def test_a_choice_the_table_moved_past_is_a_409_naming_what_changed(client: TestClient) -> None:
     """Facts §21: a command chosen from a view that another commit made stale is refused
     with a 409 ``taken`` naming what happened since, and spends nothing; the same command
