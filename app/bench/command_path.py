@@ -227,9 +227,8 @@ async def open_long_table(url: str, loads: int, figures: PathFigures) -> None:
     import pickle
 
     from app.bench.pulse import PULSE
-    from app.kernel import table as kernel
-    from app.kernel.rng import rng_for
-    from app.kernel.types import SeatInfo
+    from app.kernel import playout
+    from app.kernel.types import Choice, Event, Prompt
     from app.live.auth import new_table_id, new_token, token_hash
     from app.live.session import TableSession, snapshot_key
     from app.store import EventStore, SeatRecord, StoredEvent, TableRecord
@@ -238,21 +237,26 @@ async def open_long_table(url: str, loads: int, figures: PathFigures) -> None:
     try:
         game = PULSE
         seed = "bench-long"
-        opening = game.setup({"limit": 0}, [SeatInfo(0, "A"), SeatInfo(1, "B")], rng_for(seed, 1))
+        played = playout.set_up(game, {"limit": 0}, ["A", "B"], seed)
         at = datetime.now(UTC)
-        log = [StoredEvent(i + 1, e, "system", None, at) for i, e in enumerate(opening)]
-        state = kernel.replay_log(game, [(s.seq, s.event) for s in log])
+        log = [StoredEvent(i + 1, e, "system", None, at) for i, e in enumerate(played.opening)]
         snapshots: list[tuple[int, bytes]] = []
-        while len(log) < LONG_LOG:
+
+        def tick(_state: Any, prompts: list[Prompt]) -> tuple[Prompt, Choice]:
+            seat = (len(log) + 1) % 2  # the seats tick in turn
+            prompt = next(p for p in prompts if p.seat == seat)
+            return prompt, next(c for c in prompt.choices if c.type == "tick")
+
+        def store_it(table: playout.Played, prompt: Prompt, _choice: Choice, events: list[Event]) -> None:
             seq = len(log) + 1
-            seat = seq % 2
-            events = kernel.decide(game, state, _tick(seat), _seat_viewer(seat), rng_for(seed, seq))
-            for offset, event in enumerate(events):
-                log.append(StoredEvent(seq + offset, event, f"seat:{seat}", f"t{seq}", at))
-            before = seq - 1
-            state = kernel.fold_all(game, state, events)
-            if len(log) // 100 > before // 100:
-                snapshots.append((len(log), pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)))
+            log.extend(
+                StoredEvent(seq + i, e, f"seat:{prompt.seat}", f"t{seq}", at) for i, e in enumerate(events)
+            )
+            if len(log) // 100 > (seq - 1) // 100:
+                snapshots.append((len(log), pickle.dumps(table.state, protocol=pickle.HIGHEST_PROTOCOL)))
+
+        while len(log) < LONG_LOG:
+            playout.play(played, tick, max_commands=1, on_command=store_it)
         ids = {"snapshots": new_table_id(), "no snapshot": new_table_id()}
         for kind, table_id in ids.items():
             record = TableRecord(
@@ -279,18 +283,6 @@ async def open_long_table(url: str, loads: int, figures: PathFigures) -> None:
             )
     finally:
         await store.close()
-
-
-def _tick(seat: int) -> Any:
-    from app.kernel.types import Command
-
-    return Command(seat, "tick", {})
-
-
-def _seat_viewer(seat: int) -> Any:
-    from app.kernel.types import Viewer
-
-    return Viewer("seat", frozenset({seat}))
 
 
 async def idle_memory(url: str, count: int, figures: PathFigures) -> None:

@@ -17,16 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.kernel import event_schema
+from app.kernel import event_schema, playout
 from app.kernel import table as kernel
 from app.kernel.game import Game, validate_options
 from app.kernel.rng import rng_for
 from app.kernel.types import (
     GAME_MASTER,
-    GM_SEAT,
     SPECTATOR,
-    Command,
+    Choice,
     Event,
+    Prompt,
     RuleError,
     SeatInfo,
     Viewer,
@@ -154,28 +154,17 @@ def random_playout(
     views are only looked at every ``check_every`` commands."""
     stored_json = [json.dumps([e.to_json() for e in opening])]
     """The log as a store keeps it: JSON text, one batch per command, read back to replay."""
-    for step in range(max_commands):
-        if game.outcome(state) is not None:
-            break
-        prompts = [p for p in game.prompts(state) if p.choices]
-        required = [p for p in prompts if p.required]
-        if not required:
-            raise ConformanceError(f"seed {seed} step {step}: the game runs but waits on nobody")
-        optional = [p for p in prompts if not p.required]
-        pool = optional if optional and picker.random() < optional_share else required
-        prompt = picker.choice(pool)
-        choice = picker.choice(prompt.choices)
-        actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
-        command = Command(prompt.seat, choice.type, choice.args)
-        try:
-            events = kernel.decide(
-                game, state, command, actor, rng_for(table_seed, len(out.events) + 1), prompts
-            )
-        except RuleError as err:
-            raise ConformanceError(
-                f"seed {seed} step {step}: offered command {choice.type} {choice.args} "
-                f"for seat {prompt.seat} was refused: {err.message}"
-            ) from err
+    player = playout.random_player(picker, optional_share)
+    table = playout.Played(game, table_seed, n, state, opening, len(opening), log=out.events)
+
+    def pick(state: Any, prompts: list[Prompt]) -> tuple[Prompt, Choice]:
+        if not any(p.required for p in prompts):
+            raise ConformanceError(f"seed {seed} step {table.commands}: the game runs but waits on nobody")
+        return player(state, prompts)
+
+    def after(table: playout.Played, prompt: Prompt, choice: Choice, events: list[Event]) -> None:
+        nonlocal unchecked
+        step = table.commands - 1
         if not events:
             raise ConformanceError(f"seed {seed} step {step}: {choice.type} produced no events")
         stored_json.append(json.dumps([e.to_json() for e in events]))
@@ -193,22 +182,27 @@ def random_playout(
                     f"seed {seed} step {step}: event {event.type} v{event.v} is not in event_types() "
                     "(an export holding it could not be imported)"
                 )
-        state = kernel.fold_all(game, state, events)
-        out.events.extend(events)
-        out.commands += 1
         if invariant is not None:
             try:
-                invariant(state)
+                invariant(table.state)
             except AssertionError as err:
                 raise ConformanceError(f"seed {seed} step {step}: invariant broken: {err}") from err
         if check_every:
             unchecked.extend(events)
             if step % check_every == 0:
-                check_views(game, state, unchecked, viewers, f"seed {seed} step {step}")
+                check_views(game, table.state, unchecked, viewers, f"seed {seed} step {step}")
                 unchecked = []
-    else:
-        if game.outcome(state) is None:
-            raise ConformanceError(f"seed {seed}: no end after {max_commands} commands")
+
+    try:
+        playout.play(table, pick, max_commands=max_commands, on_command=after)
+    except RuleError as err:
+        raise ConformanceError(
+            f"seed {seed} step {table.commands}: an offered command for a seat was refused: {err.message}"
+        ) from err
+    state = table.state
+    out.commands = table.commands
+    if game.outcome(state) is None:
+        raise ConformanceError(f"seed {seed}: no end after {max_commands} commands")
     if unchecked:
         check_views(game, state, unchecked, viewers, f"seed {seed} end")
     stored = [Event(**e) for batch in stored_json for e in json.loads(batch)]

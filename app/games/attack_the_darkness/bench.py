@@ -17,10 +17,8 @@ from typing import Any
 from app.games.attack_the_darkness import ATTACK_THE_DARKNESS
 from app.games.attack_the_darkness.bot import bot_pick
 from app.games.attack_the_darkness.game import DUNGEONS
-from app.kernel import table as kernel
-from app.kernel.game import validate_options
-from app.kernel.rng import rng_for
-from app.kernel.types import GAME_MASTER, GM_SEAT, Command, SeatInfo, Viewer
+from app.kernel import playout
+from app.kernel.types import Choice, Prompt
 
 GAME = ATTACK_THE_DARKNESS
 MODES = (
@@ -36,27 +34,15 @@ def play(
     """One seeded game, every required prompt answered by the bot or at random: (result,
     commands)."""
     picker = random.Random(seed)
-    table_seed = f"bench-{seed}"
-    events = GAME.setup(
-        validate_options(GAME, options),
-        [SeatInfo(i, f"P{i + 1}") for i in range(seats)],
-        rng_for(table_seed, 1),
-    )
-    state = kernel.replay(GAME, events)
-    count = len(events)
-    for commands in range(max_commands):
-        outcome = GAME.outcome(state)
-        if outcome is not None:
-            return outcome.result, commands
-        prompts = GAME.prompts(state)
-        prompt = picker.choice([p for p in prompts if p.required and p.choices])
-        choice = bot_pick(state, prompt, picker) if bot else picker.choice(prompt.choices)
-        actor = GAME_MASTER if prompt.seat == GM_SEAT else Viewer("seat", frozenset({prompt.seat}))
-        command = Command(prompt.seat, choice.type, choice.args)
-        new = kernel.decide(GAME, state, command, actor, rng_for(table_seed, count + 1), prompts)
-        state = kernel.fold_all(GAME, state, new)
-        count += len(new)
-    return "unfinished", max_commands
+    table = playout.set_up(GAME, options, [f"P{i + 1}" for i in range(seats)], f"bench-{seed}")
+
+    def player(state: Any, prompts: list[Prompt]) -> tuple[Prompt, Choice]:
+        prompt = picker.choice([p for p in prompts if p.required])
+        return prompt, bot_pick(state, prompt, picker) if bot else picker.choice(prompt.choices)
+
+    playout.play(table, player, max_commands=max_commands)
+    outcome = table.outcome
+    return (outcome.result, table.commands) if outcome is not None else ("unfinished", max_commands)
 
 
 def run(args: Any) -> int:

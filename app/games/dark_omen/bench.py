@@ -16,11 +16,9 @@ from typing import Any
 
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.state import State
-from app.kernel import table as kernel
+from app.kernel import playout
 from app.kernel.conformance import check_views, random_playout, viewers_for
-from app.kernel.game import validate_options
-from app.kernel.rng import rng_for
-from app.kernel.types import Command, Event, SeatInfo, Viewer
+from app.kernel.types import Choice, Event, Prompt
 
 
 def play_with_bots(
@@ -34,40 +32,22 @@ def play_with_bots(
     """Every seat played by the bot, the acting seat picked at random among those the table
     waits on (simultaneous play): (the last state, commands played); ``log`` collects the
     events; ``check`` checks every viewer's view and feed for leaks after each command."""
-    game = DARK_OMEN
-    table_seed = f"bot-{seed}"
     picker = random.Random(seed)
-    events = game.setup(
-        validate_options(game, options),
-        [SeatInfo(i, f"Bot {i + 1}") for i in range(seats)],
-        rng_for(table_seed, 1),
-    )
-    state = kernel.replay(game, events)
-    count = len(events)
+    table = playout.set_up(DARK_OMEN, options, [f"Bot {i + 1}" for i in range(seats)], f"bot-{seed}")
     if log is not None:
-        log.extend(events)
-    for commands in range(max_commands):
-        if game.outcome(state) is not None:
-            return state, commands
-        prompts = game.prompts(state)
-        prompt = picker.choice([p for p in prompts if p.required])
-        choice = game.bot_choice(state, prompt, picker)
-        assert choice is not None
-        new = kernel.decide(
-            game,
-            state,
-            Command(prompt.seat, choice.type, choice.args),
-            Viewer("seat", frozenset({prompt.seat})),
-            rng_for(table_seed, count + 1),
-            prompts,
-        )
-        state = kernel.fold_all(game, state, new)
-        count += len(new)
+        log.extend(table.opening)
+    viewers = viewers_for(seats)
+
+    def after(table: playout.Played, _prompt: Prompt, _choice: Choice, events: list[Event]) -> None:
         if log is not None:
-            log.extend(new)
+            log.extend(events)
         if check:
-            check_views(game, state, new, viewers_for(seats), f"bot seed {seed} command {commands}")
-    return state, max_commands
+            where = f"bot seed {seed} command {table.commands - 1}"
+            check_views(DARK_OMEN, table.state, events, viewers, where)
+
+    player = playout.bot_player(lambda state, prompt: DARK_OMEN.bot_choice(state, prompt, picker), picker)
+    playout.play(table, player, max_commands=max_commands, on_command=after)
+    return table.state, table.commands
 
 
 def run(args: Any) -> int:

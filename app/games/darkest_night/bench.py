@@ -17,7 +17,6 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from app.games.darkest_night import DARKEST_NIGHT
@@ -25,10 +24,8 @@ from app.games.darkest_night.bot import choose
 from app.games.darkest_night.clicks import print_figures
 from app.games.darkest_night.hero_rates import print_hero_rates
 from app.games.darkest_night.state import State
-from app.kernel import table as kernel
-from app.kernel.game import validate_options
-from app.kernel.rng import rng_for
-from app.kernel.types import GAME_MASTER, GM_SEAT, Choice, Command, Prompt, SeatInfo, Viewer
+from app.kernel import playout
+from app.kernel.types import Choice, Prompt
 
 Pick = Callable[[State, Prompt, int], Choice]
 """A bot: its choice for a required prompt, given the state and how many events came before."""
@@ -39,31 +36,14 @@ def play_with_bots(
 ) -> tuple[State, int]:
     """Set a table up and answer every required prompt with ``pick`` until the game ends
     or ``max_commands`` were played: (the last state, commands played)."""
-    game = DARKEST_NIGHT
-    events = game.setup(
-        validate_options(game, options),
-        [SeatInfo(i, f"Bot {i}") for i in range(seats)],
-        rng_for(table_seed, 1),
-    )
-    state = kernel.replay(game, events)
-    count = len(events)
-    for commands in range(max_commands):
-        if game.outcome(state) is not None:
-            return state, commands
-        prompts = game.prompts(state)
+    table = playout.set_up(DARKEST_NIGHT, options, [f"Bot {i}" for i in range(seats)], table_seed)
+
+    def player(state: State, prompts: list[Prompt]) -> tuple[Prompt, Choice]:
         prompt = next(p for p in prompts if p.required)
-        choice = pick(state, prompt, count)
-        new = kernel.decide(
-            game,
-            state,
-            Command(prompt.seat, choice.type, choice.args),
-            Viewer("seat", frozenset({prompt.seat})),
-            rng_for(table_seed, count + 1),
-            prompts,
-        )
-        state = kernel.fold_all(game, state, new)
-        count += len(new)
-    return state, max_commands
+        return prompt, pick(state, prompt, table.events)
+
+    playout.play(table, player, max_commands=max_commands)
+    return table.state, table.commands
 
 
 def bot_game(seed: int, max_commands: int = 20_000) -> tuple[str, int]:
@@ -82,10 +62,7 @@ class Playout:
     result: str
 
 
-PHASES = ("prompts", "pick", "rng", "decide", "fold")
-"""Where a command's time goes (``random_game(..., phases=...)``): listing the prompts, the
-random player's pick, the command's rng, deciding (the rules, on the state's fork) and
-folding the events into the next state (the state ``decide`` reached)."""
+PHASES = playout.PHASES
 
 
 def random_game(
@@ -99,79 +76,13 @@ def random_game(
     """One seeded game of random legal commands (as the conformance run picks them: a
     required prompt, sometimes an optional one), every command decided and folded.
     ``phases`` (if given) adds up the seconds spent in each of ``PHASES``."""
-    if phases is not None:
-        return _timed_game(seed, seats, max_commands, optional_share, phases)
-    game = DARKEST_NIGHT
-    picker = random.Random(seed)
-    table_seed = f"bench-{seed}"
-    state, count = _set_up(table_seed, seats)
-    for commands in range(max_commands):
-        outcome = game.outcome(state)
-        if outcome is not None:
-            return Playout(commands, outcome.result)
-        prompts = [p for p in game.prompts(state) if p.choices]
-        command, actor = _pick(prompts, picker, optional_share)
-        new = kernel.decide(game, state, command, actor, rng_for(table_seed, count + 1), prompts)
-        state = kernel.fold_all(game, state, new)
-        count += len(new)
-    raise RuntimeError(f"seed {seed}: no end after {max_commands} commands")
-
-
-def _set_up(table_seed: str, seats: int) -> tuple[State, int]:
-    """A new table with default options: its state and the number of events so far."""
-    game = DARKEST_NIGHT
-    events = game.setup(
-        validate_options(game, {}),
-        [SeatInfo(i, f"Player {i + 1}") for i in range(seats)],
-        rng_for(table_seed, 1),
-    )
-    return kernel.replay(game, events), len(events)
-
-
-def _pick(prompts: list[Prompt], picker: random.Random, optional_share: float) -> tuple[Command, Viewer]:
-    """The random player's command (a required prompt, sometimes an optional one) and who sends it."""
-    optional = [p for p in prompts if not p.required]
-    pool = optional if optional and picker.random() < optional_share else [p for p in prompts if p.required]
-    prompt = picker.choice(pool)
-    choice = picker.choice(prompt.choices)
-    actor = GAME_MASTER if prompt.seat == GM_SEAT else seat_viewer(prompt.seat)
-    return Command(prompt.seat, choice.type, choice.args), actor
-
-
-@cache
-def seat_viewer(seat: int) -> Viewer:
-    """The player of ``seat`` (a frozen value: one per seat serves every command)."""
-    return Viewer("seat", frozenset({seat}))
-
-
-def _timed_game(
-    seed: int, seats: int, max_commands: int, optional_share: float, phases: dict[str, float]
-) -> Playout:
-    """``random_game`` with a clock around each phase (the same picks, the same game)."""
-    game = DARKEST_NIGHT
-    clock = time.perf_counter
-    picker = random.Random(seed)
-    table_seed = f"bench-{seed}"
-    state, count = _set_up(table_seed, seats)
-    for commands in range(max_commands):
-        outcome = game.outcome(state)
-        if outcome is not None:
-            return Playout(commands, outcome.result)
-        t0 = clock()
-        prompts = [p for p in game.prompts(state) if p.choices]
-        t1 = clock()
-        command, actor = _pick(prompts, picker, optional_share)
-        t2 = clock()
-        rng = rng_for(table_seed, count + 1)
-        t3 = clock()
-        new = kernel.decide(game, state, command, actor, rng, prompts)
-        t4 = clock()
-        state = kernel.fold_all(game, state, new)
-        t5 = clock()
-        count += len(new)
-        for name, seconds in zip(PHASES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
-            phases[name] = phases.get(name, 0.0) + seconds
-    raise RuntimeError(f"seed {seed}: no end after {max_commands} commands")
+    table = playout.set_up(DARKEST_NIGHT, {}, [f"Player {i + 1}" for i in range(seats)], f"bench-{seed}")
+    player = playout.random_player(random.Random(seed), optional_share)
+    playout.play(table, player, max_commands=max_commands, phases=phases)
+    outcome = table.outcome
+    if outcome is None:
+        raise RuntimeError(f"seed {seed}: no end after {max_commands} commands")
+    return Playout(table.commands, outcome.result)
 
 
 QUICK_SECONDS = 3.0

@@ -17,10 +17,9 @@ from typing import Any
 from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night.bot import choose
 from app.games.darkest_night.rules.autopass import AUTO_PASS
-from app.kernel import table as kernel
-from app.kernel.game import validate_options
-from app.kernel.rng import rng_for
-from app.kernel.types import Command, SeatInfo, Viewer
+from app.games.darkest_night.state import State
+from app.kernel import playout
+from app.kernel.types import Choice, Event, Prompt
 
 SETUP_KINDS = frozenset({"choose_hero", "choose_powers"})
 """Choosing heroes and powers happens once, before any turn: not a turn's clicks."""
@@ -65,20 +64,16 @@ def play(
     """One bot game (as ``bench.bot_game`` plays it), its clicks added to ``figures``;
     with ``auto_pass`` the players' seat turns "auto-pass" on once the heroes are chosen
     (one click, counted)."""
-    game = DARKEST_NIGHT
     rng = random.Random(seed)
-    table_seed = f"bot-{seed}"
-    events = game.setup(validate_options(game, options or {}), [SeatInfo(0, "Bot 0")], rng_for(table_seed, 1))
-    state = kernel.replay(game, events)
-    count = len(events)
-    for _ in range(max_commands):
-        if game.outcome(state) is not None:
-            break
-        prompt = next(p for p in game.prompts(state) if p.required)
+    table = playout.set_up(DARKEST_NIGHT, options, ["Bot 0"], f"bot-{seed}")
+
+    def player(state: State, prompts: list[Prompt]) -> tuple[Prompt, Choice]:
+        prompt = sent = next(p for p in prompts if p.required)
         kind = state.decision.kind if state.decision is not None else ""
         choice = choose(state, prompt, rng)
         if auto_pass and kind not in SETUP_KINDS and not state.options.get(AUTO_PASS):
-            choice = next(c for p in game.prompts(state) for c in p.choices if c.type == "set_auto_pass")
+            # The switch is an "any time" offer of its own (one click, counted beside the prompt).
+            sent, choice = next((p, c) for p in prompts for c in p.choices if c.type == "set_auto_pass")
             kind = "set_auto_pass"
         if kind not in SETUP_KINDS and kind not in NECROMANCER_KINDS:
             figures.clicks += 1
@@ -86,18 +81,14 @@ def play(
             figures.by_kind[kind] = figures.by_kind.get(kind, 0) + 1
             sizes = figures.by_size.setdefault(kind, {})
             sizes[len(prompt.choices)] = sizes.get(len(prompt.choices), 0) + 1
-        new = kernel.decide(
-            game,
-            state,
-            Command(prompt.seat, choice.type, choice.args),
-            Viewer("seat", frozenset({prompt.seat})),
-            rng_for(table_seed, count + 1),
-        )
-        figures.hero_turns += sum(1 for e in new if e.type in ("TurnStarted", "TurnSkipped"))
-        figures.auto_skipped += sum(1 for e in new if e.type == "Automatic")
-        state = kernel.fold_all(game, state, new)
-        count += len(new)
-    outcome = game.outcome(state)
+        return sent, choice
+
+    def count(_table: playout.Played, _prompt: Prompt, _choice: Choice, events: list[Event]) -> None:
+        figures.hero_turns += sum(1 for e in events if e.type in ("TurnStarted", "TurnSkipped"))
+        figures.auto_skipped += sum(1 for e in events if e.type == "Automatic")
+
+    playout.play(table, player, max_commands=max_commands, on_command=count)
+    outcome = table.outcome
     figures.games += 1
     figures.wins += bool(outcome and outcome.result == "win")
 

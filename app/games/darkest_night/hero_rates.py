@@ -27,10 +27,8 @@ from app.games.darkest_night.bot.hero import HERO_PREFERENCE
 from app.games.darkest_night.content import load
 from app.games.darkest_night.decisions import ChooseHero
 from app.games.darkest_night.state import State
-from app.kernel import table as kernel
-from app.kernel.game import validate_options
-from app.kernel.rng import rng_for
-from app.kernel.types import Choice, Command, Prompt, SeatInfo, Viewer
+from app.kernel import playout
+from app.kernel.types import Choice, Prompt
 
 MAX_COMMANDS = 20_000
 
@@ -63,23 +61,13 @@ def play_party_state(party: Sequence[str], seed: int, max_commands: int) -> Stat
                     return c
         return choose(state, prompt, rng)
 
-    game = DARKEST_NIGHT
-    table_seed = f"heroes-{seed}"
-    events = game.setup(validate_options(game, {}), [SeatInfo(0, "Bot")], rng_for(table_seed, 1))
-    state = kernel.replay(game, events)
-    count = len(events)
-    for _ in range(max_commands):
-        if game.outcome(state) is not None:
-            break
-        prompts = game.prompts(state)
+    table = playout.set_up(DARKEST_NIGHT, {}, ["Bot"], f"heroes-{seed}")
+
+    def player(state: State, prompts: list[Prompt]) -> tuple[Prompt, Choice]:
         prompt = next(p for p in prompts if p.required)
-        choice = pick(state, prompt, count)
-        command = Command(prompt.seat, choice.type, choice.args)
-        actor = Viewer("seat", frozenset({prompt.seat}))
-        new = kernel.decide(game, state, command, actor, rng_for(table_seed, count + 1), prompts)
-        state = kernel.fold_all(game, state, new)
-        count += len(new)
-    return state
+        return prompt, pick(state, prompt, table.events)
+
+    return playout.play(table, player, max_commands=max_commands).state
 
 
 def rates_with_party(heroes: Sequence[str], games: int, seed: int = 0) -> dict[str, tuple[int, int]]:

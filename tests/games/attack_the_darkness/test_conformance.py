@@ -2,28 +2,21 @@
 (app/kernel/conformance.py): every offered command is accepted, no view or feed leaks a
 hand, a deck order, the dungeon deck, a face-down tile or an advancement draw, every event
 is listed in event_types(), and the log replays to the same state. A few long games by
-default (CI); ``UMBRA_CONFORMANCE_GAMES=N`` plays N per option set.
-
-The flow manifest pins the published step vocabulary and decision schemas
-(tests/games/darkest_night/test_flow_schema.py)."""
+default (CI); ``UMBRA_CONFORMANCE_GAMES=N`` plays N per option set. The flow manifest is
+pinned with every game's (tests/kernel/test_manifests.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.games import attack_the_darkness
 from app.games.attack_the_darkness import ATTACK_THE_DARKNESS, AttackTheDarkness
-from app.games.attack_the_darkness.engine import RULES
 from app.games.attack_the_darkness.state import State
 from app.games.attack_the_darkness.view import secrets_of
 from app.kernel.conformance import games_per_case, random_playout
-from app.kernel.flow import manifest
 from app.kernel.types import Secret
 
-SCHEMA = Path(attack_the_darkness.__file__).with_name("flow_schema.json")
 GAMES = games_per_case(1)
 
 OPTION_SETS: list[tuple[str, dict[str, Any], int, int]] = [
@@ -82,9 +75,3 @@ def test_random_games_keep_the_contract(options: dict[str, Any], seats: int, eve
             max_commands=50_000 if options.get("mode") == "tabletop" else 10_000,
         )
         assert played.outcome is not None and played.outcome.result in ("win", "loss", "draw")
-
-
-def test_the_manifest_matches_the_rules() -> None:
-    """Write it anew with ``python -m app.kernel.flow.manifest
-    app.games.attack_the_darkness.engine:RULES app/games/attack_the_darkness/flow_schema.json``."""
-    assert manifest.problems(RULES, manifest.load(SCHEMA)) == []

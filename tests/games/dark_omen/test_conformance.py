@@ -3,25 +3,19 @@ at once (random interleavings of their commands): every offered command is accep
 game always ends or offers a legal move, the log replays to the same state, and no view or
 feed leaks a face-down loot token (every view after every command: a token revealed, then
 dealt face down again, is new hidden information). A few games by default (sized for CI);
-``UMBRA_CONFORMANCE_GAMES=N`` plays N per option set. The flow manifest pins the published
-step vocabulary and decision schemas (as Darkest Night's does)."""
+``UMBRA_CONFORMANCE_GAMES=N`` plays N per option set."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.games import dark_omen
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.content import base_token
-from app.games.dark_omen.engine import RULES
 from app.games.dark_omen.state import INVENTORY, POTIONS, TRACK_MAX, State
 from app.kernel.conformance import games_per_case, random_playout
-from app.kernel.flow import manifest
 
-SCHEMA = Path(dark_omen.__file__).with_name("flow_schema.json")
 GAMES = games_per_case(2)
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -63,9 +57,3 @@ def test_random_games_keep_the_contract(index: int) -> None:
         assert played.outcome is not None and played.outcome.result in ("win", "loss")
         chapters = DARK_OMEN.chapters(played.state)
         assert chapters and not any(c.current for c in chapters)
-
-
-def test_the_manifest_matches_the_rules() -> None:
-    """Write it anew with ``python -m app.kernel.flow.manifest app.games.dark_omen.game:RULES
-    app/games/dark_omen/flow_schema.json`` and review the diff."""
-    assert manifest.problems(RULES, manifest.load(SCHEMA)) == []
