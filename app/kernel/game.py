@@ -41,7 +41,6 @@ class Game(Protocol):
     max_seats: int
     options: tuple[OptionSpec, ...]
     summary: str
-    template_dir: str | None
     template_root: str | None
     opening_event: str | None
 
@@ -118,8 +117,6 @@ class GameBase:
     max_seats: ClassVar[int] = 1
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     summary: ClassVar[str] = ""
-    template_dir: ClassVar[str | None] = None
-    """Folder under ``templates/games/`` with this game's board fragments, if any."""
     template_root: ClassVar[str | None] = None
     """An absolute folder read as ``templates/games/<name>/`` (its ``board.html``…) instead:
     for a test-only game, whose board may not live in the product's templates."""

@@ -134,6 +134,12 @@ def test_everything_the_platform_calls_on_a_game_is_in_the_protocol() -> None:
     assert not missing, f"declare these in app.kernel.game.Game (and GameBase if optional): {missing}"
 
 
+def test_the_platform_reads_every_member_of_the_protocol() -> None:
+    """No dead weight in the contract (issue 24): a member nothing reads goes."""
+    unread = protocol_members() - set(platform_uses())
+    assert not unread, f"nothing in the platform reads these; drop them from Game and GameBase: {unread}"
+
+
 def test_gamebase_gives_a_default_for_all_but_the_rules() -> None:
     members = protocol_members()
     optional = members - RULES - IDENTITY

@@ -74,7 +74,6 @@ class AttackTheDarkness(RulesFold, GameBase):
     min_seats = 1
     max_seats = 7
     opening_event = "AdventureBegan"
-    template_dir = None
     options = (
         OptionSpec(
             "mode",

@@ -56,7 +56,6 @@ class DarkOmen(RulesFold, GameBase):
     min_seats = 1
     max_seats = 4
     opening_event = "CampaignBegan"
-    template_dir = None
     options = (
         OptionSpec(
             "mode",
