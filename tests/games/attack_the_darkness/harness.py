@@ -15,7 +15,8 @@ from app.games.attack_the_darkness.engine import Ctx
 from app.games.attack_the_darkness.state import State
 from app.kernel import table as kernel
 from app.kernel.options import validate_options
-from app.kernel.types import Command, Event, SeatInfo, Viewer
+from app.kernel.types import Event, SeatInfo
+from tests.support import harness as shared
 
 C = load()
 
@@ -87,15 +88,14 @@ class Table:
     # -- playing ------------------------------------------------------------------------------
 
     def send(self, seat: Any, type_: str, /, **args: Any) -> list[Event]:
+        """``seat``'s command, played as at a live table: refused unless it is offered."""
         rng = random.Random(self.seed * 1000 + len(self.events))
-        viewer = Viewer("gm", frozenset({seat})) if seat == "gm" else Viewer("seat", frozenset({seat}))
-        events = kernel.decide(GAME, self.state, Command(seat, type_, args), viewer, rng)
-        self.state = kernel.fold_all(GAME, self.state, events)
+        self.state, events = shared.play(GAME, self.state, seat, type_, args, rng)
         self.events += events
         return events
 
     def choices(self, seat: Any = 0) -> list[tuple[str, dict[str, Any]]]:
-        return [(c.type, c.args) for p in GAME.prompts(self.state) if p.seat == seat for c in p.choices]
+        return shared.offered(GAME, self.state, seat)
 
     def run(self, *steps: dict[str, Any]) -> list[Event]:
         """Run rule steps directly on the state (as a command would), e.g. ``populate``."""

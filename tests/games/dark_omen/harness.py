@@ -3,7 +3,6 @@ commands decided with rigged dice, rolled in the order the rules roll them."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from app.games.dark_omen import DARK_OMEN
@@ -12,22 +11,15 @@ from app.games.dark_omen.engine import Act
 from app.games.dark_omen.state import State
 from app.kernel import table as kernel
 from app.kernel.rng import rng_for
-from app.kernel.types import Command, Event, SeatInfo, Viewer
+from app.kernel.types import Event, SeatInfo
+from tests.support import harness as shared
 
 
-class Rigged(random.Random):
+class Rigged(shared.Rigged):
     """Dice from a list, in rolling order; anything else (draws) from a seeded generator."""
 
     def __init__(self, rolls: list[int]) -> None:
-        super().__init__(7)
-        self.rolls = list(rolls)
-
-    def randint(self, a: int, b: int) -> int:
-        if not self.rolls:
-            return super().randint(a, b)
-        value = self.rolls.pop(0)
-        assert a <= value <= b, f"rigged {value} outside {a}..{b}"
-        return value
+        super().__init__(rolls, 7)
 
 
 def table(seats: int = 1, **options: Any) -> State:
@@ -91,10 +83,8 @@ def enemy(
 def play(
     state: State, seat: int, type_: str, rolls: list[int] | None = None, **args: Any
 ) -> tuple[State, list[Event]]:
-    events = DARK_OMEN.decide(
-        state, Command(seat, type_, args), Viewer("seat", frozenset({seat})), Rigged(rolls or [])
-    )
-    return kernel.fold_all(DARK_OMEN, state, events), events
+    """``seat``'s command, played as at a live table: refused unless it is offered."""
+    return shared.play(DARK_OMEN, state, seat, type_, args, Rigged(rolls or []))
 
 
 def of(events: list[Event], type_: str) -> list[dict[str, Any]]:
@@ -102,4 +92,4 @@ def of(events: list[Event], type_: str) -> list[dict[str, Any]]:
 
 
 def choices(state: State, seat: int) -> list[tuple[str, dict[str, Any]]]:
-    return [(c.type, c.args) for p in DARK_OMEN.prompts(state) if p.seat == seat for c in p.choices]
+    return shared.offered(DARK_OMEN, state, seat)

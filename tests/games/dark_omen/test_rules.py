@@ -220,7 +220,7 @@ def test_a_race_for_the_same_loot_is_won_by_the_first_commit() -> None:
     after, _ = play(s, 0, "loot")
     with pytest.raises(RuleError) as refused:
         play(after, 1, "loot")
-    assert refused.value.status == 422 and refused.value.code == "not_a_choice"
+    assert refused.value.status == 422 and refused.value.code == "not_offered"
     assert ("loot", {}) not in choices(after, 1) and after.heroes[1].ap == 0
 
 

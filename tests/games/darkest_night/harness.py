@@ -24,22 +24,15 @@ from app.games.darkest_night.decisions import ChooseHero, ChoosePowers
 from app.games.darkest_night.state import State
 from app.kernel import table as kernel
 from app.kernel.game import validate_options
-from app.kernel.types import GAME_MASTER, GM_SEAT, Choice, Command, Event, SeatInfo, Viewer
+from app.kernel.types import Choice, Event, SeatInfo
+from tests.support import harness as shared
 
 
-class RiggedRandom(random.Random):
+class RiggedRandom(shared.Rigged):
     """A d6 that rolls the faces it is given, then fails loudly when it runs out."""
 
     def __init__(self, faces: Iterable[int], seed: int = 0) -> None:
-        super().__init__(seed)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        if (a, b) == (1, 6):
-            if not self.faces:
-                raise AssertionError("the test rolled more dice than it rigged")
-            return self.faces.pop(0)
-        return super().randint(a, b)
+        super().__init__(faces, seed, sides=6)
 
 
 @dataclass
@@ -118,9 +111,8 @@ class Table:
         """Send a command without checking the offer (for testing refusals)."""
         if seat is None:
             seat = self._seat_for(type_, args)
-        actor = GAME_MASTER if seat == GM_SEAT else Viewer("seat", frozenset({seat}))
         rng = RiggedRandom(dice, seed=self.seed + len(self.events))
-        events = kernel.decide(DARKEST_NIGHT, self.state, Command(seat, type_, args), actor, rng)
+        events = shared.decide(DARKEST_NIGHT, self.state, seat, type_, args, rng)
         if rng.faces:
             raise AssertionError(f"rigged dice left unrolled: {rng.faces}")
         for event in events:
