@@ -20,14 +20,13 @@ from app.games.attack_the_darkness.decks import (
     deck_problems,
     legal_for,
     sample_deck,
+    seat_classes,
 )
 from app.kernel.types import RuleError
 
 
 def seat_class(options: dict[str, Any], seat: int, seat_count: int) -> str:
     """The class ``seat`` plays: its pick, or the next free class (as the table will)."""
-    from app.games.attack_the_darkness.game import seat_classes
-
     return seat_classes(options, max(seat_count, seat + 1))[seat]
 
 

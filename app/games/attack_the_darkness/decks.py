@@ -3,7 +3,9 @@ checked with a precise error naming the rule broken."""
 
 from __future__ import annotations
 
-from app.games.attack_the_darkness.content import IMPACTS, Content
+from typing import Any
+
+from app.games.attack_the_darkness.content import CLASS_IDS, IMPACTS, Content
 from app.kernel.types import RuleError
 
 DECK_SIZE = 27
@@ -125,3 +127,15 @@ def sample_deck(content: Content, cls: str, *, arena: bool = False) -> tuple[dic
     if arena:
         return dict(deck.arena_resources), dict(deck.arena_actions)
     return dict(deck.resources), dict(deck.actions)
+
+
+def seat_classes(options: dict[str, Any], n: int) -> list[str]:
+    """Each seat's class: its pick, or the next class nobody picked (AtD L57-66)."""
+    picks = list(options.get("class", [])) + [None] * n
+    free = [x for x in CLASS_IDS if x not in picks[:n]] or list(CLASS_IDS)
+    classes = []
+    for k in range(n):
+        if picks[k] is None:
+            picks[k] = free[k % len(free)]
+        classes.append(picks[k])
+    return classes

@@ -11,7 +11,7 @@ from app.games.attack_the_darkness import builder, clearing, deckcode, rules  # 
 from app.games.attack_the_darkness import query as q
 from app.games.attack_the_darkness.bot import bot_pick
 from app.games.attack_the_darkness.content import CLASS_IDS, load
-from app.games.attack_the_darkness.decks import deck_problems, sample_deck
+from app.games.attack_the_darkness.decks import deck_problems, sample_deck, seat_classes
 from app.games.attack_the_darkness.describe import Names, describe_event, log_names
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.state import State
@@ -483,18 +483,6 @@ def arena_teams(teams: int, seat_names: Sequence[str]) -> list[str]:
         f"Team {t + 1}: {', '.join(name for k, name in enumerate(seat_names) if k % teams == t)}"
         for t in range(teams)
     ]
-
-
-def seat_classes(options: dict[str, Any], n: int) -> list[str]:
-    """Each seat's class: its pick, or the next class nobody picked (AtD L57-66)."""
-    picks = list(options.get("class", [])) + [None] * n
-    free = [x for x in CLASS_IDS if x not in picks[:n]] or list(CLASS_IDS)
-    classes = []
-    for k in range(n):
-        if picks[k] is None:
-            picks[k] = free[k % len(free)]
-        classes.append(picks[k])
-    return classes
 
 
 def custom_decks(
