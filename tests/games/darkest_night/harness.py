@@ -108,7 +108,8 @@ class Table:
         return False
 
     def send(self, type_: str, *, dice: Sequence[int] = (), seat: Any = None, **args: Any) -> list[Event]:
-        """Send a command without checking the offer (for testing refusals)."""
+        """Send a command without asserting the offer first (for testing refusals: the kernel
+        still refuses what is not offered, naming the rule or what was expected)."""
         if seat is None:
             seat = self._seat_for(type_, args)
         rng = RiggedRandom(dice, seed=self.seed + len(self.events))
