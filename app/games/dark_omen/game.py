@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.games.dark_omen import bot, describe, flow, targets, undo, view
+from app.games.dark_omen import events as fold  # noqa: F401  (registers every applier of the fold)
 from app.games.dark_omen.actions import ap_left, free_choices, seat_choices
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
