@@ -10,7 +10,8 @@ from app.games.dark_omen import omens, stats
 from app.games.dark_omen.actions import seat_choices
 from app.games.dark_omen.board import SECTORS, obstacle_throw, ring_sector, space_id
 from app.games.dark_omen.content import load
-from app.games.dark_omen.engine import RULES, Act, DoCtx, NextChapter
+from app.games.dark_omen.decisions import Act, NextChapter
+from app.games.dark_omen.engine import RULES, DoCtx
 from app.games.dark_omen.resolve import (
     apply_runes,
     cast_runes,

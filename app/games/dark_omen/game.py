@@ -17,7 +17,8 @@ from app.games.dark_omen import bot, describe, flow, targets, undo, view
 from app.games.dark_omen import events as fold  # noqa: F401  (registers every applier of the fold)
 from app.games.dark_omen.actions import ap_left, free_choices, seat_choices
 from app.games.dark_omen.content import load
-from app.games.dark_omen.engine import RULES, Act, NextChapter, new_ctx
+from app.games.dark_omen.decisions import Act, NextChapter
+from app.games.dark_omen.engine import RULES, new_ctx
 from app.games.dark_omen.resolve import resolve_action
 from app.games.dark_omen.state import CHAPTERS, DAYS_PER_CHAPTER, METER_MAX, State
 from app.kernel import table as kernel

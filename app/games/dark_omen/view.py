@@ -14,7 +14,7 @@ from app.games.dark_omen import combat, omens, stats, texts
 from app.games.dark_omen.actions import INGREDIENTS, RECIPE_NEEDS, RECIPES, faces
 from app.games.dark_omen.board import pos_to_tab
 from app.games.dark_omen.content import load
-from app.games.dark_omen.engine import Act, NextChapter
+from app.games.dark_omen.decisions import Act, NextChapter
 from app.games.dark_omen.state import METER_MAX, State
 from app.kernel.flow import Decision
 from app.kernel.types import Viewer

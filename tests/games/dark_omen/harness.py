@@ -7,7 +7,7 @@ from typing import Any
 
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.content import base_token
-from app.games.dark_omen.engine import Act
+from app.games.dark_omen.decisions import Act
 from app.games.dark_omen.state import State
 from app.kernel import table as kernel
 from app.kernel.rng import rng_for
