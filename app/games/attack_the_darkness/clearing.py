@@ -194,9 +194,6 @@ def resolve_clear(ctx: Ctx, d: ClearRoom, type_: str, args: dict[str, Any]) -> N
     ctx.then(steps)
 
 
-RULES.applies("RoomChoice")(lambda s, d: None)
-
-
 @step("room_draw", "seat", "discard")
 def room_draw(ctx: Ctx, st: Step) -> None:
     """Each player may discard and draw as in an end step (AtD L277)."""
@@ -298,22 +295,6 @@ def resolve_trade(ctx: Ctx, d: Trade, type_: str, args: dict[str, Any]) -> None:
         ctx.ask(Trade(seat="any", seats=traders, traders=traders))
 
 
-RULES.applies("TradeProposed")(lambda s, d: None)
-RULES.applies("TradeDeclined")(lambda s, d: None)
-RULES.applies("TradingDone")(lambda s, d: None)
-
-
-@RULES.applies("EquipmentTraded")
-def _traded(s: Any, d: dict[str, Any]) -> None:
-    giver, taker = s.chars[d["seat"]], s.chars[d["to"]]
-    if d["give"]:
-        giver["equipment"].remove(d["give"])
-        taker["equipment"].append(d["give"])
-    if d["take"]:
-        taker["equipment"].remove(d["take"])
-        giver["equipment"].append(d["take"])
-
-
 @step("explore", "seat", "missed")
 def explore(ctx: Ctx, st: Step) -> None:
     ctx.ask(Explore(seat=st["seat"], missed=st["missed"]))
@@ -384,16 +365,6 @@ def found(ctx: Ctx, seat: int, inst: str, where: str) -> bool:
     return False
 
 
-@RULES.applies("MysteryResolved")
-def _mystery(s: Any, d: dict[str, Any]) -> None:
-    if d["card"] in s.dungeon_deck:
-        s.dungeon_deck.remove(d["card"])
-    for t in s.tiles:
-        if t["card"] == d["card"]:
-            t["card"] = None
-    s.dungeon_discard.append(d["card"])
-
-
 def mystery_effect(ctx: Ctx, seat: int, e: dict[str, Any]) -> None:
     s = ctx.s
     op, n = e["op"], int(e["n"])
@@ -458,15 +429,6 @@ def resolve_keep(ctx: Ctx, d: KeepEquipment, type_: str, args: dict[str, Any]) -
         ctx.emit("EquipmentKept", seat=d.seat, card=d.card, id=s.cards[d.card], dropped=list(args["drop"]))
     else:
         ctx.emit("EquipmentLeft", seat=d.seat, card=d.card)
-
-
-@RULES.applies("EquipmentLeft")
-def _left(s: Any, d: dict[str, Any]) -> None:
-    for t in s.tiles:
-        if t["card"] == d["card"]:
-            return  # stays a map tile; discarded with the map
-    if d["card"] not in s.dungeon_discard:
-        s.dungeon_discard.append(d["card"])
 
 
 @step("after_clearing")
@@ -615,9 +577,6 @@ def arena_begin(ctx: Ctx, st: Step) -> None:
     s = ctx.s
     ctx.emit("DangerSet", danger=0, players=len(s.names), tiles=0)
     ctx.then([{"op": "round"}])
-
-
-RULES.applies("InitiativeTied")(lambda s, d: None)
 
 
 def schedule(ctx: Ctx) -> None:

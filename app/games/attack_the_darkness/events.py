@@ -569,3 +569,60 @@ def _ready(s: State, d: dict[str, Any]) -> None:
 def _ended(s: State, d: dict[str, Any]) -> None:
     s.result = {"result": d["result"], "reason": d["reason"], "winners": list(d.get("winners", []))}
     s.in_encounter = False
+
+
+# -- what clearing a room, trades, mysteries, initiative cuts and monster abilities record -----
+# (``clearing.py``, ``rules.py``). Events with no effect on the state are narrated only: the
+# log tells them, the fold passes them by.
+
+RULES.applies("RoomChoice")(lambda s, d: None)
+
+
+RULES.applies("TradeProposed")(lambda s, d: None)
+RULES.applies("TradeDeclined")(lambda s, d: None)
+RULES.applies("TradingDone")(lambda s, d: None)
+
+
+@RULES.applies("EquipmentTraded")
+def _traded(s: State, d: dict[str, Any]) -> None:
+    giver, taker = s.chars[d["seat"]], s.chars[d["to"]]
+    if d["give"]:
+        giver["equipment"].remove(d["give"])
+        taker["equipment"].append(d["give"])
+    if d["take"]:
+        taker["equipment"].remove(d["take"])
+        giver["equipment"].append(d["take"])
+
+
+@RULES.applies("MysteryResolved")
+def _mystery(s: State, d: dict[str, Any]) -> None:
+    if d["card"] in s.dungeon_deck:
+        s.dungeon_deck.remove(d["card"])
+    for t in s.tiles:
+        if t["card"] == d["card"]:
+            t["card"] = None
+    s.dungeon_discard.append(d["card"])
+
+
+@RULES.applies("EquipmentLeft")
+def _left(s: State, d: dict[str, Any]) -> None:
+    for t in s.tiles:
+        if t["card"] == d["card"]:
+            return  # stays a map tile; discarded with the map
+    if d["card"] not in s.dungeon_discard:
+        s.dungeon_discard.append(d["card"])
+
+
+RULES.applies("InitiativeTied")(lambda s, d: None)
+
+
+RULES.applies("AreaPlaced")(lambda s, d: None)
+
+
+RULES.applies("Missed")(lambda s, d: None)
+
+
+@RULES.applies("MonsterSummoned")
+def _summoned(s: State, d: dict[str, Any]) -> None:
+    if d["id"] in s.monsters:
+        s.monsters[d["id"]]["summoned"] = True

@@ -1369,9 +1369,6 @@ def resolve_area(ctx: Ctx, d: Area, type_: str, args: dict[str, Any]) -> None:
     ctx.then([{"op": "affect", "seat": d.seat, "part": d.part, "who": w, "defended": True} for w in members])
 
 
-RULES.applies("AreaPlaced")(lambda s, d: None)
-
-
 def is_boss(s: State, who: str, attacker: str) -> bool:
     """Bosses, and in Arena every opponent (AtD L289)."""
     if who.startswith("c"):
@@ -1403,9 +1400,6 @@ def affect(ctx: Ctx, st: Step) -> None:
         ctx.emit("Missed", attacker=me, target=who)
         return
     apply_effects(ctx, seat, part, who)
-
-
-RULES.applies("Missed")(lambda s, d: None)
 
 
 def apply_effects(ctx: Ctx, seat: int, part: Part, who: str) -> None:
@@ -1711,12 +1705,6 @@ def monster_turn(ctx: Ctx, st: Step) -> None:
         elif behaviour in ("keep_range", "close", "advance"):
             monster_move(ctx, mid, behaviour)
     ctx.then([{"op": "monster_attack", "monster": mid} for _ in range(int(card.attacks["count"]))])
-
-
-@RULES.applies("MonsterSummoned")
-def _summoned(s: State, d: dict[str, Any]) -> None:
-    if d["id"] in s.monsters:
-        s.monsters[d["id"]]["summoned"] = True
 
 
 def monster_move(ctx: Ctx, mid: str, behaviour: str) -> None:
