@@ -142,11 +142,11 @@ def random_playout(
     out = Playout(seed)
     state = kernel.replay(game, opening)
     out.events.extend(opening)
-    try:
-        if check_every:
+    if check_every:
+        try:
             event_schema.check(game, opening, strict=True)
-    except event_schema.EventSchemaError as err:
-        raise ConformanceError(f"seed {seed} setup: {err} (`make event-schemas` if it is new)") from err
+        except event_schema.EventSchemaError as err:
+            raise ConformanceError(f"seed {seed} setup: {err} (`make event-schemas` if it is new)") from err
     check_views(game, state, opening, viewers, f"seed {seed} setup")
     known = game.event_types()
     unchecked: list[Event] = []
@@ -168,14 +168,15 @@ def random_playout(
         if not events:
             raise ConformanceError(f"seed {seed} step {step}: {choice.type} produced no events")
         stored_json.append(json.dumps([e.to_json() for e in events]))
-        try:
-            if check_every:
+        if check_every:
+            try:
                 event_schema.check(game, events, strict=True)
-        except event_schema.EventSchemaError as err:
-            raise ConformanceError(
-                f"seed {seed} step {step}: {choice.type} wrote an event its schema does not have: {err} "
-                "(a mistyped value, or a new field or type: then `make event-schemas` and review the diff)"
-            ) from err
+            except event_schema.EventSchemaError as err:
+                raise ConformanceError(
+                    f"seed {seed} step {step}: {choice.type} wrote an event its schema does not have: "
+                    f"{err} (a mistyped value, or a new field or type: then `make event-schemas` and "
+                    "review the diff)"
+                ) from err
         for event in events:
             if event.type not in known or not 1 <= event.v <= known[event.type]:
                 raise ConformanceError(

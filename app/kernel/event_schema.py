@@ -7,8 +7,8 @@ of random legal commands and the golden games (``make event-schemas`` writes the
 
 - **no bad value is written**: before an append, a mistyped number (a boolean, a decimal
   or a text where the field holds whole numbers, ``HeroStats {"seat": true}``) is refused
-  (``check``), in every process; conformance runs refuse any difference (``strict``),
-  and a serving process logs what the schema has not seen (``unseen``);
+  (``check_append``), in every process, which logs what else the schema has not seen;
+  conformance runs refuse any difference (``check(..., strict=True)``);
 - **stored bad values still load**: an event stored before the check, with ``true`` or
   ``1.0`` where the schema has only whole numbers, is read back with ``1`` (``normalise``,
   applied by the kernel wherever a stored event is read, after the game's own upcast).
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -87,8 +87,11 @@ Schema = dict[str, EventShape]
 
 def path_for(game: Any) -> Path | None:
     """Where ``game``'s schema file lives: beside the module that defines its class."""
-    module = sys.modules.get(type(game).__module__)
-    where = getattr(module, "__file__", None)
+    return _path_of_class(type(game))
+
+
+def _path_of_class(game_class: type) -> Path | None:
+    where = getattr(sys.modules.get(game_class.__module__), "__file__", None)
     return Path(where).with_name(FILE_NAME) if where else None
 
 
@@ -99,12 +102,11 @@ def schema_of(game: Any) -> Schema | None:
 
 @cache
 def _schema_of_class(game_class: type) -> Schema | None:
-    module = sys.modules.get(game_class.__module__)
-    where = getattr(module, "__file__", None)
-    if not where:
+    path = _path_of_class(game_class)
+    if path is None:
         return None
     try:
-        raw = json.loads(Path(where).with_name(FILE_NAME).read_text(encoding="utf-8"))
+        raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
     return {
@@ -118,24 +120,29 @@ def problems(schema: Schema, event: Event, *, strict: bool) -> list[str]:
     the schema has not seen, a JSON type a field never held). Otherwise only a mistyped
     number: a boolean, a decimal or a text where the field holds whole numbers and never
     held that type (``HeroStats {"seat": true}``), in lists too."""
+    return [text for text, mistyped in _differences(schema, event) if strict or mistyped]
+
+
+def _differences(schema: Schema, event: Event) -> Iterator[tuple[str, bool]]:
+    """Each difference of ``event`` from ``schema``, and whether it is a mistyped number."""
     shape = schema.get(event.type)
     if shape is None:
-        return [f"{event.type}: no such event type in the schema"] if strict else []
-    found = []
+        yield f"{event.type}: no such event type in the schema", False
+        return
     for name, value in event.data.items():
         allowed = shape.fields.get(name)
         if allowed is None:
-            if strict:
-                found.append(f"{event.type}.{name}: no such field in the schema")
+            yield f"{event.type}.{name}: no such field in the schema", False
             continue
         extra = kinds_of(value) - allowed
-        if not strict:
-            extra = {k for k in extra if k in _MISTYPED_NUMBERS and _NUMBER_OF[k] in allowed}
         if extra:
             shown = json.dumps(value, default=str)[:60]
             held = " or ".join(sorted(allowed))
-            found.append(f"{event.type}.{name}: {shown} is {', '.join(sorted(extra))}, where it holds {held}")
-    return found
+            mistyped = any(k in _MISTYPED_NUMBERS and _NUMBER_OF[k] in allowed for k in extra)
+            yield (
+                f"{event.type}.{name}: {shown} is {', '.join(sorted(extra))}, where it holds {held}",
+                mistyped,
+            )
 
 
 def check(game: Any, events: Iterable[Event], *, strict: bool = False) -> None:
@@ -150,13 +157,18 @@ def check(game: Any, events: Iterable[Event], *, strict: bool = False) -> None:
             raise EventSchemaError("; ".join(found))
 
 
-def unseen(game: Any, events: Iterable[Event]) -> list[str]:
-    """What ``events`` hold that ``game``'s schema has not seen (a rare type, field or JSON
-    type the seeded games never met): logged by a serving process, not refused."""
+def check_append(game: Any, events: Iterable[Event]) -> list[str]:
+    """Before an append, in one pass over ``events``: refuse a mistyped number
+    (``EventSchemaError``), and return what else the schema has not seen (a rare type,
+    field or JSON type the seeded games never met), which a serving process logs."""
     schema = schema_of(game)
     if schema is None:
         return []
-    return [p for event in events for p in problems(schema, event, strict=True)]
+    found = [d for event in events for d in _differences(schema, event)]
+    mistyped = [text for text, bad in found if bad]
+    if mistyped:
+        raise EventSchemaError("; ".join(mistyped))
+    return [text for text, _ in found]
 
 
 def normalise(schema: Schema | None, event: Event) -> Event:

@@ -46,21 +46,24 @@ def same_json(a: Any, b: Any) -> bool:
     return True
 
 
-def matches(choice: Choice, command: Command) -> bool:
-    """Is ``command`` (its type and arguments, the seat checked by the caller) ``choice``?"""
+def is_offer(seat: Any, kind: str, args: dict[str, Any], command: Command) -> bool:
+    """Is ``command`` the offer of ``kind`` with ``args`` to ``seat``, equal as JSON (a seat
+    is its index or ``"gm"``: ``"0"`` is not seat 0)?"""
     return (
-        choice.type == command.type and choice.args == command.args and same_json(choice.args, command.args)
+        kind == command.type
+        and seat == command.seat
+        and type(seat) is type(command.seat)
+        and args == command.args
+        and same_json(args, command.args)
     )
 
 
 def offered(prompts: Iterable[Prompt], command: Command) -> Choice | None:
     """The choice of ``command.seat``'s prompts that ``command`` is, if any."""
-    seat = command.seat
     for prompt in prompts:
-        if prompt.seat == seat and type(prompt.seat) is type(seat):
-            for choice in prompt.choices:
-                if matches(choice, command):
-                    return choice
+        for choice in prompt.choices:
+            if is_offer(prompt.seat, choice.type, choice.args, command):
+                return choice
     return None
 
 
@@ -76,11 +79,7 @@ def offers_of(prompts: Iterable[Prompt]) -> tuple[Offer, ...]:
 
 def among(kept: Iterable[Offer], command: Command) -> bool:
     """Is ``command`` one of ``kept`` (``offers_of``), equal as JSON?"""
-    seat, kind, args = command.seat, command.type, command.args
-    return any(
-        o[1] == kind and o[0] == seat and type(o[0]) is type(seat) and o[2] == args and same_json(o[2], args)
-        for o in kept
-    )
+    return any(is_offer(seat, kind, args, command) for seat, kind, args in kept)
 
 
 def json_text(value: Any) -> str:

@@ -162,12 +162,7 @@ class TableSession:
 
     @classmethod
     async def load(
-        cls,
-        store: EventStore,
-        game: Game,
-        record: TableRecord,
-        *,
-        snapshot_every: int,
+        cls, store: EventStore, game: Game, record: TableRecord, *, snapshot_every: int
     ) -> TableSession:
         """Rebuild a table from its newest usable snapshot and the events after it."""
         state, seq, events = await rebuild(store, game, record.id)
@@ -576,8 +571,7 @@ def check_events(game: Game, events: Sequence[Event]) -> None:
     event schema has whole numbers (``app.kernel.event_schema``: it would corrupt the log
     for ever; an ``EventSchemaError``, nothing appended); what else the schema has not
     seen is logged, once per kind of difference, for the schema to be learnt again."""
-    event_schema.check(game, events)
-    for problem in event_schema.unseen(game, events):
+    for problem in event_schema.check_append(game, events):
         key = (game.name, problem.split(":", 1)[0])
         if key not in _UNSEEN_LOGGED:
             _UNSEEN_LOGGED.add(key)

@@ -311,10 +311,10 @@ class AttackTheDarkness(RulesFold, GameBase):
         d = state.decision
         if not state.started or state.result is not None or d is None:
             return None
-        if seat not in d.asked and command_type not in rules.ANY_TIME.commands:
-            return RuleError("not_your_decision", f"the table waits for {self._who(state, d)}")
         if command_type in rules.ANY_TIME.commands:
             return RuleError("not_a_choice", LIFETIME_OF_PREPARATION)
+        if seat not in d.asked:
+            return RuleError("not_your_decision", f"the table waits for {self._who(state, d)}")
         return RuleError("not_a_choice", self._why(state, d, seat, command_type))
 
     def _why(self, state: State, d: Decision, seat: Any, command_type: str) -> str:

@@ -525,13 +525,6 @@ def _team_answer(s: State, d: dict[str, Any]) -> None:
             p["heroic"].append(d["seat"])
 
 
-@RULES.applies("TeamWithdrawn")
-def _team_gone(s: State, d: dict[str, Any]) -> None:
-    h = hero(s, d["seat"])
-    h.pending = None
-    _check_done(h)
-
-
 @RULES.applies("PendingRoll")
 def _pending_roll(s: State, d: dict[str, Any]) -> None:
     """Dice lying on the table for a choice of their roller: a runehenge's throw
@@ -541,8 +534,9 @@ def _pending_roll(s: State, d: dict[str, Any]) -> None:
     h.done = False  # a roll lying on the table is answered even with no AP left
 
 
-@RULES.applies("PendingCleared")
+@RULES.applies("PendingCleared", "TeamWithdrawn")
 def _pending_cleared(s: State, d: dict[str, Any]) -> None:
+    """A question of the seat's answered, or its team attack withdrawn: nothing pending."""
     h = hero(s, d["seat"])
     h.pending = None
     _check_done(h)

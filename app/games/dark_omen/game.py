@@ -43,7 +43,6 @@ CHARACTER_IDS = ("visko", "nyrkki", "ragna", "solmund", "eyvor", "hakon", "ylva"
 CHARACTER_NAMES = ("Visko", "Nyrkki", "Ragna", "Solmund", "Eyvor", "Hakon", "Ylva", "Grimur")
 REDACTED = {"LootDealt": "tokens", "LootReturned": "tokens"}
 """Events naming face-down loot tokens: only the game master sees which (DO L82)."""
-"""Commands two seats may race for: the loser's is refused as stale (409), costing nothing."""
 
 
 class DarkOmen(RulesFold, GameBase):

@@ -177,7 +177,7 @@ def test_refusals_name_the_rule() -> None:
     """Standard actions the rules forbid are refused with the reason and the rule."""
     t = Table.start()
     t.begin_turn("prince")
-    with pytest.raises(RuleError, match="the Monastery cannot be searched \(DN 19.2\)"):
+    with pytest.raises(RuleError, match=r"the Monastery cannot be searched \(DN 19.2\)"):
         t.send("search")
     unavailable = {
         u.type: u
