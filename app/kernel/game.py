@@ -28,11 +28,11 @@ from app.kernel.types import (
 )
 
 
-@runtime_checkable
-class Game(Protocol):
-    """Everything the platform (live, web, api, bench, kernel replay) reads or calls on a
-    game; ``tests/kernel/test_protocol.py`` checks that nothing else is. ``GameBase`` gives
-    every part below the rule-bearing core (``initial_state`` … ``outcome``) a default."""
+class GameRules(Protocol):
+    """The rules contract: what the kernel (replay, the command check, conformance) and the
+    live layer (sessions, bots, undo, fan-out) need of a game. ``GameBase`` gives every part
+    below the rule-bearing core (``initial_state`` … ``outcome``) a default; a game on the
+    kernel's flow engine gets ``decide``, ``prompts`` and ``refusal`` from ``FlowGame``."""
 
     name: str
     title: str
@@ -40,11 +40,9 @@ class Game(Protocol):
     min_seats: int
     max_seats: int
     options: tuple[OptionSpec, ...]
-    summary: str
-    template_root: str | None
     opening_event: str | None
 
-    # -- the rules: every game writes these -----------------------------------------------
+    # -- every game writes these ------------------------------------------------------------
 
     def initial_state(self) -> Any: ...
 
@@ -58,8 +56,6 @@ class Game(Protocol):
 
     def prompts(self, state: Any) -> list[Prompt]: ...
 
-    def choice_target(self, state: Any, choice: Choice) -> str | None: ...
-
     def view(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
 
     def outcome(self, state: Any) -> Outcome | None: ...
@@ -69,12 +65,6 @@ class Game(Protocol):
     def evolve_all(self, state: Any, events: Sequence[Event]) -> Any: ...
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None: ...
-
-    def describe(self, event: Event, context: Any = None) -> str: ...
-
-    def log_context(self, state: Any) -> Any: ...
-
-    def log_mark(self, event: Event) -> str: ...
 
     def secrets(self, state: Any) -> list[Secret]: ...
 
@@ -88,13 +78,31 @@ class Game(Protocol):
 
     def view_key(self, state: Any, viewer: Viewer) -> Hashable: ...
 
-    def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]: ...
-
     def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None: ...
 
     def refusal(self, state: Any, seat: Any, command_type: str) -> RuleError | None: ...
 
     def chapters(self, state: Any) -> list[Chapter]: ...
+
+
+class GamePresentation(Protocol):
+    """The presentation contract: how a game reads to people — its log lines and their
+    marks, the lobby's words and option editors, what a board's clickable parts send and
+    what a page shows beyond the view. Read by the web layer and, for the log lines its
+    frames carry, the live layer; never by the kernel's rules (``test_protocol.py``)."""
+
+    summary: str
+    template_root: str | None
+
+    def describe(self, event: Event, context: Any = None) -> str: ...
+
+    def log_context(self, state: Any) -> Any: ...
+
+    def log_mark(self, event: Event) -> str: ...
+
+    def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]: ...
+
+    def choice_target(self, state: Any, choice: Choice) -> str | None: ...
 
     def page_extras(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
 
@@ -105,6 +113,14 @@ class Game(Protocol):
     def check_option(
         self, name: str, value: str, options: dict[str, Any], seat: int, seat_count: int
     ) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Game(GameRules, GamePresentation, Protocol):
+    """Everything the platform (live, web, api, bench, kernel replay) reads or calls on a
+    game, in two contracts: its rules (``GameRules``) and its presentation
+    (``GamePresentation``); ``tests/kernel/test_protocol.py`` checks that nothing else is
+    read, and which layer may read which."""
 
 
 class GameBase:

@@ -11,7 +11,7 @@ import ast
 import re
 from pathlib import Path
 
-from app.kernel.game import Game, GameBase
+from app.kernel.game import Game, GameBase, GamePresentation, GameRules
 from app.kernel.registry import all_games
 from tests.support.lanterns import LANTERNS
 from tests.support.vigil import VIGIL
@@ -27,9 +27,23 @@ IDENTITY = {"name", "title"}
 """What every game names itself; GameBase declares them, with no value."""
 
 
+PRESENTATION_READERS = {
+    "app/kernel/table.py": "``describe``: a log line, with the platform's own lines",
+    "app/kernel/conformance.py": "checks that no log line leaks a secret",
+    "app/live/wire.py": "the log lines a frame carries",
+    "app/live/session.py": "the log lines a frame carries",
+}
+"""The kernel and live modules that may read the presentation contract, and why: every
+other module of theirs reads only the rules (issue 24: two contracts)."""
+
+
+def members_of(contract: type) -> set[str]:
+    methods = {n for n, v in vars(contract).items() if callable(v) and not n.startswith("_")}
+    return methods | set(contract.__annotations__)
+
+
 def protocol_members() -> set[str]:
-    methods = {n for n, v in vars(Game).items() if callable(v) and not n.startswith("_")}
-    return methods | set(Game.__annotations__)
+    return members_of(GameRules) | members_of(GamePresentation)
 
 
 def is_game_expr(node: ast.expr, games: set[str]) -> bool:
@@ -178,3 +192,26 @@ def test_chapters_default_to_none_and_a_campaign_lists_them() -> None:
         "current": True,
         "detail": "",
     }
+
+
+def test_the_two_contracts_split_the_protocol() -> None:
+    """``Game`` is its rules and its presentation, with nothing in both."""
+    assert not members_of(GameRules) & members_of(GamePresentation)
+    assert protocol_members() >= {"decide", "prompts", "describe", "page_extras"}
+    assert {GameRules, GamePresentation} <= set(Game.__mro__)
+
+
+def test_the_kernel_and_live_layers_read_only_the_rules_contract() -> None:
+    """Presentation (log lines, pages, the lobby's words) is the web layer's; the kernel and
+    the live layer read it only where a log line is written or checked."""
+    presentation = members_of(GamePresentation)
+    read = {}
+    for base in (ROOT / "app" / "kernel", ROOT / "app" / "live"):
+        for path in sorted(base.rglob("*.py")):
+            name = str(path.relative_to(ROOT))
+            if name in PRESENTATION_READERS:
+                continue
+            used = set(attributes_used(ast.parse(path.read_text(), filename=name))) & presentation
+            if used:
+                read[name] = sorted(used)
+    assert not read, f"these read the presentation contract: {read}"

@@ -6,7 +6,7 @@ campaign's "ready", and the game master's picks and monster actions (Tabletop)."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from app.kernel.flow import Decision
 
@@ -25,6 +25,10 @@ class Act(Decision):
     class ability, or the end step."""
 
     kind = "act"
+    refusals: ClassVar[dict[str, str]] = {
+        "speed": "a move ends on an open, unoccupied square within speed, never through enemies (AtD L80)",
+        "play": "the card must be in hand, of a type playable now (AtD L147-155) and payable (AtD L143)",
+    }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -32,6 +36,9 @@ class Pay(Decision):
     """Resource cards are chosen before the action is declared (AtD L143)."""
 
     kind = "pay"
+    refusals: ClassVar[dict[str, str]] = {
+        "done": "the resources must meet the cost and the condition must be met (AtD L140, L143)"
+    }
     card: str
     rcs: list[str] = field(default_factory=list)
     context: str = "turn"
@@ -66,6 +73,9 @@ class Target(Decision):
     """One target at a time, up to the card's maximum, none required (AtD L157)."""
 
     kind = "target"
+    refusals: ClassVar[dict[str, str]] = {
+        "target": "targets must meet the card's distance, side and line of sight (AtD L88-98, L156-158)"
+    }
     part: int
     left: int
     chosen: list[str] = field(default_factory=list)
@@ -76,6 +86,9 @@ class Area(Decision):
     """A 3×2 box, horizontal or vertical (AtD L159-162)."""
 
     kind = "area"
+    refusals: ClassVar[dict[str, str]] = {
+        "area": "an area is a 3x2 box meeting the distance with one square in sight (AtD L159-162)"
+    }
     part: int
 
 

@@ -19,9 +19,7 @@ from app.games.attack_the_darkness.view import TITLES, secrets_of, view_of
 from app.games.attack_the_darkness.waiting import slim_record
 from app.kernel import (
     Choice,
-    Command,
     Event,
-    GameBase,
     OptionSpec,
     Outcome,
     Prompt,
@@ -30,8 +28,7 @@ from app.kernel import (
     Secret,
     Viewer,
 )
-from app.kernel.flow import Decision
-from app.kernel.flow.folding import RulesFold
+from app.kernel.flow import Decision, FlowGame
 from app.kernel.types import GM_SEAT, Chapter
 
 MODES = ("adventure", "tabletop", "arena")
@@ -39,10 +36,6 @@ DUNGEONS = ("random", "tavern_cellar", "sewer", "prison", "tower", "cave")
 PER_SEAT_SECRETS = {"CardsDrawn": ("actions", "resources"), "AdvancementsDrawn": ("cards",)}
 GM_PICK_DETAILS = ("card", "id", "cards", "name")
 """What a Tabletop pick's events say of the card, kept from the players until it is placed."""
-LIFETIME_OF_PREPARATION = (
-    "A Lifetime of Preparation is a Samurai's, once per dungeon, while the table waits "
-    "in an encounter (AtD L313)"
-)
 LOG_MARKS = {
     "DungeonBegan": "chapter",
     "EncounterBegan": "chapter",
@@ -62,7 +55,7 @@ CHANCE = frozenset(
 )
 
 
-class AttackTheDarkness(RulesFold, GameBase):
+class AttackTheDarkness(FlowGame):
     name = "attack_the_darkness"
     rules = RULES
     title = "Attack the Darkness"
@@ -272,102 +265,30 @@ class AttackTheDarkness(RulesFold, GameBase):
         ctx.run(clearing.schedule, clearing.check_end)
         return [began, *ctx.finish()]
 
-    # -- commands ---------------------------------------------------------------------------------
+    # -- the decision loop's hooks (the loop is the kernel's ``FlowGame``) ---------------------
 
-    def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
-        if not state.started:
-            raise RuleError("not_started", "the table has not begun")
-        if state.result is not None:
-            raise RuleError("game_over", "the game is over")
-        d = state.decision
-        if command.type in rules.ANY_TIME.commands:
-            offered = rules.ANY_TIME.choices(state, command.seat)
-            if not any(c.type == command.type and c.args == command.args for c in offered):
-                raise RuleError("not_a_choice", LIFETIME_OF_PREPARATION)
-            ctx = Ctx(state.clone(), rng)
-            ctx.interrupt(rules.ANY_TIME, command.seat, command.type, command.args)
-            ctx.run(clearing.schedule, clearing.check_end)
-            return ctx.finish()
-        if d is None:
-            raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
-        if command.seat not in d.asked:
-            raise RuleError("not_your_decision", f"the table waits for {self._who(state, d)}")
-        choices = self._choices_for(state, d, command.seat)
-        if not any(c.type == command.type and c.args == command.args for c in choices):
-            offered = sorted({c.type for c in choices})
-            raise RuleError(
-                "not_a_choice",
-                f"{command.type} {command.args} is not a legal choice now ({', '.join(offered) or 'none'}); "
-                f"{self._why(state, d, command.seat, command.type)}",
-            )
-        ctx = Ctx(state.clone(), rng)
-        ctx.resolve(command.type, command.args)
-        ctx.run(clearing.schedule, clearing.check_end)
-        return ctx.finish()
+    def command_ctx(self, state: State, rng: random.Random) -> Ctx:
+        return Ctx(state.clone(), rng)
 
-    def refusal(self, state: State, seat: Any, command_type: str) -> RuleError | None:
-        """Why ``seat`` may not send ``command_type`` now (the kernel asks, for a command it
-        found among none of the seat's choices): whose turn it is, or the rule."""
-        d = state.decision
-        if not state.started or state.result is not None or d is None:
-            return None
-        if command_type in rules.ANY_TIME.commands:
-            return RuleError("not_a_choice", LIFETIME_OF_PREPARATION)
-        if seat not in d.asked:
-            return RuleError("not_your_decision", f"the table waits for {self._who(state, d)}")
-        return RuleError("not_a_choice", self._why(state, d, seat, command_type))
+    def schedule(self, ctx: Ctx) -> None:
+        clearing.schedule(ctx)
 
-    def _why(self, state: State, d: Decision, seat: Any, command_type: str) -> str:
-        """The rule a refused standard command of ``command_type`` breaks, for a precise
-        error (from the seat and the type alone: never from a client's arguments)."""
-        rule = RULES.decisions[d.kind]
-        if rule.unavailable is not None:
-            for item in rule.unavailable(state, d):
-                if item.type == command_type:
-                    return f"{item.reason} ({item.rule})"
-        if command_type == "speed" and isinstance(seat, int):
-            if state.chars[seat]["speed_used"]:
-                return "the speed move is once per turn (AtD L82)"
-            if state.chars[seat]["fatigued"]:
-                return "a fatigued character may only move at speed and use equipment (AtD L71)"
-            return "a move ends on an open, unoccupied square within speed, never through enemies (AtD L80)"
-        if command_type == "play" and isinstance(seat, int):
-            if state.chars[seat]["fatigued"]:
-                return "a fatigued character plays no action cards (AtD L71)"
-            return "the card must be in hand, of a type playable now (AtD L147-155) and payable (AtD L143)"
-        if command_type == "target":
-            return "targets must meet the card's distance, side and line of sight (AtD L88-98, L156-158)"
-        if command_type == "area":
-            return "an area is a 3x2 box meeting the distance with one square in sight (AtD L159-162)"
-        if command_type == "done" and d.kind == "pay":
-            return "the resources must meet the cost and the condition must be met (AtD L140, L143)"
-        return "choose one of the offered commands"
+    def step_check(self) -> Any:
+        return clearing.check_end
 
-    def _who(self, state: State, d: Decision) -> str:
-        return " or ".join("the game master" if s == GM_SEAT else state.names[int(s)] for s in d.asked)
+    def choice_seat(self, state: State, choice: Choice) -> Any:
+        """A question asking several seats at once (the Arena's cut, "ready") offers each
+        seat the choices naming it."""
+        return choice.args.get("seat")
 
-    def _choices_for(self, state: State, d: Decision, seat: Any) -> list[Choice]:
-        choices = RULES.decisions[d.kind].choices(state, d)
-        if d.seats:
-            return [c for c in choices if c.args.get("seat", seat) == seat]
-        return choices
+    def window_seats(self, state: State) -> range:
+        return range(len(state.names))
 
-    def prompts(self, state: State) -> list[Prompt]:
-        if not state.started or state.result is not None or state.decision is None:
-            return []
-        d = state.decision
-        rule = RULES.decisions[d.kind]
-        out = []
-        for seat in d.asked:
-            choices = self._choices_for(state, d, seat)
-            if choices:
-                unavailable = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
-                out.append(Prompt(seat, TITLES.get(d.kind, d.kind), tuple(choices), unavailable))
-        for seat in range(len(state.names)):
-            extra = rules.ANY_TIME.choices(state, seat)
-            if extra:
-                out.append(Prompt(seat, rules.ANY_TIME.title, tuple(extra), required=False))
-        return out
+    def prompt_title(self, state: State, d: Decision, seat: Any) -> str:
+        return TITLES.get(d.kind, d.kind)
+
+    def seat_name(self, state: State, seat: Any) -> str:
+        return "the game master" if seat == GM_SEAT else state.names[int(seat)]
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
         from app.games.attack_the_darkness.targets import choice_target

@@ -873,7 +873,16 @@ def resolve_any_time(ctx: Ctx, seat: Any, _t: str, args: dict[str, Any]) -> None
 
 
 ANY_TIME = RULES.window(
-    "any_time", ["prepare"], any_time_choices, resolve_any_time, title="A Lifetime of Preparation"
+    "any_time",
+    ["prepare"],
+    any_time_choices,
+    resolve_any_time,
+    title="A Lifetime of Preparation",
+    closed=(
+        "not_a_choice",
+        "A Lifetime of Preparation is a Samurai's, once per dungeon, while the table waits "
+        "in an encounter (AtD L313)",
+    ),
 )
 
 

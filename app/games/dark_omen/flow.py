@@ -542,7 +542,14 @@ def act_choices(s: State, d: Act) -> list[Choice]:
     return [choice for seat in d.asked for choice in seat_choices(s, c, int(seat))]
 
 
-@RULES.decision(Act, act_choices)
+def act_seat_choices(s: State, d: Act, seat: int) -> list[Choice]:
+    """One seat's choices in the round (every seat acts at once, DO L211)."""
+    from app.games.dark_omen.content import load
+
+    return seat_choices(s, load(), int(seat))
+
+
+@RULES.decision(Act, act_choices, seat_choices=act_seat_choices)
 def resolve_act(ctx: DoCtx, d: Act, type_: str, args: dict[str, Any]) -> None:
     resolve_action(ctx, args["hero"], type_, args)
     second_wind(ctx)

@@ -15,15 +15,13 @@ from typing import Any
 
 from app.games.dark_omen import bot, describe, flow, targets, undo, view
 from app.games.dark_omen import events as fold  # noqa: F401  (registers every applier of the fold)
-from app.games.dark_omen.actions import ap_left, free_choices, seat_choices
+from app.games.dark_omen.actions import ap_left, free_choices
 from app.games.dark_omen.content import load
-from app.games.dark_omen.decisions import Act, NextChapter
-from app.games.dark_omen.engine import RULES, new_ctx
+from app.games.dark_omen.decisions import Act
+from app.games.dark_omen.engine import RULES, DoCtx, new_ctx
 from app.games.dark_omen.resolve import resolve_action
 from app.games.dark_omen.state import CHAPTERS, DAYS_PER_CHAPTER, METER_MAX, State
-from app.kernel import table as kernel
-from app.kernel.flow.folding import RulesFold
-from app.kernel.game import GameBase
+from app.kernel.flow import Decision, FlowGame
 from app.kernel.types import (
     GM_SEAT,
     Chapter,
@@ -45,7 +43,7 @@ REDACTED = {"LootDealt": "tokens", "LootReturned": "tokens"}
 """Events naming face-down loot tokens: only the game master sees which (DO L82)."""
 
 
-class DarkOmen(RulesFold, GameBase):
+class DarkOmen(FlowGame):
     name = "dark_omen"
     rules = RULES
     title = "Dark Omen"
@@ -160,142 +158,59 @@ class DarkOmen(RulesFold, GameBase):
         ctx.run(flow.schedule, flow.check)
         return [began, *ctx.finish()]
 
-    # -- commands --------------------------------------------------------------------------------
+    # -- the decision loop's hooks (the loop is the kernel's ``FlowGame``) ---------------------
 
-    def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
-        if not state.started or state.result is not None:
-            raise RuleError("game_over", "the campaign is over")
-        if command.type == "restart_chapter":
-            return self._restart(state, command, actor, rng)
-        d = state.decision
-        if d is None:
-            raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
-        if isinstance(command.seat, int) and command.seat not in d.asked and free_seat(state, command.seat):
-            return self._free_action(state, command, rng)
-        if not isinstance(command.seat, int) or command.seat not in d.asked:
-            raise self._not_asked(state, command.seat)
-        choices = self._choices_for(state, d, command.seat)
-        args = {"hero": command.seat, **command.args}
-        if not any(c.type == command.type and c.args == args for c in choices):
-            raise self._refusal(state, command.seat, command, choices)
-        ctx = new_ctx(state.clone(), rng)
-        ctx.resolve(command.type, args)
-        ctx.run(flow.schedule, flow.check)
-        events = ctx.finish()
-        kernel.remember_fold(state, events, ctx.s)
-        return events
+    def command_ctx(self, state: State, rng: random.Random) -> DoCtx:
+        return new_ctx(state.clone(), rng)
 
-    def _restart(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
-        """The game master's recorded restart of the chapter being played, from its start
-        (the rulebook's save point, DO L114), offered once a hero has fallen in it."""
-        if command.seat != GM_SEAT or not actor.is_gm:
-            raise RuleError("game_master_only", "only the game master may restart a chapter")
-        if not restartable(state):
-            raise RuleError("no_wipe", "a chapter is restarted after a hero fell in it (DO L114)")
-        ctx = new_ctx(state.clone(), rng)
-        ctx.emit("ChapterRestarted", chapter=state.chapter)
-        ctx.s.decision, ctx.s.agenda = None, [{"op": "begin_chapter", "chapter": state.chapter}]
-        ctx.run(flow.schedule, flow.check)
-        return ctx.finish()
+    def schedule(self, ctx: DoCtx) -> None:
+        flow.schedule(ctx)
 
-    def _free_action(self, state: State, command: Command, rng: random.Random) -> list[Event]:
-        """A 0-AP action of a seat done with the round: open until the round ends (facts
-        §21: trade, craft, potions, exchanges, unengaged equipping, dropping)."""
-        seat = command.seat
-        assert isinstance(seat, int)  # decide sends only a hero's seat here
-        args = {"hero": seat, **command.args}
-        choices = free_window(state, seat)
-        if not any(c.type == command.type and c.args == args for c in choices):
-            if command.type not in FREE_ACTIONS:
-                raise self._not_asked(state, command.seat)
-            raise self._refusal(state, seat, command, choices)
-        ctx = new_ctx(state.clone(), rng)
-        resolve_action(ctx, seat, command.type, args)
-        ctx.run(flow.schedule, flow.check)
-        events = ctx.finish()
-        kernel.remember_fold(state, events, ctx.s)
-        return events
+    def step_check(self) -> Any:
+        return flow.check
 
-    def refusal(self, state: State, seat: Any, command_type: str) -> RuleError | None:
-        """Why ``seat`` may not send ``command_type`` now, for a command the kernel found
-        among none of its choices: the round it has finished, the AP it lacks (DO L211)."""
-        if not state.started or state.result is not None or state.decision is None:
-            return None
-        if command_type == "restart_chapter":
-            return RuleError("no_wipe", "a chapter is restarted after a hero fell in it (DO L114)")
-        d = state.decision
-        in_window = isinstance(seat, int) and seat not in d.asked and free_seat(state, seat)
-        if not isinstance(seat, int) or (seat not in d.asked and not in_window):
-            return self._not_asked(state, seat)
-        if in_window and command_type not in FREE_ACTIONS:
-            return self._not_asked(state, seat)
-        return self._rule_for(state, seat, command_type, self._choices_for(state, d, seat))
+    def seat_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
+        """A hero's choices as its seat sends them (the hero is the seat), with prices."""
+        return [targets.priced(state, int(seat), strip(c)) for c in super().seat_choices(state, d, seat)]
 
-    def _not_asked(self, state: State, seat: Any) -> RuleError:
+    def choice_seat(self, state: State, choice: Choice) -> Any:
+        return choice.args.get("hero")
+
+    def command_args(self, state: State, command: Command) -> dict[str, Any]:
+        """The rules read the acting hero as ``hero``: its seat."""
+        if isinstance(command.seat, int):
+            return {"hero": command.seat, **command.args}
+        return command.args
+
+    def window_seats(self, state: State) -> list[Any]:
+        return [*range(len(state.heroes)), GM_SEAT]
+
+    def prompt_title(self, state: State, d: Decision, seat: Any) -> str:
+        return view.prompt_title(state, d, int(seat))
+
+    def seat_name(self, state: State, seat: Any) -> str:
+        return "the game master" if seat == GM_SEAT else state.names[int(seat)]
+
+    def not_asked(self, state: State, d: Decision, seat: Any, command_type: str) -> RuleError | None:
+        """A seat done with the round: its free actions are open (the kernel lists them), the
+        rest waits for the next round (DO L211)."""
         if isinstance(seat, int) and 0 <= seat < len(state.heroes):
-            h = state.heroes[seat]
-            if isinstance(state.decision, Act) and h.done:
+            if free_seat(state, seat) and command_type in FREE_ACTIONS:
+                return None
+            if isinstance(d, Act) and state.heroes[seat].done:
                 return RuleError(
                     "round_done",
                     "you have finished this round (6 AP spent or passed); the round ends when "
                     "every player has (DO L211)",
                 )
-        return RuleError("not_your_decision", "the table is not waiting for this seat now")
+        return super().not_asked(state, d, seat, command_type)
 
-    def _rule_for(
-        self, state: State, seat: int, command_type: str, choices: list[Choice]
-    ) -> RuleError | None:
-        """The rule a command of ``command_type`` that ``seat`` was not offered breaks, if
-        one is known from the seat and the type alone (never from a client's arguments)."""
-        h = state.heroes[seat]
-        if h.alive and ap_left(h) < 1 and command_type not in {c.type for c in choices}:
+    def rule_refusal(self, state: State, d: Decision, seat: Any, command_type: str) -> RuleError | None:
+        """A hero with no action points left may do only what costs none (DO L211)."""
+        h = state.heroes[int(seat)] if isinstance(seat, int) and 0 <= seat < len(state.heroes) else None
+        if h is not None and h.alive and ap_left(h) < 1:
             return RuleError("no_ap", f"{command_type}: no action points left this round (DO L211)")
-        return None
-
-    def _refusal(self, state: State, seat: int, command: Command, choices: list[Choice]) -> RuleError:
-        """A command that is not one of ``choices`` (only when ``decide`` is called directly:
-        the kernel refuses such a command before the game sees it)."""
-        known = self._rule_for(state, seat, command.type, choices)
-        if known is not None:
-            return known
-        offered = sorted({c.type for c in choices})
-        return RuleError(
-            "not_a_choice", f"{command.type} {command.args} is not a legal choice now ({', '.join(offered)})"
-        )
-
-    def _choices_for(self, state: State, d: Any, seat: int) -> list[Choice]:
-        if isinstance(d, Act):
-            return seat_choices(state, load(), seat)
-        if isinstance(d, NextChapter):
-            return [c for c in flow.next_chapter_choices(state, d) if c.args["hero"] == seat]
-        return []
-
-    def prompts(self, state: State) -> list[Prompt]:
-        if not state.started or state.result is not None or state.decision is None:
-            return []
-        d = state.decision
-        out = []
-        for seat in d.asked:
-            choices = self._choices_for(state, d, int(seat))
-            if choices:
-                out.append(
-                    Prompt(
-                        seat,
-                        view.prompt_title(state, d, int(seat)),
-                        tuple(targets.priced(state, int(seat), strip(c)) for c in choices),
-                    )
-                )
-        if isinstance(d, Act):
-            for h in state.heroes:
-                if h.seat not in d.asked and free_seat(state, h.seat):
-                    free = free_window(state, h.seat)
-                    if free:
-                        title = "Free actions (0 AP) until the round ends"
-                        out.append(Prompt(h.seat, title, tuple(strip(c) for c in free), required=False))
-        if restartable(state):
-            restart = Choice("restart_chapter", {}, f"Restart chapter {state.chapter} from its start")
-            out.append(Prompt(GM_SEAT, "Game master", (restart,), required=False))
-        return out
+        return super().rule_refusal(state, d, seat, command_type)
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
         return targets.choice_target(state, choice)
@@ -419,8 +334,52 @@ FREE_ACTIONS = frozenset(
 """The 0-AP actions open to a seat done with the round (bread would bring it back: not)."""
 
 
-def free_window(state: State, seat: int) -> list[Choice]:
-    return [c for c in free_choices(state, load(), state.heroes[seat]) if c.type in FREE_ACTIONS]
+def free_window(state: State, seat: Any) -> list[Choice]:
+    """A seat done with the round may still take its 0-AP actions, as it sends them."""
+    if not isinstance(seat, int) or not free_seat(state, seat) or seat in state.decision.asked:
+        return []
+    return [strip(c) for c in free_choices(state, load(), state.heroes[seat]) if c.type in FREE_ACTIONS]
+
+
+def resolve_free(ctx: DoCtx, seat: Any, command_type: str, args: dict[str, Any]) -> None:
+    resolve_action(ctx, seat, command_type, args)
+
+
+FREE = RULES.window(
+    "free",
+    FREE_ACTIONS,
+    free_window,
+    resolve_free,
+    title="Free actions (0 AP) until the round ends",
+    sets_aside=False,
+)
+"""A 0-AP action of a seat done with the round: open until the round ends, beside the round's
+question (facts §21: trade, craft, potions, exchanges, unengaged equipping, dropping)."""
+
+
+def restart_choices(state: State, seat: Any) -> list[Choice]:
+    if seat != GM_SEAT or not restartable(state):
+        return []
+    return [Choice("restart_chapter", {}, f"Restart chapter {state.chapter} from its start")]
+
+
+def restart_chapter(ctx: DoCtx, seat: Any, command_type: str, args: dict[str, Any]) -> None:
+    """The game master's recorded restart of the chapter being played, from its start
+    (the rulebook's save point, DO L114), offered once a hero has fallen in it."""
+    chapter = ctx.s.chapter
+    ctx.emit("ChapterRestarted", chapter=chapter)
+    ctx.s.decision, ctx.s.agenda = None, [{"op": "begin_chapter", "chapter": chapter}]
+
+
+RESTART = RULES.window(
+    "game_master",
+    ["restart_chapter"],
+    restart_choices,
+    restart_chapter,
+    title="Game master",
+    sets_aside=False,
+    closed=("no_wipe", "a chapter is restarted after a hero fell in it (DO L114)"),
+)
 
 
 def restartable(state: State) -> bool:

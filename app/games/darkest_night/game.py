@@ -29,13 +29,10 @@ from app.games.darkest_night.rules.round import check_victory, schedule, victory
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
-from app.kernel import table as kernel
-from app.kernel.flow import RESUME_OP, Decision
+from app.kernel.flow import RESUME_OP, Decision, FlowGame, Window
 from app.kernel.flow.records import WAITING_EVENT, WAITING_VERSION
-from app.kernel.game import GameBase
 from app.kernel.types import (
     Choice,
-    Command,
     Event,
     Outcome,
     Prompt,
@@ -74,7 +71,8 @@ LOG_MARKS = {"RoundStarted": "round", "TurnStarted": "turn", "NecromancerTurnSta
 """Events whose log line starts a round or a turn."""
 
 
-class DarkestNight(GameBase):
+class DarkestNight(FlowGame):
+    rules = RULES
     name = "darkest_night"
     title = "Darkest Night"
     summary = (
@@ -153,130 +151,80 @@ class DarkestNight(GameBase):
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]:
         return describe_options(options, seat_names)
 
-    # -- deciding ---------------------------------------------------------------------------
+    # -- the decision loop's hooks (the loop is the kernel's ``FlowGame``) ---------------------
 
-    def decide(self, state: State, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
-        if not state.started:
-            raise RuleError("not_started", "the game has not been set up")
-        ctx = Ctx(state.fork(), rng, load()).working().knowing(known_answers(state))
-        if command.type in ANY_TIME.commands:
-            if not isinstance(command.seat, int):
-                raise RuleError("not_a_hero", "only a hero's player may do that (DN 15.1)")
-            offer = listed(state, ("any_time", command.seat))  # as its prompts listed it
-            if offer is None:
-                with reading(state):
-                    offer = self._any_time_for(state, command.seat)
-            ctx.any_time_offer = (command.seat, offer)
-            ctx.interrupt(ANY_TIME, command.seat, command.type, command.args)
-        else:
-            d = state.decision
-            if d is None:
-                raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
-            self._check_choice(state, d, command)
-            ctx.resolve(command.type, command.args)
-        ctx.run(schedule, victory_check())
-        events = ctx.finish()
+    def command_ctx(self, state: State, rng: random.Random) -> Ctx:
+        """A copy-on-write successor of ``state`` (``State.fork``) with a working memo that
+        starts from what was worked out about ``state``'s heroes and blights."""
+        return Ctx(state.fork(), rng, load()).working().knowing(known_answers(state))
+
+    def schedule(self, ctx: Ctx) -> None:
+        schedule(ctx)
+
+    def step_check(self) -> Callable[[Ctx], None]:
+        return victory_check()
+
+    def reached(self, ctx: Ctx) -> State:
+        """The command's state, settled; what its rules worked out since its last change of
+        a hero or a blight holds for it, so its readers start from that."""
         after = ctx.s.settle()
-        kernel.remember_fold(state, events, after)  # ctx.s is the fold of events: no second copy
         if ctx.memo is not None:
-            hand_on(after, ctx.memo)  # what the rules worked out since the last change holds for it
-        return events
+            hand_on(after, ctx.memo)
+        return after
 
-    def refusal(self, state: State, seat: Any, command_type: str) -> RuleError | None:
-        """Whose decision the table waits on, for a command the kernel found among none of
-        ``seat``'s choices (an "any time" command is not waited for: the kernel says what
-        the seat may do instead)."""
-        d = state.decision
-        if not state.started or state.result is not None or d is None or command_type in ANY_TIME.commands:
+    def reading(self, state: State) -> reading:
+        return reading(state)
+
+    def seat_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
+        """Listed once per published state (its prompts list them; its memo keeps them)."""
+        memo = published_memo(state)
+        if memo is None:
+            return super().seat_choices(state, d, seat)
+        key = ("choices", seat)
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = super().seat_choices(state, d, seat)
+        return known
+
+    def choice_seat(self, state: State, choice: Choice) -> Any:
+        """A question asking several players (who goes next, DN 6.0) offers each the choices
+        of the heroes they play."""
+        hero = choice.args.get("hero")
+        return None if hero is None else state.heroes[hero].seat
+
+    def window_seats(self, state: State) -> list[int]:
+        return sorted({h.seat for h in state.heroes.values() if not h.dead})  # the living
+
+    def window_choices(self, state: State, window: Window, seat: Any) -> list[Choice]:
+        """What ``seat`` may do at any time, listed once per published state (its prompts
+        list it; a command sent in the window is checked against that very list)."""
+        known = listed(state, ("any_time", seat))
+        if known is not None:
+            return known
+        with reading(state):
+            memo = published_memo(state)
+            offer = window.choices(state, seat)
+            if memo is not None:
+                memo[("any_time", seat)] = offer
+            return offer
+
+    def prompt_title(self, state: State, d: Decision, seat: Any) -> str:
+        return prompt_title(state, d)
+
+    def seat_name(self, state: State, seat: Any) -> str:
+        return state.seat_names[seat] if isinstance(seat, int) else "the game master"
+
+    def not_asked(self, state: State, d: Decision, seat: Any, command_type: str) -> RuleError | None:
+        """Whose decision the table waits on (an "any time" command is not waited for: the
+        kernel says what the seat may do instead)."""
+        if command_type in ANY_TIME.commands:
             return None
-        if seat not in d.asked:
-            return self._not_yours(state, d)
-        return None
-
-    def _not_yours(self, state: State, d: Decision) -> RuleError:
-        who = " or ".join(state.seat_names[s] if isinstance(s, int) else "the game master" for s in d.asked)
+        who = " or ".join(self.seat_name(state, s) for s in d.asked)
         return RuleError(
             "not_your_decision", f"the table is waiting for {who} to {TITLES.get(d.kind, d.kind).lower()}"
         )
 
-    def _check_choice(self, state: State, d: Decision, command: Command) -> None:
-        if command.seat not in d.asked:
-            raise self._not_yours(state, d)
-        choices = listed(state, ("choices", command.seat))  # as its prompts listed them
-        if choices is None:
-            with reading(state):
-                choices = self._choices_for(state, d, command.seat)
-        command_type, args = command.type, command.args
-        for c in choices:  # ``any`` over a generator, unrolled: it runs once per command
-            if c.type == command_type and c.args == args:
-                return
-        rule = RULES.decisions[d.kind]
-        for missing in rule.unavailable(state, d) if rule.unavailable else []:
-            if missing.type == command.type:
-                raise RuleError("not_allowed", f"{missing.label.lower()} — {missing.reason}, {missing.rule}")
-        offered = sorted({c.type for c in choices})
-        raise RuleError(
-            "not_a_choice",
-            f"{command.type} {command.args or ''} is not a legal choice now "
-            f"({TITLES.get(d.kind, d.kind)}: {', '.join(offered)})".replace(" {}", ""),
-        )
-
-    def _choices_for(self, state: State, d: Decision, seat: Any) -> list[Choice]:
-        """The choices of ``seat`` in ``state.decision``, listed once per published state
-        (prompts lists them, then decide checks the command against them; both read the
-        state under ``reading``, whose memo keeps them)."""
-        memo = published_memo(state)
-        if memo is None:
-            return self._list_choices(state, d, seat)
-        key = ("choices", seat)
-        known = memo.get(key)
-        if known is None:
-            known = memo[key] = self._list_choices(state, d, seat)
-        return known
-
-    def _any_time_for(self, state: State, seat: int) -> list[Choice]:
-        """What ``seat`` may do at any time in ``state``, listed once per published state
-        (prompts lists it, then an "any time" command is checked against it)."""
-        memo = published_memo(state)
-        if memo is None:
-            return ANY_TIME.choices(state, seat)
-        key = ("any_time", seat)
-        known = memo.get(key)
-        if known is None:
-            known = memo[key] = ANY_TIME.choices(state, seat)
-        return known
-
-    def _list_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
-        choices = RULES.decisions[d.kind].choices(state, d)
-        if d.seats and len(d.seats) > 1:
-            choices = [
-                c for c in choices if "hero" not in c.args or state.heroes[c.args["hero"]].seat == seat
-            ]
-        return choices
-
     # -- reading ------------------------------------------------------------------------------
-
-    def prompts(self, state: State) -> list[Prompt]:
-        if not state.started or state.result is not None:
-            return []
-        with reading(state):
-            return self._prompts(state)
-
-    def _prompts(self, state: State) -> list[Prompt]:
-        out: list[Prompt] = []
-        d = state.decision
-        if d is not None:
-            rule = RULES.decisions[d.kind]
-            unavailable = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
-            for seat in d.asked:
-                choices = self._choices_for(state, d, seat)
-                if choices:
-                    out.append(Prompt(seat, prompt_title(state, d), tuple(choices), unavailable))
-        for seat in sorted({h.seat for h in state.heroes.values() if not h.dead}):  # the living
-            extra = self._any_time_for(state, seat)
-            if extra:
-                out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))
-        return out
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view(state, viewer)

@@ -6,6 +6,7 @@ and "any time" windows on it, and runs each command in a ``Ctx``.
 
 from app.kernel.flow.ctx import MAX_STEPS_PER_COMMAND, Ctx, FlowState
 from app.kernel.flow.decisions import Decision, StepDecision
+from app.kernel.flow.game import FlowGame
 from app.kernel.flow.rules import RESUME_OP, DecisionRule, Rules, Step, StepSpec, Window
 from app.kernel.types import RuleError
 
@@ -22,6 +23,7 @@ __all__ = [
     "Decision",
     "DecisionRule",
     "StepDecision",
+    "FlowGame",
     "FlowState",
     "Rules",
     "Step",

@@ -112,7 +112,11 @@ class Ctx(Generic[S, C]):
     def interrupt(self, window: Window, seat: Any, command_type: str, args: dict[str, Any]) -> None:
         """Take a command sent in an "any time" window: set the pending decision and the
         agenda aside, resolve the command (which may schedule steps and even ask its own
-        decisions), then ask the set-aside decision again and carry on with the agenda."""
+        decisions), then ask the set-aside decision again and carry on with the agenda. A
+        window that does not set the decision aside (``Window.sets_aside``) just resolves."""
+        if not window.sets_aside:
+            window.resolve(self, seat, command_type, args)
+            return
         saved, agenda = self.s.decision, self.s.agenda
         self.s.decision, self.s.agenda = None, []
         window.resolve(self, seat, command_type, args)

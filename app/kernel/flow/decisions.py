@@ -38,6 +38,10 @@ class Decision:
     """The published name of this kind of decision (the record's ``kind``)."""
     version: ClassVar[int] = 1
     """The version of this kind's record shape (raise it, and add an upcaster, on a change)."""
+    refusals: ClassVar[dict[str, str]] = {}
+    """The rule a command of a type this question did not offer breaks, by command type
+    ("a move ends on an open square within speed (AtD L80)"): a refusal's words, known
+    from the type alone (``FlowGame.rule_refusal``)."""
 
     seat: Seat
     seats: list[Seat] | None = None

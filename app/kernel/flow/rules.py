@@ -57,13 +57,16 @@ class DecisionRule:
 
     ``choices(state, decision)``; ``resolve(ctx, decision, command_type, args)``;
     ``unavailable(state, decision)`` lists standard commands that are not allowed now (with
-    the rule that forbids them), so a refusal can name the rule."""
+    the rule that forbids them), so a refusal can name the rule; ``seat_choices(state,
+    decision, seat)``, for a question asking several seats at once, lists one seat's
+    choices as that seat sends them (cheaper than everyone's, filtered)."""
 
     kind: str
     schema: DecisionSchema
     choices: Callable[[Any, Any], list[Choice]]
     resolve: Callable[[Any, Any, str, dict[str, Any]], None]
     unavailable: Callable[[Any, Any], list[Unavailable]] | None = None
+    seat_choices: Callable[[Any, Any, Any], list[Choice]] | None = None
 
 
 @dataclass(frozen=True)
@@ -74,13 +77,21 @@ class Window:
     ``choices(state, seat)`` lists what ``seat`` may do in the window now (empty when the
     window is shut); ``resolve(ctx, seat, command_type, args)`` does it. The engine sets
     the interrupted decision aside, runs the interruption, and asks it again afterwards
-    (``Ctx.interrupt``)."""
+    (``Ctx.interrupt``) — unless ``sets_aside`` is False: then the command is done beside
+    the pending decision, which stays as it is (Dark Omen's free actions of a seat done
+    with the round), or the resolver replaces it (a game master's restart).
+
+    ``closed`` is (code, rule) for a refused command of the window, when its rule says
+    more than the kernel's list of what the seat may do ("a Samurai's, once per dungeon
+    (AtD L313)"); None lets the kernel say it."""
 
     name: str
     commands: frozenset[str]
     choices: Callable[[Any, Any], list[Choice]]
     resolve: Callable[[Any, Any, str, dict[str, Any]], None]
     title: str = "At any time"
+    sets_aside: bool = True
+    closed: tuple[str, str] | None = None
 
 
 NESTING = (dict, list, tuple)
@@ -178,17 +189,19 @@ class Rules:
         choices: Callable[..., list[Choice]],
         *,
         unavailable: Callable[..., list[Unavailable]] | None = None,
+        seat_choices: Callable[..., list[Choice]] | None = None,
     ) -> Callable[[Callable[..., None]], Callable[..., None]]:
         """Register a kind of decision (a ``Decision`` dataclass): ``choices(state, d)``
-        and the decorated resolver ``resolve(ctx, d, command_type, args)``. The class's
-        kind, fields and version are its published record shape."""
+        and the decorated resolver ``resolve(ctx, d, command_type, args)`` (``unavailable``
+        and ``seat_choices``: see ``DecisionRule``). The class's kind, fields and version
+        are its published record shape."""
 
         def register(resolve: Callable[..., None]) -> Callable[..., None]:
             kind = decision_type.kind
             if not kind or kind in self.decisions:
                 raise ValueError(f"{self.game}: decision {kind!r} unnamed or registered twice")
             schema = DecisionSchema(kind, decision_type.field_names(), decision_type.version)
-            self.decisions[kind] = DecisionRule(kind, schema, choices, resolve, unavailable)
+            self.decisions[kind] = DecisionRule(kind, schema, choices, resolve, unavailable, seat_choices)
             self.decision_types[kind] = decision_type
             return resolve
 
@@ -202,11 +215,13 @@ class Rules:
         resolve: Callable[[Any, Any, str, dict[str, Any]], None],
         *,
         title: str = "At any time",
+        sets_aside: bool = True,
+        closed: tuple[str, str] | None = None,
     ) -> Window:
         """Declare an "any time" window (see ``Window``)."""
         if name in self.windows:
             raise ValueError(f"{self.game}: window {name} declared twice")
-        window = Window(name, frozenset(commands), choices, resolve, title)
+        window = Window(name, frozenset(commands), choices, resolve, title, sets_aside, closed)
         self.windows[name] = window
         return window
 

@@ -64,7 +64,7 @@ def test_the_axe_modifies_only_a_melee_attack_and_needs_a_maneuver_card() -> Non
     before = t.state
     with pytest.raises(RuleError) as err:
         t.send(0, "modify", item=axe)
-    assert err.value.code == "not_a_choice" and t.state is before
+    assert err.value.code == "not_offered" and t.state is before
 
 
 def test_the_axe_used_alone_is_still_offered() -> None:

@@ -179,15 +179,20 @@ def test_a_race_for_the_same_omen_loot_is_lost_by_the_second() -> None:
     """Facts §21: the first commit wins; the loser's command costs nothing (a 422 from the
     game, told as a lost race, 409 ``taken``, by the platform: tests/api/test_strict_commands)."""
     from app.games.dark_omen import DARK_OMEN
+    from app.kernel import table as kernel
     from app.kernel.types import Command, RuleError, Viewer
 
     s, _ = with_omen(arranged(table(seats=2), at=108), "l1_hungry_ferry")
     s, _ = play(s, 0, "tend", prop="l1_hungry_ferry.1")
     with pytest.raises(RuleError) as err:
-        DARK_OMEN.decide(
-            s, Command(1, "tend", {"prop": "l1_hungry_ferry.1"}), Viewer("seat", frozenset({1})), Rigged([])
+        kernel.decide(
+            DARK_OMEN,
+            s,
+            Command(1, "tend", {"prop": "l1_hungry_ferry.1"}),
+            Viewer("seat", frozenset({1})),
+            Rigged([]),
         )
-    assert err.value.code == "not_a_choice" and err.value.status == 422
+    assert err.value.code == "not_offered" and err.value.status == 422
     assert s.heroes[1].ap == 0
 
 

@@ -271,17 +271,19 @@ def test_the_game_master_restarts_the_chapter_after_a_wipe() -> None:
     s.save_point = start.save_point
     enemy(s, dr="5")
     with pytest.raises(RuleError):
-        DARK_OMEN.decide(s, Command(GM_SEAT, "restart_chapter", {}), GAME_MASTER, rng_for("r", 1))
+        kernel.decide(DARK_OMEN, s, Command(GM_SEAT, "restart_chapter", {}), GAME_MASTER, rng_for("r", 1))
     s, _ = play(s, 0, "attack", [1, 6], creature="e1")
     s, _ = play(s, 0, "finalize", [5])
     assert not s.heroes[0].alive
     offered = [p for p in DARK_OMEN.prompts(s) if p.seat == GM_SEAT]
     assert offered and not offered[0].required
     with pytest.raises(RuleError):
-        DARK_OMEN.decide(
-            s, Command(1, "restart_chapter", {}), Viewer("seat", frozenset({1})), rng_for("r", 1)
+        kernel.decide(
+            DARK_OMEN, s, Command(1, "restart_chapter", {}), Viewer("seat", frozenset({1})), rng_for("r", 1)
         )
-    events = DARK_OMEN.decide(s, Command(GM_SEAT, "restart_chapter", {}), GAME_MASTER, rng_for("r", 2))
+    events = kernel.decide(
+        DARK_OMEN, s, Command(GM_SEAT, "restart_chapter", {}), GAME_MASTER, rng_for("r", 2)
+    )
     assert [e.type for e in events][:2] == ["ChapterRestarted", "ChapterBegan"]
     after = kernel.fold_all(DARK_OMEN, s, events)
     assert after.heroes[0].alive and after.fallen == [] and after.heroes[0].character == "visko"

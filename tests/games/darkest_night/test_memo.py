@@ -216,12 +216,12 @@ def test_answers_handed_from_state_to_state_hold() -> None:
 
 
 def test_any_time_offers_listed_once_are_those_of_the_fork_a_command_checks() -> None:
-    """An "any time" command is checked against the offers its state's prompts listed
-    (``Ctx.any_time_offer``), not listed again on the command's fork: they are the offers
-    worked out afresh on the published state, and on its fork with the pending decision
-    and agenda set aside (as ``Ctx.interrupt`` leaves it)."""
+    """An "any time" command is routed by the offers its state's prompts listed
+    (``FlowGame.window_choices``), not listed again on the command's fork: they are the
+    offers worked out afresh on the published state, and on its fork with the pending
+    decision and agenda set aside (as ``Ctx.interrupt`` leaves it)."""
     from app.games.darkest_night.engine import reading
-    from app.games.darkest_night.rules.items import anytime_choices
+    from app.games.darkest_night.rules.items import ANY_TIME, anytime_choices
 
     checked = 0
     for seed in (6, 8):
@@ -229,8 +229,8 @@ def test_any_time_offers_listed_once_are_those_of_the_fork_a_command_checks() ->
         with reading(state):
             DARKEST_NIGHT.prompts(state)
             for seat in range(2):
-                listed = DARKEST_NIGHT._any_time_for(state, seat)
-                assert DARKEST_NIGHT._any_time_for(state, seat) is listed  # remembered
+                listed = DARKEST_NIGHT.window_choices(state, ANY_TIME, seat)
+                assert DARKEST_NIGHT.window_choices(state, ANY_TIME, seat) is listed  # remembered
                 fork = state.fork()
                 fork.decision, fork.agenda = None, []
                 assert listed == anytime_choices(state, seat) == anytime_choices(fork, seat)

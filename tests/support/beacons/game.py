@@ -34,19 +34,15 @@ from typing import Any
 
 from app.kernel import (
     Choice,
-    Command,
     Event,
-    GameBase,
     OptionSpec,
     Outcome,
     Prompt,
-    RuleError,
     SeatInfo,
     Secret,
     Viewer,
 )
-from app.kernel.flow import Ctx, Decision, Rules, Step
-from app.kernel.flow.folding import RulesFold
+from app.kernel.flow import Ctx, Decision, FlowGame, Rules, Step
 from app.kernel.types import Chapter
 from tests.support.vigil import night_chapters, night_title
 
@@ -443,7 +439,14 @@ def resolve_spark(ctx: Ctx[BeaconsState, None], seat: Any, _type: str, args: dic
     ctx.emit("SparkPassed", to=args["to"], **{"from": seat})
 
 
-ANY_TIME = RULES.window("any_time", ["pass_spark"], spark_choices, resolve_spark, title="At any time")
+ANY_TIME = RULES.window(
+    "any_time",
+    ["pass_spark"],
+    spark_choices,
+    resolve_spark,
+    title="At any time",
+    closed=("not_a_choice", "pass a spark you hold to another keeper, during a night (BC 7)"),
+)
 
 CHANCE = frozenset({"NightBegan", "LanternsDealt", "LanternDrawn", "LanternRaised", "DuskFell"})
 """Events with a random outcome or a revealed secret: a command holding one cannot be undone."""
@@ -451,7 +454,7 @@ PER_SEAT_SECRETS = {"LanternsDealt": "cards", "LanternDrawn": "card", "LanternLo
 LOG_MARKS = {"NightBegan": "chapter", "DuskFell": "round", "WatchTaken": "turn"}
 
 
-class Beacons(RulesFold, GameBase):
+class Beacons(FlowGame):
     name = "beacons"
     rules = RULES
     title = "Beacons (test campaign)"
@@ -514,60 +517,28 @@ class Beacons(RulesFold, GameBase):
         ctx.run(schedule, check_night_won)
         return [began, *ctx.finish()]
 
-    # -- commands -------------------------------------------------------------------------------
+    # -- the decision loop's hooks (the loop is the kernel's ``FlowGame``) ---------------------
 
-    def decide(self, state: BeaconsState, command: Command, actor: Viewer, rng: random.Random) -> list[Event]:
-        if not state.started or state.result is not None:
-            raise RuleError("game_over", "the campaign is over (BC 8)")
-        ctx: Ctx[BeaconsState, None] = Ctx(RULES, state.clone(), rng, None)
-        window = RULES.window_for(command.type)
-        if window is not None:
-            if not any(c.args == command.args for c in window.choices(state, command.seat)):
-                raise RuleError(
-                    "not_a_choice", "pass a spark you hold to another keeper, during a night (BC 7)"
-                )
-            ctx.interrupt(window, command.seat, command.type, command.args)
-        else:
-            d = state.decision
-            if d is None:
-                raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
-            if command.seat not in d.asked:
-                raise RuleError("not_your_decision", f"the table waits for {self._who(state, d)} (BC 2)")
-            if not any(
-                c.type == command.type and c.args == command.args
-                for c in self._choices_for(state, d, command.seat)
-            ):
-                offered = sorted({c.type for c in self._choices_for(state, d, command.seat)})
-                raise RuleError(
-                    "not_a_choice",
-                    f"{command.type} {command.args} is not a legal choice now ({', '.join(offered)})",
-                )
-            ctx.resolve(command.type, command.args)
-        ctx.run(schedule, check_night_won)
-        return ctx.finish()
+    def command_ctx(self, state: BeaconsState, rng: random.Random) -> Ctx[BeaconsState, None]:
+        return Ctx(RULES, state.clone(), rng, None)
 
-    def _who(self, state: BeaconsState, d: Decision) -> str:
-        return " or ".join(state.names[s] for s in d.asked if isinstance(s, int))
+    def schedule(self, ctx: Ctx[BeaconsState, None]) -> None:
+        schedule(ctx)
 
-    def _choices_for(self, state: BeaconsState, d: Decision, seat: Any) -> list[Choice]:
-        choices = RULES.decisions[d.kind].choices(state, d)
-        return [c for c in choices if c.args.get("keeper", seat) == seat]
+    def step_check(self) -> Any:
+        return check_night_won
 
-    def prompts(self, state: BeaconsState) -> list[Prompt]:
-        if not state.started or state.result is not None:
-            return []
-        out: list[Prompt] = []
-        d = state.decision
-        if d is not None:
-            for seat in d.asked:
-                choices = self._choices_for(state, d, seat)
-                if choices:
-                    out.append(Prompt(seat, PROMPT_TITLES[d.kind], tuple(choices)))
-        for seat in range(len(state.names)):
-            extra = ANY_TIME.choices(state, seat)
-            if extra:
-                out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))
-        return out
+    def choice_seat(self, state: BeaconsState, choice: Choice) -> Any:
+        return choice.args.get("keeper")
+
+    def window_seats(self, state: BeaconsState) -> range:
+        return range(len(state.names))
+
+    def prompt_title(self, state: BeaconsState, d: Decision, seat: Any) -> str:
+        return PROMPT_TITLES[d.kind]
+
+    def seat_name(self, state: BeaconsState, seat: Any) -> str:
+        return state.names[seat] if isinstance(seat, int) else "the game master"
 
     def choice_target(self, state: BeaconsState, choice: Choice) -> str | None:
         """A move names the square it goes to, a light the square it lights."""

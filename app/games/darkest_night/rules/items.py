@@ -26,7 +26,7 @@ from app.games.darkest_night.rules.powers import (
     spec,
 )
 from app.games.darkest_night.state import Hero, Item, State
-from app.kernel.types import Choice, RuleError
+from app.kernel.types import Choice
 
 ANY_TIME_COMMANDS = ("give_item", "store_item", "take_stored_item", "use_item", "use_power", "set_auto_pass")
 
@@ -276,14 +276,7 @@ def power_uses(ctx: Ctx, hero: Hero) -> list[Choice]:
 
 
 def resolve_anytime(ctx: Ctx, seat: int, type_: str, args: dict[str, Any]) -> None:
-    known, ctx.any_time_offer = ctx.any_time_offer, None  # listed on the state forked from, once
-    offered = known[1] if known is not None and known[0] == seat else anytime_choices(ctx.s, seat)
-    if not any(c.type == type_ and c.args == args for c in offered):
-        raise RuleError(
-            "not_allowed_now",
-            f"{type_} is not possible now: items move only between heroes at "
-            "the same place, a used item is locked until its carrier's next turn (DN 15.1)",
-        )
+    """An "any time" command, found among ``anytime_choices`` of its seat (``FlowGame.decide``)."""
     if type_ == "set_auto_pass":
         set_auto_pass(ctx, seat, args["on"])
         return
