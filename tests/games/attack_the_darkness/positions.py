@@ -142,6 +142,28 @@ def fold(t: Table, type_: str, **data: Any) -> None:
     t.events.append(event)
 
 
+def pack(t: Table, card: str, *squares: tuple[int, int]) -> list[str]:
+    """One monster card drawn with a set of monsters, one on each square (AtD L254,
+    L213): a single entry at the left of the line; returns the monsters' ids."""
+    first = 100 + len([e for e in t.events if e.type == "MonstersEntered"]) * 10
+    ids = [f"m{first + k}" for k in range(len(squares))]
+    monsters = [
+        {"id": mid, "square": list(sq), "hp": C.monsters[card].hp}
+        for mid, sq in zip(ids, squares, strict=True)
+    ]
+    fold(
+        t,
+        "MonstersEntered",
+        entry=f"L{first}",
+        card=card,
+        cards=[],
+        monsters=monsters,
+        at_left_of=None,
+        name=C.monsters[card].name,
+    )
+    return ids
+
+
 def wound(t: Table, seat: int, n: int) -> None:
     """``seat``'s character loses ``n`` HP (not to 0: see ``knock_out``)."""
     now = hp(t, f"c{seat}")
@@ -210,6 +232,13 @@ def declare(t: Table, seat: int, card: str, *rcs: str, discard: tuple[str, ...] 
     events += t.send(seat, "done")
     for c in discard:
         events += t.send(seat, "discard", card=c)
+    return events
+
+
+def pass_defences(t: Table, events: list[Event]) -> list[Event]:
+    """Every defence window now open is passed (AtD L151): the attacks land."""
+    while waiting(t) == "defend":
+        events = events + t.send(view(t)["waiting"]["seats"][0], "pass")
     return events
 
 
