@@ -16,9 +16,11 @@ from tests.games.attack_the_darkness.positions import (
     foe,
     knock_out,
     of_type,
+    offered,
     pack,
     pass_defences,
     view,
+    waiting,
     where,
     wound,
 )
@@ -142,6 +144,42 @@ def test_an_immobilized_monster_attacks_but_does_not_move() -> None:
     assert not of_type(events, "Moved")
     assert [d["source"] for d in of_type(events, "Damaged")] == [chesherak]
     assert where(t, knight) == [3, 2]
+
+
+def test_in_tabletop_the_game_master_decides_every_monster_turn() -> None:
+    """AtD L275: "the GM should have full control over tactical decisions for each monster,
+    unrestricted by the behavior described on the monster cards": the Knight may strike the
+    unhurt Templar rather than the weakest; the attacked player is always asked to defend
+    (facts file §20), then the Knight may still move."""
+    t = Table(2, classes=["champion", "templar"], mode="tabletop", dungeon="random")
+    (knight,) = craft(t, ROW, {0: (0, 1), 1: (0, 2)}, ("aura_knight", (1, 1)))
+    t.hand(0)
+    t.hand(1)
+    wound(t, 0, 10)
+    t.run({"op": "monster_turn", "monster": knight})
+    assert waiting(t) == "gm_monster" and t.choices(0) == []
+    assert {"who": "c0"} in offered(t, "attack", "gm") and {"who": "c1"} in offered(t, "attack", "gm")
+    t.send("gm", "attack", who="c1")
+    assert waiting(t) == "defend" and t.choices(1) == [("pass", {})]
+    events = t.send(1, "pass")
+    assert damage_to(events, "c1") == [4]
+    assert offered(t, "attack", "gm") == [] and offered(t, "move", "gm")  # one attack a turn
+    events = t.send("gm", "move", to=[3, 1])
+    assert [(d["to"], d["why"]) for d in of_type(events, "Moved")] == [([3, 1], "game master")]
+    t.send("gm", "done")
+
+
+def test_hack_deals_more_to_a_minion_and_disembowel_more_to_a_boss() -> None:
+    """AtD L187: Hack! deals "4 damage, or 6 damage vs minion"; a "vs Boss" value applies to
+    Boss-type monsters (AtD L210, L222): Disembowel deals 8 to the Salt Dragon."""
+    t, (goblin, dragon) = fight(1, ("goblin_pack", (1, 1), 20), ("salt_dragon_1", (1, 2), 40))
+    hack, spare, pious, disembowel, p1, p2 = t.hand(
+        0, "hack", "block", "pious", "disembowel", "pious", "pious"
+    )
+    events = declare(t, 0, hack, pious, discard=(spare,)) + t.send(0, "target", who=goblin)
+    assert damage_to(events, goblin) == [6]
+    events = declare(t, 0, disembowel, p1, p2) + t.send(0, "target", who=dragon)
+    assert [(d["amount"], d["saved"]) for d in of_type(events, "Damaged")] == [(8 - 2, 2)]
 
 
 # -- defences (AtD L216-217) -------------------------------------------------------------------------

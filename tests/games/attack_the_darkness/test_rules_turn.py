@@ -250,3 +250,25 @@ def test_a_fatigued_character_only_moves_at_speed_and_uses_equipment() -> None:
     t.send(0, "speed", to=[2, 1])
     events = t.send(0, "end_turn", discard=False)
     assert "FatigueEnded" in types(events) and not hero(t)["fatigued"]
+
+
+# -- equipment in the action step (AtD L204-205) ------------------------------------------------
+
+
+def test_equipment_is_used_as_often_as_its_card_says() -> None:
+    """AtD L204: an equipment card "details how often it can be used": the Short Bow once a
+    round, the Healing Draught once an encounter; used alone it acts as its type (AtD L205:
+    the bow's ranged attack)."""
+    t = Table(1, classes=["champion"])
+    _, ogre = craft(t, ROW, {0: (0, 1)}, ("ogre", FAR), ("ogre", (4, 1)))
+    t.hand(0)
+    wound(t, 0, 8)
+    bow, draught = equip(t, 0, "short_bow"), equip(t, 0, "healing_draught")
+    assert offered(t, "equip") == [{"item": bow}, {"item": draught}]
+    t.send(0, "equip", item=bow)
+    events = t.send(0, "target", who=ogre)
+    assert [(d["who"], d["amount"]) for d in of_type(events, "Damaged")] == [(ogre, 2)]
+    t.send(0, "equip", item=draught)
+    assert offered(t, "equip") == []
+    t.send(0, "end_turn", discard=False)  # round 2
+    assert offered(t, "equip") == [{"item": bow}]
