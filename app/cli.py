@@ -19,9 +19,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from app.store.urls import is_postgres
 
     settings = Settings.from_env()
-    if args.workers < 1:
-        print("umbra serve: --workers must be at least 1", file=sys.stderr)
+    if args.workers < 1 or args.processes < 1:
+        print("umbra serve: --workers and --processes must be at least 1", file=sys.stderr)
         return 2
+    if args.processes > 1:
+        if args.workers > 1:
+            print("umbra serve: --processes runs one worker each; leave --workers out", file=sys.stderr)
+            return 2
+        if not is_postgres(settings.database_url):
+            print(
+                f"umbra serve: --processes {args.processes} needs PostgreSQL (DATABASE_URL=postgresql://…): "
+                "a process serving a table another process served before hears its commits through "
+                "LISTEN/NOTIFY, and SQLite has no such channel, so with SQLite a server runs one process",
+                file=sys.stderr,
+            )
+            return 2
+        from app.serving.cluster import serve_cluster
+
+        upgrade(settings.database_url)
+        return serve_cluster(args.host, args.port, args.processes, args.log_level)
     if args.workers > 1 and not is_postgres(settings.database_url):
         print(
             f"umbra serve: --workers {args.workers} needs PostgreSQL (DATABASE_URL=postgresql://...): "
@@ -99,6 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="worker processes, each serving any table (PostgreSQL only: they hear each other's "
         "commits by LISTEN/NOTIFY; default 1)",
+    )
+    serve.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="serving processes behind a generated nginx on --host/--port, each table living in "
+        "one of them (a consistent hash of its id); a process that dies is restarted "
+        "(PostgreSQL and Debian's nginx; default 1: one process, no nginx)",
     )
     serve.add_argument("--log-level", default="info")
     serve.set_defaults(func=cmd_serve)
