@@ -166,7 +166,7 @@ class Ctx(FlowCtx[State, Content]):
     any_time_offer: tuple[int, list[Choice]] | None = None
     """(seat, what it may do at any time) in the published state this command's state was
     forked from, if the command is an "any time" one (``DarkestNight.decide``): what
-    ``items.resolve_anytime`` would list again on the fork, which equals that state but for
+    ``any_time.resolve_anytime`` would list again on the fork, which equals that state but for
     the pending decision and agenda set aside, neither of which the list reads."""
 
     def __init__(self, state: State, rng: random.Random, content: Content) -> None:

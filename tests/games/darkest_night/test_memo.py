@@ -221,7 +221,7 @@ def test_any_time_offers_listed_once_are_those_of_the_fork_a_command_checks() ->
     worked out afresh on the published state, and on its fork with the pending decision
     and agenda set aside (as ``Ctx.interrupt`` leaves it)."""
     from app.games.darkest_night.engine import reading
-    from app.games.darkest_night.rules.items import anytime_choices
+    from app.games.darkest_night.rules.any_time import anytime_choices
 
     checked = 0
     for seed in (6, 8):

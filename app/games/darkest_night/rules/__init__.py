@@ -1,9 +1,10 @@
 """The rules of Darkest Night, one module per rulebook chapter; importing this package
 registers every step, decision and applier with the engine."""
 
-from app.games.darkest_night import events  # noqa: F401
+import app.games.darkest_night.events  # noqa: F401  (every event applier)
 from app.games.darkest_night.rules import (  # noqa: F401
     actions,
+    any_time,
     autopass,
     blights,
     cards,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.content import MONASTERY, load
 from app.games.darkest_night.decisions import ChooseBlightType, OrderEffects, PlayMapCard
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
@@ -22,8 +22,8 @@ from app.games.darkest_night.rules.common import (
     stock_of,
     type_of,
 )
+from app.games.darkest_night.rules.items import can_receive, relic_count_this_turn
 from app.games.darkest_night.rules.powers import bonus_mods, spec
-from app.games.darkest_night.rules.round import relic_count_this_turn
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -133,8 +133,6 @@ def necromancer_plays_blight(ctx: Ctx, st: Step) -> None:
 
 
 def play_card_choices(s: State, d: PlayMapCard) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     content = load()
     out = []
     for card in s.hand:
@@ -366,8 +364,6 @@ def on_enter(ctx: Ctx, hero: Hero, destination: str) -> None:
     loss += blight_param_total(ctx, "enter_leave_lose_secrecy", destination, hero=hero)
     if loss:
         lose(ctx, hero, "secrecy", loss, "entering a cursed place")
-    from app.games.darkest_night.rules.items import can_receive
-
     for item in list(ctx.s.orphaned.get(destination, [])):
         if not can_receive(hero, item):
             continue  # no second Holy Relic (DN 15.2): it waits for another hero
@@ -411,6 +407,18 @@ def is_protected(ctx: Ctx, location: str, blight_id: str) -> str | None:
 def blight_might(ctx: Ctx, blight_type: str) -> int:
     """Might, +1 with darkness 25 or more (DN 9.0)."""
     return ctx.c.blights[blight_type].might + (1 if ctx.s.darkness >= 25 else 0)
+
+
+def attackable(ctx: Ctx, hero: Hero) -> tuple[list[tuple[str, str, int]], list[str]]:
+    """(blight id, type, might) that may be attacked here, and why others may not."""
+    ok, blocked = [], []
+    for blight in ctx.s.blights.get(hero.location, []):
+        why = is_protected(ctx, hero.location, blight.id)
+        if why:
+            blocked.append(f"{blight.type}: {why}")
+        else:
+            ok.append((blight.id, blight.type, blight_might(ctx, blight.type)))
+    return ok, blocked
 
 
 def is_monastery(location: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.content import LOCATIONS, MONASTERY
+from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import (
     Epiphany,
     QuestLocation,
@@ -14,7 +14,9 @@ from app.games.darkest_night.decisions import (
     SearchFallback,
     SupplyCache,
 )
+from app.games.darkest_night.describe import result_name
 from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.blights import is_protected
 from app.games.darkest_night.rules.common import (
     NECROMANCER_STRENGTH,
     blight_effect_active,
@@ -26,6 +28,7 @@ from app.games.darkest_night.rules.common import (
     reshuffle,
 )
 from app.games.darkest_night.rules.items import gain_keys
+from app.games.darkest_night.rules.powers import default_grace, refresh_all
 from app.games.darkest_night.state import Hero, State
 from app.kernel.rng import shuffle
 from app.kernel.types import Choice
@@ -481,8 +484,6 @@ def necromancer_beaten(ctx: Ctx, st: Step) -> None:
     if ctx.s.pall:
         ctx.emit("PallReduced", card=ctx.s.pall[0])
         return
-    from app.games.darkest_night.rules.blights import is_protected
-
     blights = ctx.s.blights.get(ctx.s.necromancer, [])
     if blights:
         choosable = [b for b in blights if not is_protected(ctx, ctx.s.necromancer, b.id)] or blights
@@ -599,8 +600,6 @@ def result_available(ctx: Ctx, hero: Hero, result: str) -> bool:
 
 
 def search_choice_choices(s: State, d: SearchChoice) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     content = load()
     hero = s.heroes[d.hero]
     return [
@@ -638,8 +637,6 @@ def take_search_result(ctx: Ctx, hero: Hero, card: str, others: list[str]) -> No
 
 
 def fallback_choices(s: State, d: SearchFallback) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     content = load()
     hero = s.heroes[d.hero]
     out = []
@@ -657,29 +654,6 @@ def resolve_fallback(ctx: Ctx, d: SearchFallback, type_: str, args: dict[str, An
         ctx.then([{"op": "draw_power", "hero": d.hero}])
     elif type_ == "fallback_item":
         ctx.then([{"op": "gain_item", "hero": d.hero, "kind": args["kind"], "why": "searching"}])
-
-
-RESULT_NAMES = {
-    "mystery": "A mystery",
-    "supply_cache": "A supply cache",
-    "artifact": "An artifact",
-    "epiphany": "An epiphany",
-    "revelation": "A revelation",
-    "forgotten_shrine": "A forgotten shrine",
-    "inspiration": "Inspiration",
-    "stardust": "Stardust",
-}
-
-
-def result_name(result: str) -> str:
-    """A search result as players read it (DN 8.0): its name, or the item's ("A Treasure
-    Chest"), never its id."""
-    from app.games.darkest_night.content import load
-
-    if result in RESULT_NAMES:
-        return RESULT_NAMES[result]
-    item = load().items.get(result)
-    return f"A {item.name}" if item else result.replace("_", " ").capitalize()
 
 
 @step("find_mystery", "hero", "kind", "why")
@@ -711,8 +685,6 @@ def find_revelation(ctx: Ctx, st: Step) -> None:
 @step("find_inspiration", "hero")
 def find_inspiration(ctx: Ctx, st: Step) -> None:
     """Inspiration (authored): a spark and your powers refreshed."""
-    from app.games.darkest_night.rules.powers import refresh_all
-
     hero = ctx.s.heroes[st["hero"]]
     gain(ctx, hero, "sparks", 1, "inspiration")
     refresh_all(ctx, hero, "inspiration")
@@ -721,8 +693,6 @@ def find_inspiration(ctx: Ctx, st: Step) -> None:
 @step("find_stardust", "hero", "kind", "why")
 def find_stardust(ctx: Ctx, st: Step) -> None:
     """Stardust (authored): +2 secrecy up to 7 and 1 grace up to default."""
-    from app.games.darkest_night.rules.common import default_grace
-
     hero = ctx.s.heroes[st["hero"]]
     gain(ctx, hero, "secrecy", 2, "stardust", cap=7)
     gain(ctx, hero, "grace", 1, "stardust", cap=default_grace(ctx, hero))
@@ -738,8 +708,6 @@ def find_epiphany(ctx: Ctx, st: Step) -> None:
 
 
 def epiphany_choices(s: State, d: Epiphany) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     powers = load().powers()
     return [
         Choice("take_power", {"power": p}, powers[p].name, powers[p].text)
@@ -777,8 +745,6 @@ def find_supply_cache(ctx: Ctx, st: Step) -> None:
 
 
 def supply_choices(s: State, d: SupplyCache) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     powers = load().powers()
     return [Choice("keep_power", {"power": p}, f"Keep {powers[p].name}", powers[p].text) for p in d.drawn]
 

@@ -26,13 +26,15 @@ from app.games.darkest_night.rules.common import (
     blight_effect_active,
     blight_param_total,
     can_spend,
-    default_grace,
     hero_name,
+    raise_darkness,
     roll_dice,
     spend,
 )
+from app.games.darkest_night.rules.items import can_receive, item_name, relic_limit
 from app.games.darkest_night.rules.powers import (
     boosts,
+    default_grace,
     dice_bonus,
     note_use,
     set_power,
@@ -370,8 +372,6 @@ def relic_acts(hero: Hero) -> bool:
 def relic_could_be_handed_on(s: State, hero: Hero) -> bool:
     """Refusing the relic's +1 keeps it free to give or store this turn (DN 15.2): worth
     asking only with a hero here who may take a relic, or at the Monastery to store it."""
-    from app.games.darkest_night.rules.items import relic_limit
-
     if hero.location == MONASTERY:
         return True
     return any(
@@ -707,13 +707,17 @@ def resolve_wound(ctx: Ctx, d: Wound, type_: str, _a: dict[str, Any]) -> None:
     ctx.then([{"op": "die", "hero": hero.id, "why": d.why}])
 
 
+def end_turn_now(ctx: Ctx, hero: Hero) -> None:
+    """A hero's turn ends at once (death, DN 13.1): drop what was left of it."""
+    ctx.s.agenda = [x for x in ctx.s.agenda if x.get("hero") != hero.id]
+    if ctx.s.current == hero.id:
+        ctx.then([{"op": "turn_close", "hero": hero.id}])
+
+
 @step("die", "hero", "why")
 def die(ctx: Ctx, st: Step) -> None:
     """Death (DN 13.1): the turn ends at once, items go to a hero here (or wait for the
     next to arrive), darkness +1; the player picks a new hero next round."""
-    from app.games.darkest_night.rules.common import raise_darkness
-    from app.games.darkest_night.rules.round import end_turn_now
-
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
@@ -727,8 +731,6 @@ def die(ctx: Ctx, st: Step) -> None:
 def fallen_item_receivers(s: State, fallen: Hero, item: Item) -> list[str]:
     """The heroes at the fallen hero's location who may take ``item``: a hero carrying a
     Holy Relic takes no second one (DN 15.2)."""
-    from app.games.darkest_night.rules.items import can_receive
-
     return [h.id for h in s.heroes_at(fallen.location) if can_receive(h, item)]
 
 
@@ -758,8 +760,6 @@ def fallen_items(ctx: Ctx, st: Step) -> None:
 
 
 def fallen_item_choices(s: State, d: FallenItem) -> list[Choice]:
-    from app.games.darkest_night.rules.items import item_name
-
     fallen = s.heroes[d.hero]
     item = fallen.item(d.item)
     name = item_name(Ctx.reader(s), item) if item is not None else "the item"

@@ -13,11 +13,12 @@ from app.games.darkest_night.rules.autopass import AUTO_PASS, auto_answer
 from app.games.darkest_night.rules.combat import settle_pending
 from app.games.darkest_night.rules.common import (
     automatic,
-    default_secrecy,
     end_game,
     gain,
     hero_name,
 )
+from app.games.darkest_night.rules.items import keys_held, relic_cost
+from app.games.darkest_night.rules.powers import default_secrecy
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -140,18 +141,6 @@ def turn_start(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "start_of_turn_effects", "hero": hero.id}])
 
 
-def relic_count_this_turn(s: State, hero: Hero) -> int:
-    """How many relics act this turn: one, or in the dual-class variant one only on the
-    second turn of the round unless the hero carries two (DN 20.2.3)."""
-    relics = hero.relics()
-    if not relics:
-        return 0
-    if hero.turns_per_round == 2:
-        second_turn = hero.turns_left == 1
-        return 1 if (relics >= 2 or second_turn) else 0
-    return 1
-
-
 @step("turn_event", "hero")
 def turn_event(ctx: Ctx, st: Step) -> None:
     """Event step (DN 7.0): none in the Monastery (DN 7.3); with zero secrecy and the
@@ -203,13 +192,6 @@ def turn_close(ctx: Ctx, st: Step) -> None:
     if hero.flags.get("ignore_blights"):
         ctx.emit("HeroFlagged", hero=hero.id, flag="ignore_blights", value=None)
     ctx.emit("TurnEnded", hero=hero.id)
-
-
-def end_turn_now(ctx: Ctx, hero: Hero) -> None:
-    """A hero's turn ends at once (death, DN 13.1): drop what was left of it."""
-    ctx.s.agenda = [x for x in ctx.s.agenda if x.get("hero") != hero.id]
-    if ctx.s.current == hero.id:
-        ctx.then([{"op": "turn_close", "hero": hero.id}])
 
 
 def check_victory(ctx: Ctx) -> None:
@@ -275,9 +257,6 @@ kind_of_item = attrgetter("kind")
 
 
 def reveal_hidden_relics(ctx: Ctx) -> None:
-    from app.games.darkest_night.rules.actions import relic_cost
-    from app.games.darkest_night.rules.items import keys_held
-
     s = ctx.s
     resource, cost = relic_cost(s)
     have = keys_held(s) if resource == "keys" else s.clues
