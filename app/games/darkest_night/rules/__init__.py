@@ -10,6 +10,7 @@ from app.games.darkest_night.rules import (  # noqa: F401
     cards,
     combat,
     darkness_effects,
+    dice,
     event_effects,
     hero_effects,
     items,
@@ -18,5 +19,7 @@ from app.games.darkest_night.rules import (  # noqa: F401
     powers,
     quest_effects,
     round,
+    search,
     setup,
+    wounds,
 )

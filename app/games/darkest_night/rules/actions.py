@@ -13,7 +13,6 @@ from app.games.darkest_night.decisions import Action
 from app.games.darkest_night.engine import Ctx, Step, decision, explained, published_memo, step
 from app.games.darkest_night.rules.blights import attackable, move_hero
 from app.games.darkest_night.rules.cards import placed_actions, run_placed_action
-from app.games.darkest_night.rules.combat import chance, roll_dice_count
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
     automatic,
@@ -22,6 +21,7 @@ from app.games.darkest_night.rules.common import (
     hero_name,
     spend,
 )
+from app.games.darkest_night.rules.dice import chance, roll_dice_count
 from app.games.darkest_night.rules.items import keys_available, relic_cost, relic_limit, spend_keys
 from app.games.darkest_night.rules.ops import attack_step
 from app.games.darkest_night.rules.powers import (

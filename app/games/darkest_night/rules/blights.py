@@ -1,5 +1,6 @@
-"""Blights (DN 11.0): creating them from the map deck or the Necromancer player's hand,
-and their effects at the start and end of turns and on entering and leaving."""
+"""Blights (DN 11.0): creating them from the map deck or the Necromancer player's hand
+(DN 11.1, 20.3.3), their effects at the start and end of turns and on entering and leaving
+(DN 11.2), which of them may be attacked (DN 8.0, 11.2) and destroying them (DN 11.3)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.games.darkest_night.rules.common import (
     blight_destination,
     blight_effect_active,
     blight_param_total,
+    darkness_rule,
     discard,
     draw,
     every_blight,
@@ -419,6 +421,30 @@ def attackable(ctx: Ctx, hero: Hero) -> tuple[list[tuple[str, str, int]], list[s
         else:
             ok.append((blight.id, blight.type, blight_might(ctx, blight.type)))
     return ok, blocked
+
+
+@step("destroy_blight", "blight", "hero", "why")
+def destroy_blight(ctx: Ctx, st: Step) -> None:
+    """Return the blight to the stock; with Last Gasp, its destroyer suffers its defense."""
+    found = ctx.s.find_blight(st["blight"])
+    if found is None:
+        return
+    location, blight = found
+    ctx.emit(
+        "BlightDestroyed",
+        location=location,
+        blight=blight.id,
+        type=blight.type,
+        hero=st.get("hero"),
+        why=st.get("why", ""),
+    )
+    if st.get("hero") and darkness_rule(ctx, "last_gasp"):
+        ctx.then(
+            [dict(e) | {"why": "Last Gasp"} for e in ctx.c.blights[blight.type].defense], hero=st["hero"]
+        )
+    ctx.then(
+        [{"op": "power_hook", "hook": "blight_destroyed", "hero": st.get("hero")}] if st.get("hero") else []
+    )
 
 
 def is_monastery(location: str) -> bool:

@@ -226,6 +226,11 @@ def darkness_schedule(s: State) -> tuple[int, ...]:
     return DARKNESS_SCHEDULES[int(s.options.get("darkness_cards", 2))]
 
 
+def darkness_rule(ctx: Ctx, rule: str) -> bool:
+    """Is a darkness card with this lasting rule in play (``rule = "last_gasp"``)?"""
+    return any(ctx.c.darkness[c].data.get("rule") == rule for c in ctx.s.darkness_cards)
+
+
 # -- blights (DN 11.1) --------------------------------------------------------------------
 
 

@@ -19,10 +19,10 @@ from app.games.darkest_night.decisions import (
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.actions import search_difficulty
 from app.games.darkest_night.rules.blights import attackable, move_hero
-from app.games.darkest_night.rules.cards import take_power_from_deck
 from app.games.darkest_night.rules.common import can_spend, hero_name, spend
 from app.games.darkest_night.rules.ops import attack_step
 from app.games.darkest_night.rules.powers import set_power, spec
+from app.games.darkest_night.rules.search import take_power_from_deck
 from app.kernel.types import Choice
 
 # -- Druid, Rogue, Mesmer, Shaman, Bard ------------------------------------------------

@@ -1,24 +1,21 @@
 """The round (DN 6.0): heroes take turns in any order the players choose, each turn in four
-steps (start, event, action, end), then the Necromancer takes a turn."""
+steps (start, event, action, end), then the Necromancer takes a turn; after every step, the
+end of the game by the Holy Ritual (DN 18.2) and Hidden Relics appearing (DN 20.4)."""
 
 from __future__ import annotations
 
 from operator import attrgetter
 from typing import Any
 
-from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.content import LOCATIONS, MONASTERY
 from app.games.darkest_night.decisions import NextHero
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.autopass import AUTO_PASS, auto_answer
-from app.games.darkest_night.rules.combat import settle_pending
-from app.games.darkest_night.rules.common import (
-    automatic,
-    end_game,
-    gain,
-    hero_name,
-)
+from app.games.darkest_night.rules.cards import village_arrow
+from app.games.darkest_night.rules.common import automatic, end_game, gain, hero_name
 from app.games.darkest_night.rules.items import keys_held, relic_cost
 from app.games.darkest_night.rules.powers import default_secrecy
+from app.games.darkest_night.rules.wounds import settle_pending
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -196,7 +193,7 @@ def turn_close(ctx: Ctx, st: Step) -> None:
 
 def check_victory(ctx: Ctx) -> None:
     """After every step: a question an "any time" use made moot is dropped (DN 14.3.2, see
-    ``combat.settle_pending``), one a seat auto-passes is answered (``autopass``); the Holy
+    ``wounds.settle_pending``), one a seat auto-passes is answered (``autopass``); the Holy
     Ritual, 3 Holy Relics at the Monastery at once (DN 18.2); with Hidden Relics, a relic
     appears whenever the clues could pay for one more (DN 20.4)."""
     s = ctx.s
@@ -263,3 +260,15 @@ def reveal_hidden_relics(ctx: Ctx) -> None:
     left = 4 - s.relics_retrieved - len(s.relics)
     if left > 0 and len(s.relics) < have // cost:
         ctx.then([{"op": "place_hidden_relic"}])
+
+
+@step("place_hidden_relic")
+def place_hidden_relic(ctx: Ctx, _: Step) -> None:
+    """Hidden Relics: a relic appears when the heroes could retrieve one (DN 20.4)."""
+    free = [loc for loc in LOCATIONS if loc != MONASTERY and loc not in ctx.s.relics]
+    if not free:
+        return
+    location = village_arrow(ctx, ctx.rng.randint(1, 6))
+    if location in ctx.s.relics:
+        location = ctx.rng.choice(free)
+    ctx.emit("RelicPlaced", location=location)
