@@ -293,10 +293,29 @@ def item_name(kind: str) -> str:
     return spec.name if spec else kind.replace("_", " ")
 
 
+RESULT_NAMES = {
+    "mystery": "A mystery",
+    "supply_cache": "A supply cache",
+    "artifact": "An artifact",
+    "epiphany": "An epiphany",
+    "revelation": "A revelation",
+    "forgotten_shrine": "A forgotten shrine",
+    "inspiration": "Inspiration",
+    "stardust": "Stardust",
+}
+
+
+def result_name(result: str) -> str:
+    """A search result as players read it (DN 8.0): its name, or the item's ("A Treasure
+    Chest"), never its id."""
+    if result in RESULT_NAMES:
+        return RESULT_NAMES[result]
+    item = load().items.get(result)
+    return f"A {item.name}" if item else result.replace("_", " ").capitalize()
+
+
 def found(result: str) -> str:
     """A search result in a sentence: "a Treasure Chest", "an artifact", "inspiration"."""
-    from app.games.darkest_night.rules.cards import result_name
-
     name = result_name(result)
     return name[0].lower() + name[1:]
 

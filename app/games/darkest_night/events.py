@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.games.darkest_night import engine
+from app.games.darkest_night.engine import RULES
 from app.games.darkest_night.state import Blight, Deck, Hero, Item, Placed, Power, State
 
 D = dict[str, Any]
@@ -24,7 +24,7 @@ Applier = Callable[[State, D], None]
 
 def applies(*types: str, version: int = 1) -> Callable[[Applier], Applier]:
     """Register a copy-on-write applier: it changes a hero only through ``State.hero_w``."""
-    return engine.applies(*types, version=version, copy_on_write=True)
+    return RULES.applies(*types, version=version, copy_on_write=True)
 
 
 @applies("GameStarted")

@@ -6,11 +6,12 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.games.darkest_night import rules  # noqa: F401  (registers every rule)
+import app.games.darkest_night.rules  # noqa: F401  (registers every rule)
+from app.games.darkest_night.bot import choose
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import Combat, decision_hero, decision_title
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
-from app.games.darkest_night.describe import describe_event
+from app.games.darkest_night.describe import describe_event, page_extras
 from app.games.darkest_night.engine import (
     RULES,
     Ctx,
@@ -23,11 +24,12 @@ from app.games.darkest_night.engine import (
 )
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
+from app.games.darkest_night.rules.any_time import ANY_TIME
 from app.games.darkest_night.rules.common import hero_name
-from app.games.darkest_night.rules.items import ANY_TIME
 from app.games.darkest_night.rules.round import check_victory, schedule, victory_check_is_idle
 from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
+from app.games.darkest_night.targets import choice_target
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
 from app.kernel.flow import RESUME_OP, Decision, FlowGame, Window
 from app.kernel.flow.records import WAITING_EVENT, WAITING_VERSION
@@ -266,22 +268,16 @@ class DarkestNight(FlowGame):
 
     def page_extras(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """What the pages show beyond the view: the event card in play (DN 7.0)."""
-        from app.games.darkest_night.describe import page_extras
-
         return page_extras(state)
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
         """The map's location, blight or hero a choice acts on (``targets.py``)."""
-        from app.games.darkest_night.targets import choice_target
-
         return choice_target(choice)
 
     def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         """The heuristic bot (``bot/``) for a seat handed to it: a hero player's seat, or
         the Necromancer player's seat (DN 20.3: his moves and the map cards he plays). It
         never takes "any time" offers."""
-        from app.games.darkest_night.bot import choose
-
         if not prompt.required or not prompt.choices:
             return None
         return choose(state, prompt, rng)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.content import SUBDECKS
+from app.games.darkest_night.content import SUBDECKS, load
 from app.kernel.types import OptionSpec, RuleError
 
 OPTIONS = (
@@ -125,8 +125,6 @@ def check_seats(options: dict[str, Any], seats: int) -> None:
             "controls at least one hero (DN 3.2)",
         )
     check_hero_seats(options.get("hero_seats") or [], options["heroes"], players, seats)
-    from app.games.darkest_night.content import load
-
     needed = options["heroes"] * (2 if options["heroes"] == 2 else 1)
     if needed > len(load().heroes):
         raise RuleError(

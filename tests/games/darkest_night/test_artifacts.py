@@ -9,7 +9,7 @@ import pytest
 
 from app.games.darkest_night.content import CONTENT, LOCATIONS, load
 from app.games.darkest_night.engine import Ctx
-from app.games.darkest_night.rules.combat import roll_dice_count
+from app.games.darkest_night.rules.dice import roll_dice_count
 from app.games.darkest_night.rules.powers import carried_powers, dice_bonus, tactics
 from app.games.darkest_night.state import Blight, Item, Placed, State
 from tests.games.darkest_night.harness import Table, run_steps

@@ -12,7 +12,7 @@ import pytest
 
 from app.games.darkest_night.content import CONTENT, load
 from app.games.darkest_night.engine import RULES
-from app.games.darkest_night.rules.common import default_grace
+from app.games.darkest_night.rules.powers import default_grace
 from app.games.darkest_night.state import Blight, Item, Power, State
 from app.kernel.flow.content import walk_ops
 from tests.games.darkest_night.harness import Table, run_steps

@@ -8,7 +8,7 @@ import pytest
 from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night.engine import Ctx
 from app.games.darkest_night.hero_rates import party_for, play_party, play_party_state
-from app.games.darkest_night.rules.common import default_grace
+from app.games.darkest_night.rules.powers import default_grace
 from tests.games.darkest_night.test_heroes_c import (
     again,
     at,

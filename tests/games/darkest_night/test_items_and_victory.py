@@ -162,7 +162,7 @@ def test_retrieving_a_relic_costs_ten_clues() -> None:
 def test_the_first_relic_costs_seventeen_with_five_heroes() -> None:
     """DN 20.2.1."""
     t = Table.start(heroes=["prince", "valkyrie", "seer", "crusader", "prince"][:4], options={"heroes": 4})
-    from app.games.darkest_night.rules.actions import relic_cost
+    from app.games.darkest_night.rules.items import relic_cost
 
     assert relic_cost(t.state) == ("clues", 10)
     t.edit(lambda s: s.options.__setitem__("heroes", 5))

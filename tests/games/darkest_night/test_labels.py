@@ -13,8 +13,7 @@ import pytest
 
 from app.games.darkest_night import DARKEST_NIGHT
 from app.games.darkest_night.bench import play_with_bots
-from app.games.darkest_night.describe import describe_event
-from app.games.darkest_night.rules.cards import result_name
+from app.games.darkest_night.describe import describe_event, result_name
 from app.games.darkest_night.state import State
 from app.kernel import table as kernel
 from app.kernel.types import Choice, Event, Prompt

@@ -22,8 +22,8 @@ from app.games.darkest_night import game as dn_game
 from app.games.darkest_night.content import load
 from app.games.darkest_night.describe import hero_label
 from app.games.darkest_night.engine import MEMO_SURVIVES, RULES, Ctx
-from app.games.darkest_night.rules.combat import _chance, chance
 from app.games.darkest_night.rules.common import hero_name
+from app.games.darkest_night.rules.dice import _chance, chance
 from app.games.darkest_night.rules.powers import (
     artifacts_work,
     bonus_mods,
@@ -221,7 +221,7 @@ def test_any_time_offers_listed_once_are_those_of_the_fork_a_command_checks() ->
     offers worked out afresh on the published state, and on its fork with the pending
     decision and agenda set aside (as ``Ctx.interrupt`` leaves it)."""
     from app.games.darkest_night.engine import reading
-    from app.games.darkest_night.rules.items import ANY_TIME, anytime_choices
+    from app.games.darkest_night.rules.any_time import ANY_TIME, anytime_choices
 
     checked = 0
     for seed in (6, 8):
@@ -264,7 +264,7 @@ def test_the_choices_made_once_stay_as_made_along_games() -> None:
     auto-pass toggle are made once and offered in every prompt: playing games (any-time
     commands too, which hand a choice's own arguments to the rules) changes none of them."""
     from app.games.darkest_night.content import LOCATIONS
-    from app.games.darkest_night.rules import actions, autopass, combat
+    from app.games.darkest_night.rules import actions, autopass, dice
 
     shared = [
         actions.HIDE,
@@ -277,7 +277,7 @@ def test_the_choices_made_once_stay_as_made_along_games() -> None:
         autopass.AUTO_PASS_OFF,
         *(actions.travel_choice(location) for location in LOCATIONS),
         *(actions.meditate_choice(sparks) for sparks in range(4)),
-        *(combat.spark_choice(sparks) for sparks in range(1, 4)),
+        *(dice.spark_choice(sparks) for sparks in range(1, 4)),
     ]
     made = repr(shared)
     for seed in (2, 13):
@@ -312,12 +312,12 @@ def test_the_choices_kept_by_what_they_read_are_those_made_afresh() -> None:
 
 
 def test_the_choices_made_once_per_number_are_those_made_afresh() -> None:
-    from app.games.darkest_night.rules import actions, combat
+    from app.games.darkest_night.rules import actions, dice
 
     for sparks in range(4):
         detail = f"gain a spark ({sparks}/3)" if sparks < 3 else "you already have 3 sparks"
         assert actions.meditate_choice(sparks) == Choice("meditate", {}, "Meditate", detail)
-        assert combat.spark_choice(sparks) == Choice(
+        assert dice.spark_choice(sparks) == Choice(
             "spend_spark", {}, "Spend a spark: +1 die", f"{sparks} left (DN 4.2)"
         )
 
@@ -335,13 +335,13 @@ def test_a_yield_made_once_per_loss_is_the_one_made_afresh() -> None:
 
 
 def test_nothing_to_add_to_a_roll_is_a_roll_with_one_choice() -> None:
-    """``combat.nothing_to_add`` (asked before a roll, without labelling its choices) says
+    """``dice.nothing_to_add`` (asked before a roll, without labelling its choices) says
     whether ``roll_choices`` lists rolling alone: on every roll asked along games, with
     and without sparks, and with the relic's +1 to refuse or not."""
     from dataclasses import replace
 
     from app.games.darkest_night.decisions import Roll
-    from app.games.darkest_night.rules.combat import nothing_to_add, roll_choices
+    from app.games.darkest_night.rules.dice import nothing_to_add, roll_choices
 
     game = DARKEST_NIGHT
     compared = 0

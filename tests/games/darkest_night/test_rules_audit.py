@@ -239,7 +239,7 @@ def test_without_mysteries_a_mystery_or_revelation_gives_a_key_item() -> None:
 def test_without_mysteries_a_mystery_search_result_is_available() -> None:
     """DN 20.5: a Mystery result is not replaced by another card: it is a key."""
     from app.games.darkest_night.engine import Ctx
-    from app.games.darkest_night.rules.cards import result_available
+    from app.games.darkest_night.rules.search import result_available
 
     t = Table.start(options={"no_mysteries": True})
     assert result_available(Ctx.reader(t.state), t.hero("prince"), "mystery")

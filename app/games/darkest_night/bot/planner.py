@@ -19,10 +19,12 @@ from app.games.darkest_night.content import MONASTERY, load
 from app.games.darkest_night.decisions import Action, Combat
 from app.games.darkest_night.engine import Ctx
 from app.games.darkest_night.rules.blights import blight_might, is_protected
-from app.games.darkest_night.rules.combat import chance, combat_choices, roll_dice_count
-from app.games.darkest_night.rules.common import blight_effect_active, blight_param_total, default_grace
+from app.games.darkest_night.rules.combat import combat_choices
+from app.games.darkest_night.rules.common import blight_effect_active, blight_param_total
+from app.games.darkest_night.rules.dice import chance, roll_dice_count
+from app.games.darkest_night.rules.items import keys_held
 from app.games.darkest_night.rules.necromancer import distances
-from app.games.darkest_night.rules.powers import dice_bonus
+from app.games.darkest_night.rules.powers import default_grace, dice_bonus
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -81,8 +83,6 @@ def clue_cost(state: State) -> int:
 
 
 def have_clues(state: State) -> int:
-    from app.games.darkest_night.rules.items import keys_held
-
     return keys_held(state) if state.options.get("no_mysteries") else state.clues
 
 

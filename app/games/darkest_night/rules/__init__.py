@@ -1,14 +1,16 @@
 """The rules of Darkest Night, one module per rulebook chapter; importing this package
 registers every step, decision and applier with the engine."""
 
-from app.games.darkest_night import events  # noqa: F401
+import app.games.darkest_night.events  # noqa: F401  (every event applier)
 from app.games.darkest_night.rules import (  # noqa: F401
     actions,
+    any_time,
     autopass,
     blights,
     cards,
     combat,
     darkness_effects,
+    dice,
     event_effects,
     hero_effects,
     items,
@@ -17,5 +19,7 @@ from app.games.darkest_night.rules import (  # noqa: F401
     powers,
     quest_effects,
     round,
+    search,
     setup,
+    wounds,
 )

@@ -11,21 +11,24 @@ from typing import Any
 from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import Action
 from app.games.darkest_night.engine import Ctx, Step, decision, explained, published_memo, step
-from app.games.darkest_night.rules.blights import blight_might, is_protected, move_hero
-from app.games.darkest_night.rules.combat import chance, roll_dice_count
+from app.games.darkest_night.rules.blights import attackable, move_hero
+from app.games.darkest_night.rules.cards import placed_actions, run_placed_action
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
     automatic,
     blight_param_total,
-    default_grace,
     gain,
     hero_name,
+    spend,
 )
-from app.games.darkest_night.rules.items import keys_available, spend_keys
+from app.games.darkest_night.rules.dice import chance, roll_dice_count
+from app.games.darkest_night.rules.items import keys_available, relic_cost, relic_limit, spend_keys
+from app.games.darkest_night.rules.ops import attack_step
 from app.games.darkest_night.rules.powers import (
     artifacts_work,
     bonus_mods,
     carried_powers,
+    default_grace,
     dice_bonus,
     note_use,
     refresh_all,
@@ -64,31 +67,6 @@ def search_difficulty(ctx: Ctx, hero: Hero) -> int:
         + blight_param_total(ctx, "search_difficulty", hero.location, hero=hero)
         + blight_param_total(ctx, "search_difficulty_everywhere", hero.location, hero=hero)
     )
-
-
-def relic_cost(s: State) -> tuple[str, int]:
-    """10 clues; the first relic with 5 heroes 17 (DN 20.2.1); 3 keys without mysteries (DN 20.5)."""
-    if s.options.get("no_mysteries"):
-        return "keys", 3
-    if s.options["heroes"] == 5 and s.relics_retrieved == 0:
-        return "clues", 17
-    return "clues", 10
-
-
-def relic_limit(hero: Hero) -> int:
-    return 2 if hero.turns_per_round == 2 else 1
-
-
-def attackable(ctx: Ctx, hero: Hero) -> tuple[list[tuple[str, str, int]], list[str]]:
-    """(blight id, type, might) that may be attacked here, and why others may not."""
-    ok, blocked = [], []
-    for blight in ctx.s.blights.get(hero.location, []):
-        why = is_protected(ctx, hero.location, blight.id)
-        if why:
-            blocked.append(f"{blight.type}: {why}")
-        else:
-            ok.append((blight.id, blight.type, blight_might(ctx, blight.type)))
-    return ok, blocked
 
 
 def action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavailable]]:
@@ -252,8 +230,6 @@ def card_actions(ctx: Ctx, hero: Hero, *, main: bool) -> tuple[list[Choice], lis
     """Action effects of powers (DN 14.0), quests here (DN 16.2) and mysteries here (DN 17.3):
     those that are the hero's action (only if ``main``: the action is still to take) and the
     free actions, in one pass over the hero's powers."""
-    from app.games.darkest_night.rules.cards import placed_actions
-
     main_out: list[Choice] = []
     free_out: list[Choice] = []
     for power in carried_powers(hero, artifacts_work(ctx)):
@@ -423,8 +399,6 @@ def search(ctx: Ctx, hero: Hero, _: dict[str, Any]) -> None:
 def attack(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
     """Attack a blight here: fight vs its might; win destroys it, failing suffers its
     defense; lose 1 secrecy either way (DN 8.0, 12.1)."""
-    from app.games.darkest_night.rules.ops import attack_step
-
     step_ = attack_step(ctx, hero, args["blight"], {"dice": 1})
     del step_["dice"], step_["power"]
     ctx.then([step_])
@@ -451,8 +425,6 @@ def power_action(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
     name = spec(ctx, power_id).name
     note_use(ctx, hero, power_id)
     for resource, n in action.get("cost", {}).items():
-        from app.games.darkest_night.rules.common import spend
-
         spend(ctx, hero, resource, n, name)
     if action.get("exhaust"):
         set_power(ctx, hero, power_id, exhausted=True, why=f"used {name}")
@@ -475,12 +447,6 @@ def pick_args(args: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in args.items() if k in ("to", "target")}
 
 
-def placed_action(ctx: Ctx, hero: Hero, args: dict[str, Any]) -> None:
-    from app.games.darkest_night.rules.cards import run_placed_action
-
-    run_placed_action(ctx, hero, args)
-
-
 ACTIONS = {
     "travel": travel,
     "hide": hide,
@@ -491,6 +457,6 @@ ACTIONS = {
     "attack_necromancer": attack_necromancer,
     "retrieve_relic": retrieve_relic,
     "power_action": power_action,
-    "quest_action": placed_action,
-    "mystery_action": placed_action,
+    "quest_action": run_placed_action,
+    "mystery_action": run_placed_action,
 }

@@ -1,11 +1,12 @@
-"""Blights (DN 11.0): creating them from the map deck or the Necromancer player's hand,
-and their effects at the start and end of turns and on entering and leaving."""
+"""Blights (DN 11.0): creating them from the map deck or the Necromancer player's hand
+(DN 11.1, 20.3.3), their effects at the start and end of turns and on entering and leaving
+(DN 11.2), which of them may be attacked (DN 8.0, 11.2) and destroying them (DN 11.3)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.content import MONASTERY, load
 from app.games.darkest_night.decisions import ChooseBlightType, OrderEffects, PlayMapCard
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
@@ -13,6 +14,7 @@ from app.games.darkest_night.rules.common import (
     blight_destination,
     blight_effect_active,
     blight_param_total,
+    darkness_rule,
     discard,
     draw,
     every_blight,
@@ -22,8 +24,8 @@ from app.games.darkest_night.rules.common import (
     stock_of,
     type_of,
 )
+from app.games.darkest_night.rules.items import can_receive, relic_count_this_turn
 from app.games.darkest_night.rules.powers import bonus_mods, spec
-from app.games.darkest_night.rules.round import relic_count_this_turn
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -133,8 +135,6 @@ def necromancer_plays_blight(ctx: Ctx, st: Step) -> None:
 
 
 def play_card_choices(s: State, d: PlayMapCard) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     content = load()
     out = []
     for card in s.hand:
@@ -366,8 +366,6 @@ def on_enter(ctx: Ctx, hero: Hero, destination: str) -> None:
     loss += blight_param_total(ctx, "enter_leave_lose_secrecy", destination, hero=hero)
     if loss:
         lose(ctx, hero, "secrecy", loss, "entering a cursed place")
-    from app.games.darkest_night.rules.items import can_receive
-
     for item in list(ctx.s.orphaned.get(destination, [])):
         if not can_receive(hero, item):
             continue  # no second Holy Relic (DN 15.2): it waits for another hero
@@ -411,6 +409,42 @@ def is_protected(ctx: Ctx, location: str, blight_id: str) -> str | None:
 def blight_might(ctx: Ctx, blight_type: str) -> int:
     """Might, +1 with darkness 25 or more (DN 9.0)."""
     return ctx.c.blights[blight_type].might + (1 if ctx.s.darkness >= 25 else 0)
+
+
+def attackable(ctx: Ctx, hero: Hero) -> tuple[list[tuple[str, str, int]], list[str]]:
+    """(blight id, type, might) that may be attacked here, and why others may not."""
+    ok, blocked = [], []
+    for blight in ctx.s.blights.get(hero.location, []):
+        why = is_protected(ctx, hero.location, blight.id)
+        if why:
+            blocked.append(f"{blight.type}: {why}")
+        else:
+            ok.append((blight.id, blight.type, blight_might(ctx, blight.type)))
+    return ok, blocked
+
+
+@step("destroy_blight", "blight", "hero", "why")
+def destroy_blight(ctx: Ctx, st: Step) -> None:
+    """Return the blight to the stock; with Last Gasp, its destroyer suffers its defense."""
+    found = ctx.s.find_blight(st["blight"])
+    if found is None:
+        return
+    location, blight = found
+    ctx.emit(
+        "BlightDestroyed",
+        location=location,
+        blight=blight.id,
+        type=blight.type,
+        hero=st.get("hero"),
+        why=st.get("why", ""),
+    )
+    if st.get("hero") and darkness_rule(ctx, "last_gasp"):
+        ctx.then(
+            [dict(e) | {"why": "Last Gasp"} for e in ctx.c.blights[blight.type].defense], hero=st["hero"]
+        )
+    ctx.then(
+        [{"op": "power_hook", "hook": "blight_destroyed", "hero": st.get("hero")}] if st.get("hero") else []
+    )
 
 
 def is_monastery(location: str) -> bool:

@@ -1,31 +1,15 @@
-"""Events (DN 7.0), quests (DN 16.0), mysteries (DN 17.0), darkness cards (DN 9.0),
-search results (DN 8.0), destroying blights (DN 11.3) and battling the Necromancer (DN 12.2)."""
+"""The card decks: events (DN 7.0), quests (DN 16.0), mysteries (DN 17.0) and darkness cards
+(DN 9.0, 9.1); the Village's arrows that place quests and mysteries at random (DN 16.1,
+17.2); quest and mystery actions (DN 16.2, 17.3)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.content import LOCATIONS, MONASTERY
-from app.games.darkest_night.decisions import (
-    Epiphany,
-    QuestLocation,
-    Sacrifice,
-    SearchChoice,
-    SearchFallback,
-    SupplyCache,
-)
+from app.games.darkest_night.content import LOCATIONS
+from app.games.darkest_night.decisions import QuestLocation
 from app.games.darkest_night.engine import Ctx, Step, decision, step
-from app.games.darkest_night.rules.common import (
-    NECROMANCER_STRENGTH,
-    blight_effect_active,
-    discard,
-    draw,
-    end_game,
-    gain,
-    hero_name,
-    reshuffle,
-)
-from app.games.darkest_night.rules.items import gain_keys
+from app.games.darkest_night.rules.common import blight_effect_active, discard, draw, reshuffle
 from app.games.darkest_night.state import Hero, State
 from app.kernel.rng import shuffle
 from app.kernel.types import Choice
@@ -176,10 +160,6 @@ def place_quest_card(ctx: Ctx, st: Step) -> None:
         needed=spec.data.get("progress", 1),
         time=spec.data.get("time", 5),
     )
-
-
-def quest_spec(ctx: Ctx, card: str) -> Any:
-    return ctx.c.quests[card]
 
 
 @step("quest_timers")
@@ -373,6 +353,22 @@ def remove_mystery(ctx: Ctx, st: Step) -> None:
         ctx.emit("MysteryRemoved", id=mystery.id, card=mystery.card)
 
 
+@step("permanent_hook", "hero", "hook")
+def permanent_hook(ctx: Ctx, st: Step) -> None:
+    """Permanent mystery effects that trigger on a moment (Contemplation: an epiphany in the
+    Swamp gives 3 clues, DN 17.3). ``permanent = {hook, at?, do}``."""
+    hero = ctx.s.heroes.get(st.get("hero") or "")
+    steps: list[Step] = []
+    for mystery in ctx.s.mysteries:
+        permanent = ctx.c.mysteries[mystery.card].data.get("permanent")
+        if not permanent or permanent.get("hook") != st["hook"]:
+            continue
+        if permanent.get("at", "here") == "here" and (hero is None or hero.location != mystery.location):
+            continue
+        steps += [dict(e) | ({"hero": hero.id} if hero else {}) for e in permanent.get("do", ())]
+    ctx.then(steps)
+
+
 # -- darkness cards (DN 9.0, 9.1) -------------------------------------------------------------
 
 
@@ -411,430 +407,4 @@ def darkness_card_hook(ctx: Ctx, st: Step) -> None:
             dict(e) | {k: v for k, v in st.items() if k not in ("op", "hook")}
             for e in hooks.get(st["hook"], ())
         ]
-    ctx.then(steps)
-
-
-def darkness_rule(ctx: Ctx, rule: str) -> bool:
-    """Is a darkness card with this lasting rule in play (``rule = "last_gasp"``)?"""
-    return any(ctx.c.darkness[c].data.get("rule") == rule for c in ctx.s.darkness_cards)
-
-
-# -- blights destroyed and the Necromancer (DN 11.3, 12.2, 18.1) -----------------------------
-
-
-@step("destroy_blight", "blight", "hero", "why")
-def destroy_blight(ctx: Ctx, st: Step) -> None:
-    """Return the blight to the stock; with Last Gasp, its destroyer suffers its defense."""
-    found = ctx.s.find_blight(st["blight"])
-    if found is None:
-        return
-    location, blight = found
-    ctx.emit(
-        "BlightDestroyed",
-        location=location,
-        blight=blight.id,
-        type=blight.type,
-        hero=st.get("hero"),
-        why=st.get("why", ""),
-    )
-    if st.get("hero") and darkness_rule(ctx, "last_gasp"):
-        ctx.then(
-            [dict(e) | {"why": "Last Gasp"} for e in ctx.c.blights[blight.type].defense], hero=st["hero"]
-        )
-    ctx.then(
-        [{"op": "power_hook", "hook": "blight_destroyed", "hero": st.get("hero")}] if st.get("hero") else []
-    )
-
-
-@step("battle_necromancer", "attack", "hero")
-def battle_necromancer(ctx: Ctx, st: Step) -> None:
-    """Strength 7, awareness 6; failing is a wound; eluding has no effect (DN 12.2).
-    Attacking him (the hero's action) costs 1 secrecy, succeed or fail, "in the same way
-    as a blight" (DN 8.0); being attacked by him (DN 7.2) does not."""
-    hero = ctx.s.heroes[st["hero"]]
-    revealed = []
-    if st.get("attack"):
-        revealed = [{"op": "lose_secrecy", "n": 1, "why": "attacking the Necromancer (DN 8.0)"}]
-    ctx.then(
-        [
-            {
-                "op": "combat",
-                "hero": hero.id,
-                "vs": "necromancer",
-                "allow": ["fight"] if st.get("attack") else ["fight", "elude"],
-                "foe": {"name": "Necromancer", "strength": NECROMANCER_STRENGTH, "awareness": 6},
-                "win": [{"op": "necromancer_beaten", "approach": "$approach"}, *revealed],
-                "fail": [{"op": "wound", "why": "the Necromancer"}, *revealed],
-                "why": "the Necromancer",
-            }
-        ]
-    )
-
-
-@step("necromancer_beaten", "approach", "hero")
-def necromancer_beaten(ctx: Ctx, st: Step) -> None:
-    """A won fight: a pall card goes first (DN 20.1.5), else he sacrifices a blight here of
-    the hero's choice, else a hero with a Holy Relic slays him (DN 12.2, 18.1)."""
-    hero = ctx.s.heroes[st["hero"]]
-    if ctx.s.last_roll and ctx.s.last_roll.get("purpose") == "elude":
-        return  # eluding him successfully has no effect
-    if ctx.s.pall:
-        ctx.emit("PallReduced", card=ctx.s.pall[0])
-        return
-    from app.games.darkest_night.rules.blights import is_protected
-
-    blights = ctx.s.blights.get(ctx.s.necromancer, [])
-    if blights:
-        choosable = [b for b in blights if not is_protected(ctx, ctx.s.necromancer, b.id)] or blights
-        if len(choosable) == 1:
-            ctx.then(
-                [
-                    {
-                        "op": "destroy_blight",
-                        "hero": hero.id,
-                        "blight": choosable[0].id,
-                        "why": "the Necromancer sacrificed it to escape (DN 12.2)",
-                    }
-                ]
-            )
-            return
-        ctx.ask(Sacrifice(seat=hero.seat, hero=hero.id, blights=[b.id for b in choosable]))
-        return
-    if hero.relics():
-        end_game(ctx, "win", f"{hero_name(ctx, hero.id)} slew the Necromancer with a Holy Relic (DN 18.1).")
-    else:
-        ctx.emit("NecromancerUnharmed", hero=hero.id, why="only a hero holding a Holy Relic can slay him")
-
-
-def sacrifice_choices(s: State, d: Sacrifice) -> list[Choice]:
-    out = []
-    for blight_id in d.blights:
-        found = s.find_blight(blight_id)
-        if found:
-            out.append(
-                Choice(
-                    "destroy",
-                    {"blight": blight_id},
-                    f"Destroy the {found[1].type}",
-                    "the Necromancer sacrifices it to escape (DN 12.2)",
-                )
-            )
-    return out
-
-
-@decision(Sacrifice, sacrifice_choices)
-def resolve_sacrifice(ctx: Ctx, d: Sacrifice, _t: str, args: dict[str, Any]) -> None:
-    ctx.then(
-        [
-            {
-                "op": "destroy_blight",
-                "hero": d.hero,
-                "blight": args["blight"],
-                "why": "the Necromancer sacrificed it to escape (DN 12.2)",
-            }
-        ]
-    )
-
-
-@step("place_hidden_relic")
-def place_hidden_relic(ctx: Ctx, _: Step) -> None:
-    """Hidden Relics: a relic appears when the heroes could retrieve one (DN 20.4)."""
-    free = [loc for loc in LOCATIONS if loc != MONASTERY and loc not in ctx.s.relics]
-    if not free:
-        return
-    location = village_arrow(ctx, ctx.rng.randint(1, 6))
-    if location in ctx.s.relics:
-        location = ctx.rng.choice(free)
-    ctx.emit("RelicPlaced", location=location)
-
-
-# -- search results (DN 8.0) ---------------------------------------------------------------
-
-
-@step("search_result", "faces", "hero", "kept", "successes")
-def search_result(ctx: Ctx, st: Step) -> None:
-    """A map card per success; cards whose result cannot be taken are replaced; after 3
-    misses a power card or any green-backed item (DN 8.0)."""
-    hero = ctx.s.heroes[st["hero"]]
-    if st["successes"] == 0:
-        ctx.emit("SearchFailed", hero=hero.id)
-        return
-    cards: list[str] = []
-    misses = 0
-    while len(cards) < st["successes"] and misses < 3:
-        card = draw(ctx, "map", reason="searching")
-        if card is None:
-            break
-        result = ctx.c.map_cards[card].search.get(hero.location)
-        if result and result_available(ctx, hero, result):
-            cards.append(card)
-        else:
-            ctx.emit("SearchResultUnavailable", card=card, result=result)
-            discard(ctx, "map", card)
-            misses += 1
-    if not cards:
-        if misses >= 3:
-            ctx.ask(SearchFallback(seat=hero.seat, hero=hero.id))
-        return
-    if len(cards) == 1:
-        take_search_result(ctx, hero, cards[0], [])
-        return
-    ctx.ask(SearchChoice(seat=hero.seat, hero=hero.id, cards=cards))
-
-
-def result_available(ctx: Ctx, hero: Hero, result: str) -> bool:
-    if result == "artifact":
-        deck = ctx.s.decks["artifact"]
-        return bool(deck.cards or deck.discard)
-    if result in ctx.c.items:
-        return ctx.s.item_stock.get(result, 0) > 0
-    if result == "mystery":
-        if ctx.s.options.get("no_mysteries"):
-            return True  # the symbol is a key (DN 20.5)
-        deck = ctx.s.decks["mystery"]
-        return bool(deck.cards or deck.discard)
-    if result in ("supply_cache", "epiphany"):
-        return bool(hero.deck)
-    return True
-
-
-def search_choice_choices(s: State, d: SearchChoice) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
-    content = load()
-    hero = s.heroes[d.hero]
-    return [
-        Choice(
-            "take_result",
-            {"card": c},
-            result_name(content.map_cards[c].search[hero.location]),
-            "the other cards are discarded",
-        )
-        for c in d.cards
-    ]
-
-
-@decision(SearchChoice, search_choice_choices)
-def resolve_search_choice(ctx: Ctx, d: SearchChoice, _t: str, args: dict[str, Any]) -> None:
-    hero = ctx.s.heroes[d.hero]
-    take_search_result(ctx, hero, args["card"], [c for c in d.cards if c != args["card"]])
-
-
-def take_search_result(ctx: Ctx, hero: Hero, card: str, others: list[str]) -> None:
-    result = ctx.c.map_cards[card].search[hero.location]
-    ctx.emit("SearchSucceeded", hero=hero.id, card=card, result=result, location=hero.location)
-    for other in [*others, card]:
-        discard(ctx, "map", other)
-    ctx.then(
-        [
-            {
-                "op": "gain_item" if result in ctx.c.items and result != "artifact" else f"find_{result}",
-                "kind": result,
-                "hero": hero.id,
-                "why": "searching",
-            }
-        ]
-    )
-
-
-def fallback_choices(s: State, d: SearchFallback) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
-    content = load()
-    hero = s.heroes[d.hero]
-    out = []
-    if hero.deck:
-        out.append(Choice("fallback_power", {}, "Draw a power card", "three map cards gave nothing (DN 8.0)"))
-    for kind, spec in content.items.items():
-        if spec.back == "green" and s.item_stock.get(kind, 0) > 0:
-            out.append(Choice("fallback_item", {"kind": kind}, f"Take a {spec.name}", spec.text))
-    return out or [Choice("fallback_nothing", {}, "Receive nothing", "nothing is left to take (DN 8.0)")]
-
-
-@decision(SearchFallback, fallback_choices)
-def resolve_fallback(ctx: Ctx, d: SearchFallback, type_: str, args: dict[str, Any]) -> None:
-    if type_ == "fallback_power":
-        ctx.then([{"op": "draw_power", "hero": d.hero}])
-    elif type_ == "fallback_item":
-        ctx.then([{"op": "gain_item", "hero": d.hero, "kind": args["kind"], "why": "searching"}])
-
-
-RESULT_NAMES = {
-    "mystery": "A mystery",
-    "supply_cache": "A supply cache",
-    "artifact": "An artifact",
-    "epiphany": "An epiphany",
-    "revelation": "A revelation",
-    "forgotten_shrine": "A forgotten shrine",
-    "inspiration": "Inspiration",
-    "stardust": "Stardust",
-}
-
-
-def result_name(result: str) -> str:
-    """A search result as players read it (DN 8.0): its name, or the item's ("A Treasure
-    Chest"), never its id."""
-    from app.games.darkest_night.content import load
-
-    if result in RESULT_NAMES:
-        return RESULT_NAMES[result]
-    item = load().items.get(result)
-    return f"A {item.name}" if item else result.replace("_", " ").capitalize()
-
-
-@step("find_mystery", "hero", "kind", "why")
-def find_mystery(ctx: Ctx, st: Step) -> None:
-    """A search result: draw a mystery card (DN 17.2); without mysteries, a key (DN 20.5)."""
-    if ctx.s.options.get("no_mysteries"):
-        gain_keys(ctx, st["hero"], 1, "a mystery symbol is a key (DN 20.5)")
-        return
-    ctx.then([{"op": "draw_mystery", "hero": st["hero"]}])
-
-
-@step("find_forgotten_shrine", "hero", "kind", "power", "why")
-def find_forgotten_shrine(ctx: Ctx, st: Step) -> None:
-    """+2 grace with no limit (DN 4.1 example)."""
-    gain(ctx, ctx.s.heroes[st["hero"]], "grace", 2, "a forgotten shrine (DN 4.1)")
-
-
-@step("find_revelation", "hero", "kind", "power", "why")
-def find_revelation(ctx: Ctx, st: Step) -> None:
-    """A search result: 3 clues (and Revelation's permanent mysteries); without mysteries,
-    a key (DN 20.5: a revelation symbol is a key, no dice)."""
-    if ctx.s.options.get("no_mysteries"):
-        gain_keys(ctx, st["hero"], 1, "a revelation symbol is a key (DN 20.5)")
-        return
-    ctx.then([{"op": "clues", "hero": st["hero"], "n": 3, "why": "a revelation"}])
-    ctx.then([{"op": "permanent_hook", "hook": "revelation", "hero": st["hero"]}])
-
-
-@step("find_inspiration", "hero")
-def find_inspiration(ctx: Ctx, st: Step) -> None:
-    """Inspiration (authored): a spark and your powers refreshed."""
-    from app.games.darkest_night.rules.powers import refresh_all
-
-    hero = ctx.s.heroes[st["hero"]]
-    gain(ctx, hero, "sparks", 1, "inspiration")
-    refresh_all(ctx, hero, "inspiration")
-
-
-@step("find_stardust", "hero", "kind", "why")
-def find_stardust(ctx: Ctx, st: Step) -> None:
-    """Stardust (authored): +2 secrecy up to 7 and 1 grace up to default."""
-    from app.games.darkest_night.rules.common import default_grace
-
-    hero = ctx.s.heroes[st["hero"]]
-    gain(ctx, hero, "secrecy", 2, "stardust", cap=7)
-    gain(ctx, hero, "grace", 1, "stardust", cap=default_grace(ctx, hero))
-
-
-@step("find_epiphany", "hero", "kind", "power", "why")
-def find_epiphany(ctx: Ctx, st: Step) -> None:
-    """Choose any card of your power deck, then shuffle it (first edition's wording)."""
-    hero = ctx.s.heroes[st["hero"]]
-    ctx.then([{"op": "permanent_hook", "hook": "epiphany", "hero": hero.id}])
-    if hero.deck:
-        ctx.ask(Epiphany(seat=hero.seat, hero=hero.id))
-
-
-def epiphany_choices(s: State, d: Epiphany) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
-    powers = load().powers()
-    return [
-        Choice("take_power", {"power": p}, powers[p].name, powers[p].text)
-        for p in sorted(s.heroes[d.hero].deck)
-    ]
-
-
-@decision(Epiphany, epiphany_choices)
-def resolve_epiphany(ctx: Ctx, d: Epiphany, _t: str, args: dict[str, Any]) -> None:
-    take_power_from_deck(ctx, ctx.s.heroes[d.hero], args["power"], "an epiphany")
-
-
-def take_power_from_deck(ctx: Ctx, hero: Hero, power: str, why: str) -> None:
-    """Take a chosen card from the power deck, then shuffle the deck."""
-    ctx.emit("PowerDrawn", hero=hero.id, power=power, why=why)
-    ctx.emit("PowerGained", hero=hero.id, power=power)
-    order = list(hero.deck)
-    shuffle(ctx.rng, order)
-    ctx.emit("PowerDeckShuffled", hero=hero.id, order=order)
-
-
-@step("find_supply_cache", "hero", "kind", "power", "why")
-def find_supply_cache(ctx: Ctx, st: Step) -> None:
-    """Draw 2 powers, keep 1, the other to the bottom of the deck (Extended Example)."""
-    hero = ctx.s.heroes[st["hero"]]
-    drawn = hero.deck[:2]
-    if not drawn:
-        return  # an empty power deck gives nothing (DN 19.1)
-    for power in drawn:
-        ctx.emit("PowerDrawn", hero=hero.id, power=power, why="a supply cache", private_seat=hero.seat)
-    if len(drawn) == 1:
-        ctx.emit("PowerGained", hero=hero.id, power=drawn[0])
-        return
-    ctx.ask(SupplyCache(seat=hero.seat, hero=hero.id, drawn=drawn))
-
-
-def supply_choices(s: State, d: SupplyCache) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
-    powers = load().powers()
-    return [Choice("keep_power", {"power": p}, f"Keep {powers[p].name}", powers[p].text) for p in d.drawn]
-
-
-@decision(SupplyCache, supply_choices)
-def resolve_supply(ctx: Ctx, d: SupplyCache, _t: str, args: dict[str, Any]) -> None:
-    hero = ctx.s.heroes[d.hero]
-    ctx.emit("PowerGained", hero=hero.id, power=args["power"])
-    other = next(p for p in d.drawn if p != args["power"])
-    ctx.emit("PowerPutBack", hero=hero.id, power=other, bottom=True, private_seat=hero.seat)
-
-
-@step("draw_power", "hero", "power", "why")
-def draw_power(ctx: Ctx, st: Step) -> None:
-    """Draw the top card of the hero's power deck into play (DN 14.0)."""
-    hero = ctx.s.heroes[st["hero"]]
-    if hero.deck:
-        power = hero.deck[0]
-        ctx.emit("PowerDrawn", hero=hero.id, power=power, why=st.get("why", "a card"))
-        ctx.emit("PowerGained", hero=hero.id, power=power)
-
-
-@step("find_artifact", "hero", "kind", "why")
-def find_artifact(ctx: Ctx, st: Step) -> None:
-    """A search result: draw an artifact card (DN 14.4)."""
-    ctx.then([{"op": "draw_artifact", "hero": st["hero"]}])
-
-
-@step("draw_artifact", "hero", "power", "why")
-def draw_artifact(ctx: Ctx, st: Step) -> None:
-    """An artifact card: a power that is also an item (DN 14.4)."""
-    card = draw(ctx, "artifact", reason="an artifact")
-    if card is None:
-        return
-    hero = ctx.s.heroes[st["hero"]]
-    ctx.emit(
-        "ItemGained",
-        hero=hero.id,
-        item=f"i{ctx.s.next_item}",
-        kind="artifact",
-        from_stock=False,
-        data={"card": card, "exhausted": False, "active": False, "target": None},
-    )
-
-
-@step("permanent_hook", "hero", "hook")
-def permanent_hook(ctx: Ctx, st: Step) -> None:
-    """Permanent mystery effects that trigger on a moment (Contemplation: an epiphany in the
-    Swamp gives 3 clues, DN 17.3). ``permanent = {hook, at?, do}``."""
-    hero = ctx.s.heroes.get(st.get("hero") or "")
-    steps: list[Step] = []
-    for mystery in ctx.s.mysteries:
-        permanent = ctx.c.mysteries[mystery.card].data.get("permanent")
-        if not permanent or permanent.get("hook") != st["hook"]:
-            continue
-        if permanent.get("at", "here") == "here" and (hero is None or hero.location != mystery.location):
-            continue
-        steps += [dict(e) | ({"hero": hero.id} if hero else {}) for e in permanent.get("do", ())]
     ctx.then(steps)

@@ -78,21 +78,6 @@ def blight_param_total(ctx: Ctx, effect: str, location: str | None, *, hero: Her
     return sum(int(ctx.c.blights[t].params.get("n", 0)) for t in applying)
 
 
-def default_grace(ctx: Ctx, hero: Hero) -> int:
-    """Default grace with lasting modifiers (Stigma: −2 each, DN 11.2; powers' bonuses)."""
-    from app.games.darkest_night.rules.powers import bonus_total
-
-    value = hero.default_grace + blight_param_total(ctx, "default_grace", hero.location, hero=hero)
-    value += bonus_total(ctx, hero, "default_grace")
-    return max(0, value)
-
-
-def default_secrecy(ctx: Ctx, hero: Hero) -> int:
-    from app.games.darkest_night.rules.powers import bonus_total
-
-    return max(0, hero.default_secrecy + bonus_total(ctx, hero, "default_secrecy"))
-
-
 def automatic(ctx: Ctx, hero_id: str | None, what: str, why: str = "") -> None:
     """Say in the log what the rules did without asking: a question with one meaningful
     answer is not asked (issue 11, "never ask what has one meaningful answer"), or a seat
@@ -239,6 +224,11 @@ def darkness_schedule(s: State) -> tuple[int, ...]:
     if s.options.get("no_darkness_deck"):
         return (10, 20)
     return DARKNESS_SCHEDULES[int(s.options.get("darkness_cards", 2))]
+
+
+def darkness_rule(ctx: Ctx, rule: str) -> bool:
+    """Is a darkness card with this lasting rule in play (``rule = "last_gasp"``)?"""
+    return any(ctx.c.darkness[c].data.get("rule") == rule for c in ctx.s.darkness_cards)
 
 
 # -- blights (DN 11.1) --------------------------------------------------------------------

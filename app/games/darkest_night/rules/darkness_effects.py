@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
 from app.games.darkest_night.engine import Ctx, Step, step
+from app.games.darkest_night.rules.blights import attackable
+from app.games.darkest_night.rules.cards import advance_quest, village_arrow
 from app.games.darkest_night.rules.common import hero_name
+from app.games.darkest_night.rules.necromancer import distances, first_steps, move_necromancer, neighbours
 from app.games.darkest_night.state import Hero
 
 # -- choosing heroes and reading the board without a hero --------------------------------
@@ -24,8 +27,6 @@ from app.games.darkest_night.state import Hero
 
 def near_necromancer(ctx: Ctx) -> set[str]:
     """The locations next to the Necromancer's (he never enters the Monastery, DN 10.0)."""
-    from app.games.darkest_night.rules.necromancer import neighbours
-
     return set(neighbours(ctx, ctx.s.necromancer))
 
 
@@ -141,8 +142,6 @@ def blight_at(ctx: Ctx, st: Step) -> None:
     """More blights (DN 11.1): ``where`` is "random" (the Village's arrows, as for quests),
     "empty" (every location but the Monastery that has none) or "lowest_secrecy" (where the
     least hidden hero outside the Monastery stands)."""
-    from app.games.darkest_night.rules.cards import village_arrow
-
     why = str(st.get("why") or "a darkness card")
     where = st.get("where", "random")
     places: list[str] = []
@@ -167,8 +166,6 @@ def necromancer_stalks(ctx: Ctx, st: Step) -> None:
     most ``max_secrecy`` (or, with ``pick = "lowest_secrecy"``, the least hidden such
     hero): one step by the shortest route (DN 10.0), or straight to that hero's location
     with ``leap = true``. Ties are broken at random, as in DN 10.0."""
-    from app.games.darkest_night.rules.necromancer import distances, first_steps, move_necromancer
-
     s = ctx.s
     limit = int(st.get("max_secrecy", 99))
     prey = [h for h in s.living() if h.location != MONASTERY and h.secrecy <= limit]
@@ -245,8 +242,6 @@ def tithe(ctx: Ctx, st: Step) -> None:
 def advance_quests_near(ctx: Ctx, st: Step) -> None:
     """Every quest at or next to the Necromancer's location gets ``n`` more time markers;
     one that reaches its time expires (DN 16.3)."""
-    from app.games.darkest_night.rules.cards import advance_quest
-
     near = near_necromancer(ctx) | {ctx.s.necromancer}
     for quest in list(ctx.s.quests):
         if quest.location in near:
@@ -298,8 +293,6 @@ def teleport(ctx: Ctx, st: Step) -> None:
 def push_necromancer(ctx: Ctx, st: Step) -> None:
     """Drive the Necromancer to a location next to his, of the player's choice (never the
     Monastery, DN 10.0)."""
-    from app.games.darkest_night.rules.necromancer import neighbours
-
     why = str(st.get("why") or "an artifact")
     options = [
         {"label": f"Drive him to the {loc}", "do": [{"op": "move_necromancer", "to": loc, "why": why}]}
@@ -312,8 +305,6 @@ def push_necromancer(ctx: Ctx, st: Step) -> None:
 def banish_blight(ctx: Ctx, st: Step) -> None:
     """Destroy a blight here that could be attacked (Shroud and Nexus protect, DN 11.2),
     without a roll; its destroyer is the hero (Last Gasp applies)."""
-    from app.games.darkest_night.rules.actions import attackable
-
     hero = ctx.s.heroes[st["hero"]]
     targets, _ = attackable(ctx, hero)
     why = str(st.get("why") or "an artifact")

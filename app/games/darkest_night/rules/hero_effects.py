@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import (
     DruidForm,
     HbAttack,
@@ -17,6 +17,12 @@ from app.games.darkest_night.decisions import (
     HbSeekOath,
 )
 from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.actions import search_difficulty
+from app.games.darkest_night.rules.blights import attackable, move_hero
+from app.games.darkest_night.rules.common import can_spend, hero_name, spend
+from app.games.darkest_night.rules.ops import attack_step
+from app.games.darkest_night.rules.powers import set_power, spec
+from app.games.darkest_night.rules.search import take_power_from_deck
 from app.kernel.types import Choice
 
 # -- Druid, Rogue, Mesmer, Shaman, Bard ------------------------------------------------
@@ -27,8 +33,6 @@ def search_with(ctx: Ctx, st: Step) -> None:
     """Search rolling ``dice`` dice instead of 1: a map card per success, choose one (DN 8.0).
     The Rogue's Eavesdrop: spend 1 secrecy to search with 2 dice (DN 4.1). Bonus search dice
     add as usual; the Monastery cannot be searched (DN 19.2)."""
-    from app.games.darkest_night.rules.actions import search_difficulty
-
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead or hero.location == MONASTERY:
         return
@@ -51,8 +55,6 @@ def druid_take_form(ctx: Ctx, st: Step) -> None:
     """The Druid's Celerity: leave every Form (``forms``), then take any one of them that is
     not exhausted, or none. Forms end each other (DN 14.1 example: another Form card
     deactivates Wolf Form); a suppressed Form may still be left (DN 14.2)."""
-    from app.games.darkest_night.rules.powers import set_power
-
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
@@ -67,8 +69,6 @@ def druid_take_form(ctx: Ctx, st: Step) -> None:
 
 
 def druid_form_choices(s: Any, d: DruidForm) -> list[Choice]:
-    from app.games.darkest_night.rules.powers import spec
-
     ctx = Ctx.reader(s)
     out = [Choice("take_form", {"power": f}, f"Take {spec(ctx, f).name}", spec(ctx, f).text) for f in d.forms]
     out.append(Choice("no_form", {}, "Take no Form", "keep your own shape"))
@@ -77,8 +77,6 @@ def druid_form_choices(s: Any, d: DruidForm) -> list[Choice]:
 
 @decision(DruidForm, druid_form_choices)
 def resolve_druid_form(ctx: Ctx, d: DruidForm, type_: str, args: dict[str, Any]) -> None:
-    from app.games.darkest_night.rules.powers import set_power, spec
-
     if type_ == "take_form":
         hero = ctx.s.heroes[d.hero]
         name = spec(ctx, args["power"]).name
@@ -108,8 +106,6 @@ def knight_end_oath(ctx: Ctx, st: Step) -> None:
     """An Oath is kept until it is fulfilled or broken, then it ends (first-edition Knight,
     shared/facts "First-edition power decks"): deactivate it (DN 14.1) and forget what it was
     sworn on. ``oath`` names the power (default: the power the effect belongs to)."""
-    from app.games.darkest_night.rules.powers import set_power
-
     hero = ctx.s.heroes[st["hero"]]
     oath = hero.power(st.get("oath") or st.get("power") or "")
     if hero.dead or oath is None or not oath.active:
@@ -162,8 +158,6 @@ def knight_if(ctx: Ctx, st: Step) -> None:
 @step("knight_mark_place", "hero", "oath", "power", "why")
 def knight_mark_place(ctx: Ctx, st: Step) -> None:
     """Remember where the Knight swore an Oath (Oath of Defense: broken if he leaves it)."""
-    from app.games.darkest_night.rules.powers import set_power
-
     hero = ctx.s.heroes[st["hero"]]
     oath = hero.power(st.get("oath") or st.get("power") or "")
     if oath is not None:
@@ -194,8 +188,6 @@ def knight_swear_on_quest(ctx: Ctx, st: Step) -> None:
 
 
 def _hb_swear_quest(ctx: Ctx, hero: Any, st: dict[str, Any], quest_id: str) -> None:
-    from app.games.darkest_night.rules.powers import set_power
-
     oath = hero.power(st.get("oath") or st.get("power") or "")
     quest = next(q for q in ctx.s.quests if q.id == quest_id)
     if oath is None:
@@ -245,8 +237,6 @@ def knight_seek_oath(ctx: Ctx, st: Step) -> None:
 
 
 def _hb_seek_oath_choices(s: Any, d: HbSeekOath) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     powers = load().powers()
     out = [Choice("take_oath", {"power": p}, f"Take {powers[p].name}", powers[p].text) for p in d.oaths]
     out.append(Choice("no_oath", {}, "Take no Oath card", "your power deck stays as it is"))
@@ -257,8 +247,6 @@ def _hb_seek_oath_choices(s: Any, d: HbSeekOath) -> list[Choice]:
 def _hb_resolve_seek_oath(ctx: Ctx, d: HbSeekOath, type_: str, args: dict[str, Any]) -> None:
     if type_ != "take_oath":
         return
-    from app.games.darkest_night.rules.cards import take_power_from_deck
-
     take_power_from_deck(ctx, ctx.s.heroes[d.hero], args["power"], "Oath of Valor fulfilled")
 
 
@@ -272,8 +260,6 @@ def move_choice(ctx: Ctx, st: Step) -> None:
     if hero.dead:
         return
     if st.get("range", "adjacent") == "any":
-        from app.games.darkest_night.content import LOCATIONS
-
         places = [loc for loc in LOCATIONS if loc != hero.location]
     else:
         places = list(ctx.c.locations[hero.location].adjacent)
@@ -288,8 +274,6 @@ def _hb_move_choices(s: Any, d: HbMove) -> list[Choice]:
 
 @decision(HbMove, _hb_move_choices)
 def _hb_resolve_move(ctx: Ctx, d: HbMove, type_: str, args: dict[str, Any]) -> None:
-    from app.games.darkest_night.rules.blights import move_hero
-
     if type_ == "move_to":
         move_hero(ctx, ctx.s.heroes[d.hero], args["to"], d.why)
 
@@ -312,8 +296,6 @@ def pick_hero_here(ctx: Ctx, st: Step) -> None:
     """The player picks a hero at this hero's location (``others = true``: another hero)
     and ``do`` applies to that hero; ``cost`` is paid by this hero when the pick is made, and
     with no one to pick (or no way to pay) nothing happens (the Paragon's Take the Blow)."""
-    from app.games.darkest_night.rules.common import can_spend
-
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead or not all(can_spend(hero, r, n) for r, n in st.get("cost", {}).items()):
         return
@@ -333,15 +315,11 @@ def pick_hero_here(ctx: Ctx, st: Step) -> None:
 
 
 def _hb_can_pay(s: Any, d: HbPickHero) -> bool:
-    from app.games.darkest_night.rules.common import can_spend
-
     hero = s.heroes[d.hero]
     return not hero.dead and all(can_spend(hero, r, n) for r, n in d.cost.items())
 
 
 def _hb_pick_hero_choices(s: Any, d: HbPickHero) -> list[Choice]:
-    from app.games.darkest_night.rules.common import hero_name
-
     cost = ", ".join(f"spend {n} {r}" for r, n in d.cost.items())
     heroes = [h for h in d.heroes if not s.heroes[h].dead] if _hb_can_pay(s, d) else []
     out = [Choice("pick_hero", {"target": h}, hero_name(s, h), cost) for h in heroes]
@@ -351,8 +329,6 @@ def _hb_pick_hero_choices(s: Any, d: HbPickHero) -> list[Choice]:
 
 @decision(HbPickHero, _hb_pick_hero_choices)
 def _hb_resolve_pick_hero(ctx: Ctx, d: HbPickHero, type_: str, args: dict[str, Any]) -> None:
-    from app.games.darkest_night.rules.common import spend
-
     if type_ != "pick_hero" or not _hb_can_pay(ctx.s, d):
         return
     hero = ctx.s.heroes[d.hero]
@@ -435,8 +411,6 @@ def tinker_scrap_item(ctx: Ctx, st: Step) -> None:
 
 
 def _hb_scrap_choices(s: Any, d: HbScrap) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     items = load().items
     hero = s.heroes[d.hero]
     out, seen = [], set()
@@ -466,8 +440,6 @@ def _hb_resolve_scrap(ctx: Ctx, d: HbScrap, type_: str, args: dict[str, Any]) ->
 def offer_attack(ctx: Ctx, st: Step) -> None:
     """The hero may attack a blight here, as with the attack action (DN 8.0, 12.1: any
     tactic, 1 secrecy lost either way), or decline (the Valkyrie's Ride of the Slain)."""
-    from app.games.darkest_night.rules.actions import attackable
-
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
@@ -490,8 +462,6 @@ def _hb_attack_choices(s: Any, d: HbAttack) -> list[Choice]:
 
 @decision(HbAttack, _hb_attack_choices)
 def _hb_resolve_attack(ctx: Ctx, d: HbAttack, type_: str, args: dict[str, Any]) -> None:
-    from app.games.darkest_night.rules.ops import attack_step
-
     if type_ != "attack_blight" or ctx.s.find_blight(args["blight"]) is None:
         return
     attack = attack_step(ctx, ctx.s.heroes[d.hero], args["blight"], {"dice": 1})

@@ -6,7 +6,7 @@ from collections import deque
 from types import SimpleNamespace
 from typing import Any
 
-from app.games.darkest_night.content import LOCATIONS, MONASTERY
+from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import NecromancerMove, SkullToken
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.common import (
@@ -14,6 +14,7 @@ from app.games.darkest_night.rules.common import (
     blight_effect_active,
     blight_param_total,
     create_blight,
+    draw,
     hero_name,
     raise_darkness,
     roll_dice,
@@ -25,8 +26,6 @@ from app.kernel.types import Choice, Unavailable
 def neighbours(ctx_or_state: Any, location: str) -> tuple[str, ...]:
     """Where the Necromancer may step from ``location``: never into the Monastery, so
     Mountains and Forest connect only through the Village (DN 10.0)."""
-    from app.games.darkest_night.content import load
-
     return tuple(x for x in load().locations[location].adjacent if x != MONASTERY)
 
 
@@ -179,8 +178,6 @@ def necromancer_move_unavailable(s: State, d: NecromancerMove) -> list[Unavailab
     location in its ``type``, so a refused command is never given another's reason."""
     here = s.necromancer
     detected = [h for h in s.living() if h.location != MONASTERY and d.roll > h.secrecy]
-    from app.games.darkest_night.content import load
-
     view: Any = SimpleNamespace(s=s, c=load())
     gate = blight_effect_active(view, "necromancer_all_adjacent", None) > 0
     occupied = {h.location for h in s.living()}
@@ -240,8 +237,6 @@ def necromancer_done(ctx: Ctx, _: Step) -> None:
 @step("draw_necromancer_hand")
 def draw_necromancer_hand(ctx: Ctx, _: Step) -> None:
     """The Necromancer player draws 4 map cards, hidden from the heroes (DN 20.3.1)."""
-    from app.games.darkest_night.rules.common import draw
-
     cards = []
     for _n in range(4):
         card = draw(ctx, "map", reason="the Necromancer's hand", private_seat=ctx.s.necromancer_seat)

@@ -8,19 +8,20 @@ from typing import Any
 
 from app.games.darkest_night.decisions import AttackTarget, CardChoice
 from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.blights import attackable, blight_might, move_hero
 from app.games.darkest_night.rules.common import (
     TRAVEL_SECRECY_CAP,
     can_spend,
     create_blight,
-    default_grace,
-    default_secrecy,
     gain,
     lose,
     lower_darkness,
     raise_darkness,
     spend,
 )
-from app.games.darkest_night.rules.items import gain_keys
+from app.games.darkest_night.rules.items import gain_keys, give_item_from_stock
+from app.games.darkest_night.rules.necromancer import move_necromancer
+from app.games.darkest_night.rules.powers import default_grace, default_secrecy, set_power
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -344,16 +345,12 @@ def spend_or(ctx: Ctx, st: Step) -> None:
 @step("gain_item", "hero", "kind", "power", "why")
 def gain_item(ctx: Ctx, st: Step) -> None:
     """Take an item token from the stock; if none is left, any green-backed item (DN 16.2)."""
-    from app.games.darkest_night.rules.items import give_item_from_stock
-
     give_item_from_stock(ctx, hero_of(ctx, st), st["kind"], _why(st, "a card"))
 
 
 @step("move_hero", "hero", "power", "to", "why")
 def move_hero_op(ctx: Ctx, st: Step) -> None:
     """Move the hero: ``to`` a location, "necromancer", or "monastery"."""
-    from app.games.darkest_night.rules.blights import move_hero
-
     hero = hero_of(ctx, st)
     to = st.get("to", "Monastery")
     if to == "necromancer":
@@ -364,8 +361,6 @@ def move_hero_op(ctx: Ctx, st: Step) -> None:
 @step("move_necromancer", "hero", "power", "to", "why")
 def move_necromancer_op(ctx: Ctx, st: Step) -> None:
     """Move the Necromancer: ``to`` "here" (the hero's location) or a location."""
-    from app.games.darkest_night.rules.necromancer import move_necromancer
-
     to = st.get("to", "here")
     if to == "here":
         to = hero_of(ctx, st).location
@@ -388,8 +383,6 @@ def ignore_blights(ctx: Ctx, st: Step) -> None:
 @step("exhaust_this", "hero", "power", "why")
 def exhaust_this(ctx: Ctx, st: Step) -> None:
     """Exhaust the power whose effect this is."""
-    from app.games.darkest_night.rules.powers import set_power
-
     if st.get("power"):
         set_power(ctx, hero_of(ctx, st), st["power"], exhausted=True, why="its own effect")
 
@@ -403,8 +396,6 @@ def auto_search(ctx: Ctx, st: Step) -> None:
 @step("attack_with", "dice", "hero", "power", "why")
 def attack_with(ctx: Ctx, st: Step) -> None:
     """Attack a blight here with the dice this power gives (choose which if several)."""
-    from app.games.darkest_night.rules.actions import attackable
-
     hero = hero_of(ctx, st)
     targets, _ = attackable(ctx, hero)
     if not targets:
@@ -424,8 +415,6 @@ def attack_with(ctx: Ctx, st: Step) -> None:
 
 
 def attack_step(ctx: Ctx, hero: Hero, blight_id: str, st: dict[str, Any]) -> Step:
-    from app.games.darkest_night.rules.blights import blight_might
-
     found = ctx.s.find_blight(blight_id)
     assert found is not None
     blight = found[1]

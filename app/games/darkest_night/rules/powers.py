@@ -12,7 +12,9 @@ A power's data names what it does:
 - ``action``: an action (``{effects = [...], cost = {secrecy = 1}, exhaust = true,
   activate = "hero_here"}``).
 
-Corruption stops bonus powers, Confusion tactic powers, where they lie (DN 11.2).
+Corruption stops bonus powers, Confusion tactic powers, where they lie (DN 11.2). A hero's
+default grace and secrecy are read here, with the lasting modifiers of powers and blights
+(DN 4.1, 11.2).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 from app.games.darkest_night.content import PowerDef
 from app.games.darkest_night.decisions import ExhaustPower
 from app.games.darkest_night.engine import Ctx, Step, decision, step
-from app.games.darkest_night.rules.common import blight_effect_active, hero_name
+from app.games.darkest_night.rules.common import blight_effect_active, blight_param_total, hero_name
 from app.games.darkest_night.state import Hero, Power, State
 from app.kernel.types import Choice
 
@@ -143,6 +145,17 @@ def applies_to(power: Power, owner: Hero, hero: Hero) -> bool:
 
 def bonus_total(ctx: Ctx, hero: Hero, op: str) -> int:
     return sum(int(m.get("n", 0)) for m in bonus_mods(ctx, hero) if m["op"] == op)
+
+
+def default_grace(ctx: Ctx, hero: Hero) -> int:
+    """Default grace with lasting modifiers (Stigma: −2 each, DN 11.2; powers' bonuses)."""
+    value = hero.default_grace + blight_param_total(ctx, "default_grace", hero.location, hero=hero)
+    value += bonus_total(ctx, hero, "default_grace")
+    return max(0, value)
+
+
+def default_secrecy(ctx: Ctx, hero: Hero) -> int:
+    return max(0, hero.default_secrecy + bonus_total(ctx, hero, "default_secrecy"))
 
 
 def dice_bonus(

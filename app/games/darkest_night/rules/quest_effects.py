@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.darkest_night.content import load
 from app.games.darkest_night.decisions import DestroyBlightAt, GreenItem, MysteryPay, PeekDarkness, QuestPay
 from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.actions import pray_roll
 from app.games.darkest_night.rules.common import (
     can_spend,
     create_blight,
@@ -471,8 +473,6 @@ def peek_darkness(ctx: Ctx, st: Step) -> None:
 
 
 def peek_darkness_choices(s: State, d: PeekDarkness) -> list[Choice]:
-    from app.games.darkest_night.content import load
-
     card = load().darkness[d.card]
     out = [Choice("leave_on_top", {}, f"Leave {card.name} on top", card.text)]
     if not d.alone:
@@ -493,8 +493,6 @@ def resolve_peek_darkness(ctx: Ctx, d: PeekDarkness, type_: str, _a: dict[str, A
 def pray_at_mystery(ctx: Ctx, st: Step) -> None:
     """Pray away from the Monastery: 2 dice against 3, +1 grace per success up to default,
     then refresh your powers (the pray action, DN 8.0), at a holy place a mystery reveals."""
-    from app.games.darkest_night.rules.actions import pray_roll
-
     hero = living_hero(ctx, st)
     if hero is None:
         return

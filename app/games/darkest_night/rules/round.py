@@ -1,23 +1,21 @@
 """The round (DN 6.0): heroes take turns in any order the players choose, each turn in four
-steps (start, event, action, end), then the Necromancer takes a turn."""
+steps (start, event, action, end), then the Necromancer takes a turn; after every step, the
+end of the game by the Holy Ritual (DN 18.2) and Hidden Relics appearing (DN 20.4)."""
 
 from __future__ import annotations
 
 from operator import attrgetter
 from typing import Any
 
-from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.content import LOCATIONS, MONASTERY
 from app.games.darkest_night.decisions import NextHero
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.autopass import AUTO_PASS, auto_answer
-from app.games.darkest_night.rules.combat import settle_pending
-from app.games.darkest_night.rules.common import (
-    automatic,
-    default_secrecy,
-    end_game,
-    gain,
-    hero_name,
-)
+from app.games.darkest_night.rules.cards import village_arrow
+from app.games.darkest_night.rules.common import automatic, end_game, gain, hero_name
+from app.games.darkest_night.rules.items import keys_held, relic_cost
+from app.games.darkest_night.rules.powers import default_secrecy
+from app.games.darkest_night.rules.wounds import settle_pending
 from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
@@ -140,18 +138,6 @@ def turn_start(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "start_of_turn_effects", "hero": hero.id}])
 
 
-def relic_count_this_turn(s: State, hero: Hero) -> int:
-    """How many relics act this turn: one, or in the dual-class variant one only on the
-    second turn of the round unless the hero carries two (DN 20.2.3)."""
-    relics = hero.relics()
-    if not relics:
-        return 0
-    if hero.turns_per_round == 2:
-        second_turn = hero.turns_left == 1
-        return 1 if (relics >= 2 or second_turn) else 0
-    return 1
-
-
 @step("turn_event", "hero")
 def turn_event(ctx: Ctx, st: Step) -> None:
     """Event step (DN 7.0): none in the Monastery (DN 7.3); with zero secrecy and the
@@ -205,16 +191,9 @@ def turn_close(ctx: Ctx, st: Step) -> None:
     ctx.emit("TurnEnded", hero=hero.id)
 
 
-def end_turn_now(ctx: Ctx, hero: Hero) -> None:
-    """A hero's turn ends at once (death, DN 13.1): drop what was left of it."""
-    ctx.s.agenda = [x for x in ctx.s.agenda if x.get("hero") != hero.id]
-    if ctx.s.current == hero.id:
-        ctx.then([{"op": "turn_close", "hero": hero.id}])
-
-
 def check_victory(ctx: Ctx) -> None:
     """After every step: a question an "any time" use made moot is dropped (DN 14.3.2, see
-    ``combat.settle_pending``), one a seat auto-passes is answered (``autopass``); the Holy
+    ``wounds.settle_pending``), one a seat auto-passes is answered (``autopass``); the Holy
     Ritual, 3 Holy Relics at the Monastery at once (DN 18.2); with Hidden Relics, a relic
     appears whenever the clues could pay for one more (DN 20.4)."""
     s = ctx.s
@@ -275,12 +254,21 @@ kind_of_item = attrgetter("kind")
 
 
 def reveal_hidden_relics(ctx: Ctx) -> None:
-    from app.games.darkest_night.rules.actions import relic_cost
-    from app.games.darkest_night.rules.items import keys_held
-
     s = ctx.s
     resource, cost = relic_cost(s)
     have = keys_held(s) if resource == "keys" else s.clues
     left = 4 - s.relics_retrieved - len(s.relics)
     if left > 0 and len(s.relics) < have // cost:
         ctx.then([{"op": "place_hidden_relic"}])
+
+
+@step("place_hidden_relic")
+def place_hidden_relic(ctx: Ctx, _: Step) -> None:
+    """Hidden Relics: a relic appears when the heroes could retrieve one (DN 20.4)."""
+    free = [loc for loc in LOCATIONS if loc != MONASTERY and loc not in ctx.s.relics]
+    if not free:
+        return
+    location = village_arrow(ctx, ctx.rng.randint(1, 6))
+    if location in ctx.s.relics:
+        location = ctx.rng.choice(free)
+    ctx.emit("RelicPlaced", location=location)

@@ -8,7 +8,13 @@ from typing import Any
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, Content, load
 from app.games.darkest_night.decisions import ChooseHero, ChoosePowers
 from app.games.darkest_night.engine import Ctx, Step, decision, step
-from app.games.darkest_night.rules.common import draw, hero_name, place_blight, stock_of
+from app.games.darkest_night.rules.common import (
+    check_darkness_thresholds,
+    draw,
+    hero_name,
+    place_blight,
+    stock_of,
+)
 from app.games.darkest_night.state import State, kind_of
 from app.kernel.rng import shuffle
 from app.kernel.types import Choice
@@ -93,8 +99,6 @@ def place_starting_blights(ctx: Ctx, _: Step) -> None:
 @step("starting_darkness")
 def starting_darkness(ctx: Ctx, _: Step) -> None:
     """Thresholds already reached by the starting darkness draw their cards (DN 20.1.1, 20.1.3)."""
-    from app.games.darkest_night.rules.common import check_darkness_thresholds
-
     check_darkness_thresholds(ctx)
 
 

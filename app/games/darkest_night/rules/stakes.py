@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.darkest_night.engine import Ctx
+from app.games.darkest_night.rules.powers import default_grace
 from app.games.darkest_night.state import Hero
 
 BLIGHT_DICE = {"fight": "fight_dice", "elude": "elude_dice"}
@@ -130,7 +131,5 @@ def roll_stakes(ctx: Ctx, hero: Hero, step: dict[str, Any]) -> str:
     if op == "search_result":
         return "a map card per success, you keep one result; fail: nothing found"
     if op == "prayed":
-        from app.games.darkest_night.rules.common import default_grace
-
         return f"+1 grace per success (up to {default_grace(ctx, hero)}), then refresh your powers"
     return ""

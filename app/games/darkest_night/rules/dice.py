@@ -1,0 +1,416 @@
+"""Dice rolls (DN 5.0): a roll's dice and their sources (powers' bonuses, blights' penalties,
+DN 11.2, 14.0), the odds, sparks and boosts added before it (DN 4.2, 14.1), a Holy Relic's
++1 to the highest fight die (DN 15.2), Terror's extra die (DN 11.2), the items used after it
+(Charm, Bottled Magic, Vanishing Dust: DN 15.0), and tactics' after-effects (DN 12.0, 14.0)."""
+
+from __future__ import annotations
+
+from functools import cache
+from math import comb
+from typing import Any
+
+from app.games.darkest_night.content import MONASTERY
+from app.games.darkest_night.decisions import ROLL, ROLLED, ROLLING, AfterRoll, Roll
+from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.common import (
+    automatic,
+    blight_effect_active,
+    blight_param_total,
+    hero_name,
+    roll_dice,
+    spend,
+)
+from app.games.darkest_night.rules.items import relic_limit
+from app.games.darkest_night.rules.powers import boosts, default_grace, dice_bonus, set_power, spec
+from app.games.darkest_night.rules.stakes import (
+    blight_dice_sources,
+    dice_word,
+    extras_text,
+    roll_stakes,
+    sources_text,
+)
+from app.games.darkest_night.state import Hero, State
+from app.kernel.types import Choice
+
+
+def chance(dice: int, target: int, *, relic: bool = False, terror: bool = False, need: int = 1) -> float:
+    """The chance that a roll succeeds: at least ``need`` dice reach ``target`` (DN 5.0).
+    A relic adds 1 to the highest die (DN 15.2); Terror adds a die and drops the highest."""
+    key = (dice, target, relic, terror, need)
+    known = _CHANCES.get(key)
+    if known is None:
+        known = _CHANCES[key] = _chance(dice, target, relic, terror, need)
+    return known
+
+
+_CHANCES: dict[tuple[int, int, bool, bool, int], float] = {}
+"""``chance`` by its arguments: a pure function of a few small numbers, asked for every
+combat, search and prayer choice's label in every prompt (the table stays small)."""
+
+
+def _chance(dice: int, target: int, relic: bool, terror: bool, need: int) -> float:
+    if relic:
+        target -= 1  # only the highest die matters for the first success
+    p = min(1.0, max(0.0, (7 - target) / 6))
+    n = max(1, dice)
+    if terror:
+        n += 1
+        need += 1
+    miss = sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(need))
+    return 1 - miss
+
+
+def roll_dice_count(ctx: Ctx, hero: Hero, roll: str, base: int, d: dict[str, Any]) -> int:
+    total = base + sum(n for _, n in dice_bonus(ctx, hero, roll, {"vs": d.get("vs")}))
+    total += blight_dice(ctx, hero, roll)
+    return max(1, total)
+
+
+def blight_dice(ctx: Ctx, hero: Hero, roll: str) -> int:
+    """Unholy Aura: −1 fight die; Evil Presence: −1 elude die (DN 11.2)."""
+    if roll == "fight":
+        return blight_param_total(ctx, "fight_dice", hero.location, hero=hero)
+    if roll == "elude":
+        return blight_param_total(ctx, "elude_dice", hero.location, hero=hero)
+    return 0
+
+
+def terror_here(ctx: Ctx, hero: Hero) -> bool:
+    return blight_effect_active(ctx, "terror_dice", hero.location, hero=hero) > 0
+
+
+@step("roll", *ROLL)
+def roll(ctx: Ctx, st: Step) -> None:
+    """Set up a roll: its dice and the optional boosts the hero may add before rolling."""
+    hero = ctx.s.heroes[st["hero"]]
+    purpose = st["purpose"]
+    base = int(st.get("base", 1))
+    # A roll an event card calls for is "part of the event" (DN 16.1: Balance applies).
+    vs = st.get("vs") or ("event" if ctx.s.step == "event" and ctx.s.current == hero.id else None)
+    st = dict(st) | {"vs": vs}
+    tactic = st.get("tactic")
+    sources = [(spec(ctx, tactic).name if tactic else "base", base)]  # a tactic's dice by name
+    sources += dice_bonus(ctx, hero, purpose, {"vs": vs})
+    sources += blight_dice_sources(ctx, hero, purpose)  # each blight by name (DN 11.2)
+    pending = {k: v for k, v in st.items() if k != "op"}
+    pending["dice"] = sum(n for _, n in sources)
+    pending["sources"] = [[name, n] for name, n in sources]
+    pending["relic"] = (
+        purpose == "fight"
+        and hero.relics() > 0
+        and relic_acts(hero)
+        and not blight_effect_active(ctx, "items_disabled", None)
+    )
+    pending["terror"] = terror_here(ctx, hero)
+    if not has_boosts(ctx, hero, pending):
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    d = Roll(seat=hero.seat, step=pending)
+    if nothing_to_add(ctx, hero, pending):  # rolling is the only choice: roll
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    if not pending["relic"] and extra_dice_pointless(ctx, hero, pending):
+        automatic(
+            ctx, hero.id, f"{hero_name(ctx, hero.id)}: no die added could change this roll, rolled at once"
+        )
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    ctx.ask(d)
+
+
+def extra_dice_pointless(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
+    """Whether no spark or boost could change what the roll does: a target no die reaches
+    (a 7 without a Holy Relic, DN 12.2), or a prayer whose grace is already full or cannot
+    be gained (DN 8.0, 4.1)."""
+    target = pending.get("target")
+    if target is None:
+        return False  # a die for a place: more dice, more places to choose from (DN 16.1)
+    if int(target) > 6:
+        return True
+    then = pending.get("then") or {}
+    if then.get("op") == "prayed":
+        full = hero.grace >= default_grace(ctx, hero)
+        return full or blight_effect_active(ctx, "no_grace_gain", hero.location, hero=hero) > 0
+    return False
+
+
+def relic_acts(hero: Hero) -> bool:
+    """In the dual-class variant one relic is inert on the first turn of the round (DN 20.2.3)."""
+    if hero.turns_per_round == 2 and hero.relics() < 2:
+        return hero.turns_left == 1
+    return True
+
+
+def relic_could_be_handed_on(s: State, hero: Hero) -> bool:
+    """Refusing the relic's +1 keeps it free to give or store this turn (DN 15.2): worth
+    asking only with a hero here who may take a relic, or at the Monastery to store it."""
+    if hero.location == MONASTERY:
+        return True
+    return any(
+        other.id != hero.id and other.relics() < relic_limit(other) for other in s.heroes_at(hero.location)
+    )
+
+
+def has_boosts(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
+    return (
+        hero.sparks > 0
+        or bool(boosts(ctx, hero, pending["purpose"], {"vs": pending.get("vs")}))
+        or pending["relic"]
+    )
+
+
+def nothing_to_add(ctx: Ctx, hero: Hero, step: dict[str, Any]) -> bool:
+    """Whether rolling as it stands is the roll's only choice: ``roll_choices`` would list
+    no spark to spend, no boost and no relic to refuse (asked without labelling them)."""
+    if hero.sparks > 0 or boosts(ctx, hero, step["purpose"], {"vs": step.get("vs")}):
+        return False
+    return not (step["relic"] and relic_could_be_handed_on(ctx.s, hero))
+
+
+def roll_choices(s: State, decision: Roll) -> list[Choice]:
+    d = decision.step
+    ctx = Ctx.reader(s)
+    hero = s.heroes[d["hero"]]
+    dice, target = max(1, d["dice"]), d.get("target")
+    odds = ""
+    if target:
+        odds = f" — {chance(dice, target, relic=d['relic'], terror=d['terror']):.0%}"
+    explained = sources_text(d["sources"]) + extras_text(d["relic"], d["terror"])
+    stakes = roll_stakes(ctx, hero, d)
+    out = [
+        Choice(
+            "roll_dice",
+            {},
+            f"Roll {dice_word(dice)}" + (f" needing {target}+" if target else ""),
+            explained + odds + (f"; {stakes}" if stakes else ""),
+        )
+    ]
+    if hero.sparks > 0:
+        out.append(spark_choice(hero.sparks))
+    for mod in boosts(ctx, hero, d["purpose"], {"vs": d.get("vs")}):
+        out.append(
+            Choice(
+                "use_boost",
+                {"power": mod["power"]},
+                f"Use {spec(ctx, mod['power']).name}: +{mod['n']} dice",
+                "then it is no longer active" if mod.get("deactivate") else "",
+            )
+        )
+    if d["relic"] and relic_could_be_handed_on(s, hero):
+        out.append(
+            Choice(
+                "refuse_relic",
+                {},
+                "Refuse the Holy Relic's +1",
+                "keep it free to hand on this turn (DN 15.2)",
+            )
+        )
+    return out
+
+
+@cache
+def spark_choice(sparks: int) -> Choice:
+    """Spend a spark on a roll, for a hero with ``sparks`` (made once per number)."""
+    return Choice("spend_spark", {}, "Spend a spark: +1 die", f"{sparks} left (DN 4.2)")
+
+
+@decision(Roll, roll_choices)
+def resolve_roll(ctx: Ctx, decision: Roll, type_: str, args: dict[str, Any]) -> None:
+    d = decision.step
+    hero = ctx.s.heroes[d["hero"]]
+    pending = dict(d)
+    if type_ == "roll_dice":
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    if type_ == "spend_spark":
+        spend(ctx, hero, "sparks", 1, "an extra die (DN 4.2)")
+        pending["dice"] += 1
+        pending["sources"] = [*pending["sources"], ["spark", 1]]
+    elif type_ == "use_boost":
+        mod = next(
+            m for m in boosts(ctx, hero, d["purpose"], {"vs": d.get("vs")}) if m["power"] == args["power"]
+        )
+        owner = ctx.s.heroes[mod["owner"]]
+        if mod.get("deactivate"):
+            set_power(ctx, owner, mod["power"], active=False, target=None, why="its boost was used")
+        pending["dice"] += int(mod["n"])
+        pending["sources"] = [*pending["sources"], [spec(ctx, mod["power"]).name, int(mod["n"])]]
+    elif type_ == "refuse_relic":
+        pending["relic"] = False
+    again = Roll(seat=hero.seat, step=pending)
+    if nothing_to_add(ctx, hero, pending):  # nothing more to add: roll now
+        ctx.then([{"op": "roll_now", **pending}])
+        return
+    ctx.ask(again)  # the player rolls when ready
+
+
+@step("roll_now", *ROLLING)
+def roll_now(ctx: Ctx, st: Step) -> None:
+    """Roll the dice (Terror adds one to drop), then record the roll (DN 5.0)."""
+    hero = ctx.s.heroes[st["hero"]]
+    if st.get("relic"):
+        # Taking the relic's +1 is using it: locked until this hero's next turn (DN 15.1, 15.2).
+        relic = next((i for i in hero.items if i.kind == "holy_relic"), None)
+        if relic is not None and not relic.locked:
+            ctx.emit("ItemUsed", hero=hero.id, item=relic.id, kind=relic.kind, discard=False)
+    dice = max(1, st["dice"])
+    faces = roll_dice(ctx, dice + (1 if st.get("terror") else 0))
+    record_roll(ctx, hero, st, faces)
+
+
+def evaluate(faces: list[int], target: int | None, *, relic: bool, terror: bool) -> tuple[list[int], int]:
+    """The dice that count (Terror drops the highest) with the relic's +1 on the highest."""
+    kept = sorted(faces, reverse=True)
+    if terror and len(kept) > 1:
+        kept = kept[1:]
+    if relic and kept:
+        kept[0] += 1
+    if target is None:
+        return kept, 0
+    return kept, sum(1 for f in kept if f >= target)
+
+
+def record_roll(ctx: Ctx, hero: Hero, st: dict[str, Any], faces: list[int]) -> None:
+    kept, successes = evaluate(
+        faces, st.get("target"), relic=st.get("relic", False), terror=st.get("terror", False)
+    )
+    ctx.emit(
+        "DiceRolled",
+        hero=hero.id,
+        purpose=st["purpose"],
+        dice=len(faces),
+        target=st.get("target"),
+        faces=faces,
+        kept=kept,
+        successes=successes,
+        relic=st.get("relic", False),
+        terror=st.get("terror", False),
+        sources=st.get("sources", []),
+    )
+    pending = {k: v for k, v in st.items() if k != "op"} | {"faces": faces, "successes": successes}
+    ctx.then([{"op": "after_roll", **pending}])
+
+
+def after_roll_items(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> list[tuple[str, str]]:
+    """(item id, kind) of items the hero could use on this roll now (DN 15.0)."""
+    if blight_effect_active(ctx, "items_disabled", hero.location):
+        return []
+    out = []
+    for item in hero.items:
+        if item.locked:
+            continue
+        if (
+            item.kind == "charm"
+            or (item.kind == "bottled_magic" and st["purpose"] == "fight" and not more_dice_pointless(st))
+            or (item.kind == "vanishing_dust" and st["purpose"] == "elude" and st["successes"] == 0)
+        ):
+            out.append((item.id, item.kind))
+    return out
+
+
+def more_dice_pointless(st: dict[str, Any]) -> bool:
+    """Whether dice added after the roll (Bottled Magic, DN 15.0) cannot change what it does:
+    the fight is already won and nothing counts its successes (a tactic's after-effect or a
+    win that scales with them, e.g. a quest's progress, DN 16.2)."""
+    if st.get("successes", 0) <= 0 or (st.get("then") or {}).get("op") != "combat_result":
+        return False
+    if any(str(a.get("when", "")).startswith("successes") for a in st.get("tactic_after", ())):
+        return False
+    combat_ = st["then"].get("combat") or {}
+    return "$successes" not in repr(combat_.get("win", []))
+
+
+@step("after_roll", *ROLLED)
+def after_roll(ctx: Ctx, st: Step) -> None:
+    """After a roll: offer the items that act on it (Charm, Bottled Magic, Vanishing Dust)."""
+    hero = ctx.s.heroes[st["hero"]]
+    if after_roll_items(ctx, hero, st) and not st.get("no_items"):
+        ctx.ask(AfterRoll(seat=hero.seat, step={k: v for k, v in st.items() if k != "op"}))
+        return
+    if (
+        not st.get("no_items")
+        and any(i.kind == "bottled_magic" and not i.locked for i in hero.items)
+        and more_dice_pointless(st)
+        and not blight_effect_active(ctx, "items_disabled", hero.location)
+    ):
+        who = hero_name(ctx, hero.id)
+        automatic(
+            ctx, hero.id, f"{who} keeps the roll", why="the fight is won: more dice could change nothing"
+        )
+    conclude_roll(ctx, hero, st)
+
+
+def after_roll_choices(s: State, decision: AfterRoll) -> list[Choice]:
+    d = decision.step
+    ctx = Ctx.reader(s)
+    hero = s.heroes[d["hero"]]
+    result = f"{d['successes']} success{'es' if d['successes'] != 1 else ''}" if d.get("target") else ""
+    out = [Choice("accept_roll", {}, "Keep the roll", result)]
+    labels = {
+        "charm": "Charm: reroll all the dice",
+        "bottled_magic": "Bottled Magic: roll 3 more dice",
+        "vanishing_dust": "Vanishing Dust: the elude succeeds",
+    }
+    seen = set()
+    for item_id, kind in after_roll_items(ctx, hero, d):
+        if kind not in seen:
+            seen.add(kind)
+            out.append(Choice("use_roll_item", {"item": item_id}, labels[kind], "the item is discarded"))
+    return out
+
+
+@decision(AfterRoll, after_roll_choices)
+def resolve_after_roll(ctx: Ctx, decision: AfterRoll, type_: str, args: dict[str, Any]) -> None:
+    d = decision.step
+    hero = ctx.s.heroes[d["hero"]]
+    st = dict(d)
+    if type_ == "accept_roll":
+        conclude_roll(ctx, hero, st)
+        return
+    item = hero.item(args["item"])
+    assert item is not None
+    ctx.emit("ItemUsed", hero=hero.id, item=item.id, kind=item.kind)
+    if item.kind == "charm":
+        faces = roll_dice(ctx, len(st["faces"]))
+        record_roll(ctx, hero, st, faces)
+    elif item.kind == "bottled_magic":
+        faces = st["faces"] + roll_dice(ctx, 3)
+        record_roll(ctx, hero, st, faces)
+    else:  # vanishing dust
+        conclude_roll(ctx, hero, st | {"successes": max(1, st["successes"])})
+
+
+def conclude_roll(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> None:
+    """Tactic after-effects (exhaust on failure, costs on few successes), then what the
+    roll was for."""
+    successes = st["successes"]
+    steps = []
+    for after in st.get("tactic_after", ()):
+        when = after.get("when", "always")
+        hit = (
+            when == "always"
+            or (when == "fail" and successes == 0)
+            or (when == "win" and successes > 0)
+            or (when == "successes_below" and successes < int(after.get("n", 1)))
+            or (when == "successes_at_least" and successes >= int(after.get("n", 1)))
+        )
+        if hit:
+            steps += [dict(e) | {"hero": hero.id, "power": st.get("tactic")} for e in after.get("do", ())]
+    kept, _ = evaluate(
+        st["faces"], st.get("target"), relic=st.get("relic", False), terror=st.get("terror", False)
+    )
+    then = {"hero": hero.id} | dict(st["then"]) | {"successes": successes, "faces": st["faces"], "kept": kept}
+    ctx.then([*steps, then])
+
+
+def settle_roll(ctx: Ctx, d: Roll | AfterRoll) -> None:
+    """A roll asked about again after something done "any time" (DN 14.3.2) that left one
+    answer: the last spark spent or the Charm given away meanwhile. It goes on at once."""
+    hero = ctx.s.heroes[d.step["hero"]]
+    if isinstance(d, Roll):
+        if nothing_to_add(ctx, hero, d.step):
+            ctx.s.decision = None
+            ctx.then([{"op": "roll_now", **d.step}])
+    elif not after_roll_items(ctx, hero, d.step):
+        ctx.s.decision = None
+        conclude_roll(ctx, hero, dict(d.step))
