@@ -179,6 +179,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="live: worker processes of the one 'umbra serve' (PostgreSQL only; default 1); soak: separate "
         "'umbra serve' processes sharing the database (1 or 2; default 2; SQLite: 1)",
     )
+    bench.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        metavar="P",
+        help="live: 'umbra serve --processes P', P serving processes behind nginx, each table in one "
+        "(PostgreSQL and nginx; default 1); the server's CPU is summed over the whole tree",
+    )
     live = bench.add_argument_group("live", "options of 'umbra bench live'")
     live.add_argument(
         "--seats", type=int, default=None, metavar="S", help="seats per table (default: the game's max_seats)"

@@ -31,6 +31,9 @@ umbra bench live [<game>]
     spectator; POST p50/p99; bytes per command per spectator and the diff ratio against a
     full page render; the server's CPU ms per command and CPU %. Fails if a command fails,
     a viewer misses a frame, or a seat's websocket loses, repeats or reorders an event.
+    --processes P serves through 'umbra serve --processes P' (PostgreSQL, nginx): P
+    processes behind the generated nginx, each table in one; the server's CPU is summed
+    over the whole tree (the processes, nginx and its worker), PostgreSQL's apart.
     Extra game modules for the server and the bench: UMBRA_EXTRA_GAMES=module[,module].
 
 umbra bench soak

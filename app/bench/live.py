@@ -131,6 +131,8 @@ class Plan:
     rate_seconds: float = 30.0
     seat_format: str = "json"
     workers: int = 1
+    processes: int = 1
+    """``--processes``: serving processes behind the generated nginx (``umbra serve --processes``)."""
 
 
 FULL = Plan(
@@ -178,9 +180,9 @@ def command_line(game_name: str, args: argparse.Namespace | Any) -> str:
     for flag in ("quick", "no_postgres", "no_sqlite", "json"):
         if getattr(args, flag, False):
             words.append("--" + flag.replace("_", "-"))
-    for option in ("tables", "seats", "rate", "seconds", "viewers", "seat_format", "workers"):
+    for option in ("tables", "seats", "rate", "seconds", "viewers", "seat_format", "workers", "processes"):
         value = getattr(args, option, None)
-        if value is None or (option == "workers" and value == 1):
+        if value is None or (option in ("workers", "processes") and value == 1):
             continue
         words += ["--" + option.replace("_", "-"), f"{value:g}" if isinstance(value, float) else str(value)]
     return shlex.join(words)
@@ -205,8 +207,12 @@ def run_live(game_name: str | None, args: argparse.Namespace | Any) -> int:
         return 2
     viewers = getattr(args, "viewers", None)
     workers = getattr(args, "workers", None) or 1
-    if (viewers is not None and not 0 <= viewers <= 50) or workers < 1:
-        print("umbra bench live: --viewers takes 0 to 50, --workers at least 1")
+    processes = getattr(args, "processes", None) or 1
+    if (viewers is not None and not 0 <= viewers <= 50) or workers < 1 or processes < 1:
+        print("umbra bench live: --viewers takes 0 to 50, --workers and --processes at least 1")
+        return 2
+    if workers > 1 and processes > 1:
+        print("umbra bench live: --processes runs one worker each; leave --workers out")
         return 2
     seconds = getattr(args, "seconds", None)
     plan = Plan(
@@ -218,6 +224,7 @@ def run_live(game_name: str | None, args: argparse.Namespace | Any) -> int:
             "spectators": base.spectators if viewers is None else viewers,
             "seat_format": getattr(args, "seat_format", None) or "json",
             "workers": workers,
+            "processes": processes,
             "run_budget_s": base.run_budget_s if seconds is None else max(base.run_budget_s, seconds * 3),
         }
     )
@@ -260,6 +267,8 @@ def describe(game: Game, plan: Plan, seats: int, quick: bool) -> str:
             f"({plan.tables * plan.rate:g} commands/s offered)"
         )
     workers = f"; the server runs {plan.workers} worker processes" if plan.workers > 1 else ""
+    if plan.processes > 1:
+        workers = f"; the server runs {plan.processes} processes behind nginx, each table in one"
     return (
         f"umbra bench live {game.name} ({mode}: {plan.tables} tables x (up to {seats} {picker} seats on "
         f"{seat_sockets} websockets + {plan.spectators} html spectators) on loopback; {load}{workers})\n"
@@ -277,14 +286,17 @@ def bench_database(db: BenchDatabase, game: Game, plan: Plan, seats: int, result
     """Start a real server on ``db``, play against it, print the figures; the tables it
     created are removed afterwards from a shared database."""
     print(f"{db.label}: {db.about} ...", flush=True)
-    if plan.workers > 1 and not is_postgres(db.url):
-        print(f"{db.label}: skipped: --workers {plan.workers} needs PostgreSQL (SQLite serves one process)")
+    if max(plan.workers, plan.processes) > 1 and not is_postgres(db.url):
+        flag = f"--workers {plan.workers}" if plan.workers > 1 else f"--processes {plan.processes}"
+        print(f"{db.label}: skipped: {flag} needs PostgreSQL (SQLite serves one process)")
         return True
     picker = "bot" if has_bot(game) else "random"
     figures = Figures(db, game.name, picker, spectators=plan.spectators)
     figures.workers, figures.seat_format = plan.workers, plan.seat_format
+    figures.processes = plan.processes
     with tempfile.TemporaryDirectory(prefix="umbra-bench-") as folder:
-        server = Server(db.url, Path(folder) / "server.log", extra_game_modules(), workers=plan.workers)
+        log = Path(folder) / "server.log"
+        server = Server(db.url, log, extra_game_modules(), workers=plan.workers, processes=plan.processes)
         table_ids: list[str] = []
         try:
             server.start()
@@ -953,8 +965,10 @@ async def follow(client: Any, game: Game, table: LiveTable, command: dict[str, A
 
 
 def server_cpu(server: Server) -> float:
-    """The server's CPU seconds: its one process, or with workers the supervisor and each."""
-    return cpu_seconds(server.pid, children=server.workers > 1)
+    """The server's CPU seconds: its one process, or summed over its whole tree (with
+    workers: the supervisor and each; with processes: the supervisor, each serving process,
+    nginx and its worker)."""
+    return cpu_seconds(server.pid, children=server.workers > 1 or server.processes > 1)
 
 
 async def loop_lag(client: Any, seconds: float) -> dict[str, float]:

@@ -204,6 +204,7 @@ class Figures:
     drained: bool = True
     """Every viewer reached the end of its table's log (asked of the server at the end)."""
     workers: int = 1
+    processes: int = 1
     seat_format: str = "json"
 
     @property
@@ -222,6 +223,11 @@ class Figures:
             and self.drained
         )
 
+    def server_shape(self) -> str:
+        if self.processes > 1:
+            return f"{self.processes} processes behind nginx, each table in one"
+        return "1 process" if self.workers == 1 else f"{self.workers} worker processes"
+
     def report(self) -> str:
         page = _mean(self.page_start + self.page_end)
         frames = [b for p in self.measured for b in p.frame_bytes]
@@ -237,8 +243,7 @@ class Figures:
                 if self.seat_format == "json"
                 else f"{self.tables * (self.seats + self.spectators)} html websockets"
             )
-            + f", connected in {self.connect_s:.1f} s; server: {self.workers} "
-            + ("process" if self.workers == 1 else "worker processes"),
+            + f", connected in {self.connect_s:.1f} s; server: {self.server_shape()}",
             *(f"  the server refused {refusal}" for refusal in self.refusals),
             *("  " + line for line in rows.splitlines()),
             f"  full page render (GET /t/<id>/watch): {fmt(_mean(self.page_start), 0)} B at the start, "
@@ -289,6 +294,7 @@ class Figures:
             "seat_format": self.seat_format,
             "spectators": self.spectators,
             "workers": self.workers,
+            "processes": self.processes,
             "full_page_bytes": _num(page),
             "phases": [p.to_json(page) for p in self.measured],
             "delivery": {

@@ -28,11 +28,11 @@ def free_port() -> int:
 
 
 def spawn_serve(
-    port: int, database_url: str, log: IO[bytes] | int, *, workers: int = 1, **env: str
+    port: int, database_url: str, log: IO[bytes] | int, *, workers: int = 1, processes: int = 1, **env: str
 ) -> subprocess.Popen[bytes]:
     """``python -m app.cli serve`` of this checkout on a loopback ``port``, in test mode,
-    with ``workers`` processes, ``env`` over this process's environment and its output to
-    ``log``."""
+    with ``workers`` worker processes or ``processes`` serving processes behind nginx,
+    ``env`` over this process's environment and its output to ``log``."""
     full = dict(os.environ)
     path = [str(ROOT), *([full["PYTHONPATH"]] if full.get("PYTHONPATH") else [])]
     full.update(
@@ -41,6 +41,8 @@ def spawn_serve(
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--log-level", "warning"]
     if workers != 1:
         command += ["--workers", str(workers)]
+    if processes != 1:
+        command += ["--processes", str(processes)]
     return subprocess.Popen(command, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
 
 
@@ -93,12 +95,14 @@ class Server:
         extra_games: Sequence[str] = BENCH_GAMES,
         *,
         workers: int = 1,
+        processes: int = 1,
         env: dict[str, str] | None = None,
     ) -> None:
         self.database_url = database_url
         self.log_path = log_path
         self.extra_games = tuple(extra_games)
         self.workers = workers
+        self.processes = processes
         self.env = dict(env or {})
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -123,6 +127,7 @@ class Server:
                 self.database_url,
                 log,
                 workers=self.workers,
+                processes=self.processes,
                 **{"UMBRA_EXTRA_GAMES": ",".join(self.extra_games), **self.env},
             )
 
@@ -155,14 +160,15 @@ class Server:
 
 def cpu_seconds(pid: int, *, children: bool = False) -> float:
     """User + system CPU time of process ``pid`` (all its threads), from /proc; with
-    ``children``, plus that of its live child processes (``umbra serve --workers N``)."""
+    ``children``, plus that of every live process below it (``umbra serve --workers N``'s
+    workers; ``--processes N``'s serving processes, nginx and nginx's worker)."""
     text = Path(f"/proc/{pid}/stat").read_text()
     fields = text[text.rindex(")") + 2 :].split()
     total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     if children:
         for child in child_pids(pid):
             with contextlib.suppress(OSError):
-                total += cpu_seconds(child)
+                total += cpu_seconds(child, children=True)
     return total
 
 

@@ -263,6 +263,8 @@ def test_live_bench_at_a_fixed_rate_prints_json(
 def test_live_bench_workers_need_postgres(capsys: pytest.CaptureFixture[str], registry_kept: None) -> None:
     assert main(["bench", "live", "--quick", "--no-postgres", "--workers", "2", "--tables", "1"]) == 0
     assert "sqlite: skipped: --workers 2 needs PostgreSQL" in capsys.readouterr().out
+    assert main(["bench", "live", "--quick", "--no-postgres", "--processes", "2", "--tables", "1"]) == 0
+    assert "sqlite: skipped: --processes 2 needs PostgreSQL" in capsys.readouterr().out
 
 
 def test_live_bench_sends_the_waited_on_seats_commands_at_once(
