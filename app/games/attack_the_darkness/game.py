@@ -7,14 +7,18 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.attack_the_darkness import builder, clearing, deckcode, rules  # noqa: F401  (register the rules)
-from app.games.attack_the_darkness import query as q
+import app.games.attack_the_darkness.rules  # noqa: F401  (registers every rule)
 from app.games.attack_the_darkness.bot import bot_pick
 from app.games.attack_the_darkness.content import CLASS_IDS, load
-from app.games.attack_the_darkness.decks import deck_problems, sample_deck, seat_classes
+from app.games.attack_the_darkness.decks import builder, deck_problems, deckcode, sample_deck, seat_classes
 from app.games.attack_the_darkness.describe import Names, describe_event, log_names
 from app.games.attack_the_darkness.engine import RULES, Ctx
+from app.games.attack_the_darkness.predict import page_extras
+from app.games.attack_the_darkness.rules.abilities import ANY_TIME
+from app.games.attack_the_darkness.rules.campaign import check_end
+from app.games.attack_the_darkness.rules.turn import schedule
 from app.games.attack_the_darkness.state import State
+from app.games.attack_the_darkness.targets import choice_target
 from app.games.attack_the_darkness.view import TITLES, secrets_of, view_of
 from app.games.attack_the_darkness.waiting import slim_record
 from app.kernel import (
@@ -185,7 +189,7 @@ class AttackTheDarkness(RulesFold, GameBase):
     def option_editor(
         self, name: str, options: dict[str, Any], seat: int, seat_names: list[str]
     ) -> dict[str, Any] | None:
-        """The lobby's deck builder for a seat (issue 13; ``builder.py``)."""
+        """The lobby's deck builder for a seat (issue 13; ``decks/builder.py``)."""
         return builder.editor(options, seat, seat_names) if name == "deck" else None
 
     def check_option(
@@ -269,7 +273,7 @@ class AttackTheDarkness(RulesFold, GameBase):
             ctx.then([{"op": "begin_encounter", "index": 0}])
         else:
             ctx.then([{"op": "begin_dungeon", "index": 0}])
-        ctx.run(clearing.schedule, clearing.check_end)
+        ctx.run(schedule, check_end)
         return [began, *ctx.finish()]
 
     # -- commands ---------------------------------------------------------------------------------
@@ -280,13 +284,13 @@ class AttackTheDarkness(RulesFold, GameBase):
         if state.result is not None:
             raise RuleError("game_over", "the game is over")
         d = state.decision
-        if command.type in rules.ANY_TIME.commands:
-            offered = rules.ANY_TIME.choices(state, command.seat)
+        if command.type in ANY_TIME.commands:
+            offered = ANY_TIME.choices(state, command.seat)
             if not any(c.type == command.type and c.args == command.args for c in offered):
                 raise RuleError("not_a_choice", LIFETIME_OF_PREPARATION)
             ctx = Ctx(state.clone(), rng)
-            ctx.interrupt(rules.ANY_TIME, command.seat, command.type, command.args)
-            ctx.run(clearing.schedule, clearing.check_end)
+            ctx.interrupt(ANY_TIME, command.seat, command.type, command.args)
+            ctx.run(schedule, check_end)
             return ctx.finish()
         if d is None:
             raise RuleError("nothing_to_decide", "the table is not waiting for a decision")
@@ -302,7 +306,7 @@ class AttackTheDarkness(RulesFold, GameBase):
             )
         ctx = Ctx(state.clone(), rng)
         ctx.resolve(command.type, command.args)
-        ctx.run(clearing.schedule, clearing.check_end)
+        ctx.run(schedule, check_end)
         return ctx.finish()
 
     def refusal(self, state: State, seat: Any, command_type: str) -> RuleError | None:
@@ -311,7 +315,7 @@ class AttackTheDarkness(RulesFold, GameBase):
         d = state.decision
         if not state.started or state.result is not None or d is None:
             return None
-        if command_type in rules.ANY_TIME.commands:
+        if command_type in ANY_TIME.commands:
             return RuleError("not_a_choice", LIFETIME_OF_PREPARATION)
         if seat not in d.asked:
             return RuleError("not_your_decision", f"the table waits for {self._who(state, d)}")
@@ -364,14 +368,12 @@ class AttackTheDarkness(RulesFold, GameBase):
                 unavailable = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
                 out.append(Prompt(seat, TITLES.get(d.kind, d.kind), tuple(choices), unavailable))
         for seat in range(len(state.names)):
-            extra = rules.ANY_TIME.choices(state, seat)
+            extra = ANY_TIME.choices(state, seat)
             if extra:
-                out.append(Prompt(seat, rules.ANY_TIME.title, tuple(extra), required=False))
+                out.append(Prompt(seat, ANY_TIME.title, tuple(extra), required=False))
         return out
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
-        from app.games.attack_the_darkness.targets import choice_target
-
         return choice_target(state, choice)
 
     def undoable(self, events: Sequence[Event]) -> bool:
@@ -390,8 +392,6 @@ class AttackTheDarkness(RulesFold, GameBase):
     def page_extras(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """What each target the viewer is choosing will take (``predict.py``), kept out of
         ``view`` so the API's views and recorded games keep their shape."""
-        from app.games.attack_the_darkness.predict import page_extras
-
         return page_extras(state, viewer)
 
     def secrets(self, state: State) -> list[Secret]:
@@ -467,8 +467,8 @@ class AttackTheDarkness(RulesFold, GameBase):
 
 
 def _unplaced_pick(event: Event) -> bool:
-    """A game master's pick (``rules.resolve_gm_pick``): the card revealed to the line
-    without a danger count (the Adventure's draws carry one, ``rules.reveal``) and its line
+    """A game master's pick (``populating.resolve_gm_pick``): the card revealed to the line
+    without a danger count (the Adventure's draws carry one, ``populating.reveal``) and its line
     entry with no monsters yet (placed one by one by ``MonsterPlaced``)."""
     data = event.data
     if event.type == "DungeonCardRevealed":
@@ -513,7 +513,3 @@ def custom_decks(
     if problems:
         raise RuleError("illegal_deck", "\n".join(problems))
     return out
-
-
-def who(state: State, key: str) -> str:
-    return q.C.monsters[state.monsters[key]["card"]].name if key in state.monsters else key
