@@ -11,9 +11,8 @@ import re
 
 from fastapi.testclient import TestClient
 
-from app.games.attack_the_darkness import deckcode
 from app.games.attack_the_darkness.content import load
-from app.games.attack_the_darkness.decks import sample_deck
+from app.games.attack_the_darkness.decks import deckcode, sample_deck
 
 C = load()
 FORM = {

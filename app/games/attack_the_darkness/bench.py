@@ -16,11 +16,11 @@ from typing import Any
 
 from app.games.attack_the_darkness import ATTACK_THE_DARKNESS
 from app.games.attack_the_darkness.bot import bot_pick
-from app.games.attack_the_darkness.game import DUNGEONS
 from app.kernel import playout
 from app.kernel.types import Choice, Prompt
 
 GAME = ATTACK_THE_DARKNESS
+DUNGEONS = next(o.choices for o in GAME.options if o.name == "dungeon")
 MODES = (
     ("adventure", {"dungeon": "tavern_cellar"}),
     ("tabletop", {"mode": "tabletop", "dungeon": "random", "encounters": 1}),

@@ -11,8 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from app.games.attack_the_darkness import cards as K
-from app.games.attack_the_darkness import query as q
+from app.games.attack_the_darkness.cards import (
+    action_card,
+    dungeon_card_text,
+    effect_text,
+    part_text,
+    player_card,
+    resource_card,
+)
+from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.decisions import (
     Act,
     Area,
@@ -29,10 +36,15 @@ from app.games.attack_the_darkness.decisions import (
     Trade,
 )
 from app.games.attack_the_darkness.grid import TILE_H, TILE_W
+from app.games.attack_the_darkness.rules.encounter_map import tile_spots
+from app.games.attack_the_darkness.rules.payment import payment
+from app.games.attack_the_darkness.rules.query import combatants, pos, who_name
+from app.games.attack_the_darkness.rules.targeting import area_choices
+from app.games.attack_the_darkness.rules.turn import act_unavailable
 from app.games.attack_the_darkness.state import State
 from app.kernel.types import Viewer
 
-C = q.C
+C = load()
 MARGIN = 1
 """Squares of wall drawn round the map, so a tile's edge reads as an edge."""
 
@@ -47,13 +59,11 @@ def anchors(s: State) -> list[tuple[int, int]]:
     """Squares a pending question may name that lie off the map: where the next tile may go
     (AtD L248) or an area's corner (AtD L159-162). Public: the map and the pending question
     are (the area's card was declared, AtD L143)."""
-    from app.games.attack_the_darkness import rules
-
     d = s.decision
     if isinstance(d, PlaceTile):
-        return sorted({(x, y) for x, y, _ in rules.tile_spots(s)})
+        return sorted({(x, y) for x, y, _ in tile_spots(s)})
     if isinstance(d, Area) and s.play is not None:
-        return sorted({(c.args["x"], c.args["y"]) for c in rules.area_choices(s, d) if c.type == "area"})
+        return sorted({(c.args["x"], c.args["y"]) for c in area_choices(s, d) if c.type == "area"})
     return []
 
 
@@ -63,7 +73,7 @@ def grid_of(s: State) -> dict[str, Any]:
     pending question names off the map."""
     open_squares = s.open_squares()
     extra = [tuple(a) for a in anchors(s)]
-    people = [q.pos(s, w) for w in q.combatants(s)]
+    people = [pos(s, w) for w in combatants(s)]
     every = list(open_squares) + extra + [p for p in people if p is not None]
     if not every:
         return {"x0": 0, "y0": 0, "w": 0, "h": 0, "open": [], "anchors": []}
@@ -91,18 +101,9 @@ def monster_label(mid: str) -> str:
     return f"#{mid[1:]}"
 
 
-def who_name(s: State, who: str) -> str:
-    if who.startswith("c"):
-        return s.names[int(who[1:])]
-    m = s.monsters.get(who)
-    return f"{C.monsters[m['card']].name} {monster_label(who)}" if m else monster_label(who)
-
-
 def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
     """What everyone may know of the pending question, and for the seats asked what only
     they may (a payment in progress: the resource cards chosen are still in the hand)."""
-    from app.games.attack_the_darkness import rules
-
     d = s.decision
     if d is None:
         return {}
@@ -131,7 +132,7 @@ def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
         out["left"] = d.left
     elif isinstance(d, KeepEquipment):
         cid = s.cards[d.card]
-        out["equipment"] = {"name": C.dungeon_name(cid), "text": K.dungeon_card_text(cid)}
+        out["equipment"] = {"name": C.dungeon_name(cid), "text": dungeon_card_text(cid)}
     elif isinstance(d, Trade):
         out["trade"] = trade_details(s, d)
     elif isinstance(d, GmPlace):
@@ -141,13 +142,13 @@ def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
     elif isinstance(d, Arrange) and any(viewer.holds(x) for x in d.asked):
         out["arrange"] = arrange_details(s, d)
     elif isinstance(d, Pay) and any(viewer.holds(x) for x in d.asked):
-        paid, x, _, _ = rules.payment(s, int(d.seat), d)
+        paid, x, _, _ = payment(s, int(d.seat), d)
         cid = s.cards[d.card]
         out["pay"] = {
             "card": cid,
-            "text": K.action_card(cid),
+            "text": action_card(cid),
             "chosen": [
-                {"card": s.cards[r], "name": C.card_name(s.cards[r]), "text": K.resource_card(s.cards[r])}
+                {"card": s.cards[r], "name": C.card_name(s.cards[r]), "text": resource_card(s.cards[r])}
                 for r in d.rcs
             ],
             "paid": paid,
@@ -184,7 +185,7 @@ def arrange_details(s: State, d: Arrange) -> dict[str, Any]:
 
 def _card(s: State, inst: str) -> dict[str, Any]:
     cid = s.cards[inst]
-    return {"card": cid, "name": C.card_name(cid), "text": K.player_card(cid)}
+    return {"card": cid, "name": C.card_name(cid), "text": player_card(cid)}
 
 
 PENALTY_STAT = {"save": "saves", "move": "movement", "damage": "damage"}
@@ -236,14 +237,14 @@ def play_summary(cid: str, rcs: list[str], x: int) -> str:
             elif e["op"] in MODIFIES:
                 bonus[e["op"]] += int(e.get("n", 0))
             else:
-                whole.append(K.effect_text(e))
+                whole.append(effect_text(e))
     pieces = []
     for p in card.parts:
-        text = K.part_text(p)
+        text = part_text(p)
         line = f"{text['type'].lower()} {text['targets']}: {text['effects']}"
         ops = {e["op"] for e in p.effects}
         extra = [
-            K.effect_text({"op": op, "n": n})
+            effect_text({"op": op, "n": n})
             for op, n in sorted(bonus.items())
             if n and ops & set(MODIFIES[op])
         ]
@@ -269,7 +270,7 @@ def play_in_progress(s: State) -> dict[str, Any] | None:
             "seat": seat,
             "name": s.names[seat],
             "card": C.dungeon_name(cid),
-            "text": K.dungeon_card_text(cid),
+            "text": dungeon_card_text(cid),
         }
     cid = s.cards[p["card"]]
     rcs = [s.cards[r] for r in p["rcs"]]
@@ -293,7 +294,7 @@ def gm_dungeon_deck(s: State) -> list[dict[str, Any]]:
             "name": C.dungeon_name(cid),
             "count": n,
             "kind": C.dungeon_kind(cid),
-            "text": K.dungeon_card_text(cid),
+            "text": dungeon_card_text(cid),
         }
         if cid in C.monsters:
             entry["danger"] = C.monsters[cid].danger
@@ -303,15 +304,13 @@ def gm_dungeon_deck(s: State) -> list[dict[str, Any]]:
 
 def unplayable(s: State, seat: int) -> dict[str, str]:
     """Why each action card in ``seat``'s hand cannot be played in its action step now, by
-    card id, with the rule (the engine's own reasons, ``rules.act_unavailable``)."""
-    from app.games.attack_the_darkness import rules
-
+    card id, with the rule (the engine's own reasons, ``turn.act_unavailable``)."""
     d = s.decision
     if not isinstance(d, Act) or d.seat != seat:
         return {}
     out = {}
     names = {C.card_name(s.cards[c]): s.cards[c] for c in s.chars[seat]["hand_a"]}
-    for u in rules.act_unavailable(s, d):
+    for u in act_unavailable(s, d):
         if u.type == "play":
             cid = names.get(u.label.removeprefix("Play "))
             if cid is not None:

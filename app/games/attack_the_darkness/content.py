@@ -4,7 +4,7 @@ classes (AtD L109-114), the 80 dungeon cards (AtD L196-228), the 36 advancements
 (AtD L163-167), the stairs tile, The Arena and the five sample dungeons (AtD L437-466).
 
 Every entry says ``source = "rulebook"`` (with ``ref``) or ``"authored"``; effects name ops
-(``EFFECT_OPS``) that the rules give effect to (``rules.py``)."""
+(``EFFECT_OPS``) that the rules give effect to (``rules/``)."""
 
 from __future__ import annotations
 

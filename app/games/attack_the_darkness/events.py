@@ -50,7 +50,7 @@ def _began(s: State, d: dict[str, Any]) -> None:
 
 
 class CardIndex(dict[str, str]):
-    """Instance → card id; a renamed instance (``3r10.2``, see ``rules.bump``) is the card
+    """Instance → card id; a renamed instance (``3r10.2``, see ``drawing.bump``) is the card
     of its base name. Never changed after setup, so copies of the state share it."""
 
     def __missing__(self, key: str) -> str:
@@ -572,7 +572,7 @@ def _ended(s: State, d: dict[str, Any]) -> None:
 
 
 # -- what clearing a room, trades, mysteries, initiative cuts and monster abilities record -----
-# (``clearing.py``, ``rules.py``). Events with no effect on the state are narrated only: the
+# (``rules/``). Events with no effect on the state are narrated only: the
 # log tells them, the fold passes them by.
 
 RULES.applies("RoomChoice")(lambda s, d: None)

@@ -7,14 +7,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.attack_the_darkness import builder, clearing, deckcode, rules  # noqa: F401  (register the rules)
-from app.games.attack_the_darkness import query as q
+import app.games.attack_the_darkness.rules  # noqa: F401  (registers every rule)
 from app.games.attack_the_darkness.bot import bot_pick
 from app.games.attack_the_darkness.content import CLASS_IDS, load
-from app.games.attack_the_darkness.decks import deck_problems, sample_deck, seat_classes
+from app.games.attack_the_darkness.decks import builder, deck_problems, deckcode, sample_deck, seat_classes
 from app.games.attack_the_darkness.describe import Names, describe_event, log_names
 from app.games.attack_the_darkness.engine import RULES, Ctx
+from app.games.attack_the_darkness.predict import page_extras
+from app.games.attack_the_darkness.rules.campaign import check_end
+from app.games.attack_the_darkness.rules.turn import schedule
 from app.games.attack_the_darkness.state import State
+from app.games.attack_the_darkness.targets import choice_target
 from app.games.attack_the_darkness.view import TITLES, secrets_of, view_of
 from app.games.attack_the_darkness.waiting import slim_record
 from app.kernel import (
@@ -178,7 +181,7 @@ class AttackTheDarkness(FlowGame):
     def option_editor(
         self, name: str, options: dict[str, Any], seat: int, seat_names: list[str]
     ) -> dict[str, Any] | None:
-        """The lobby's deck builder for a seat (issue 13; ``builder.py``)."""
+        """The lobby's deck builder for a seat (issue 13; ``decks/builder.py``)."""
         return builder.editor(options, seat, seat_names) if name == "deck" else None
 
     def check_option(
@@ -262,7 +265,7 @@ class AttackTheDarkness(FlowGame):
             ctx.then([{"op": "begin_encounter", "index": 0}])
         else:
             ctx.then([{"op": "begin_dungeon", "index": 0}])
-        ctx.run(clearing.schedule, clearing.check_end)
+        ctx.run(schedule, check_end)
         return [began, *ctx.finish()]
 
     # -- the decision loop's hooks (the loop is the kernel's ``FlowGame``) ---------------------
@@ -271,10 +274,10 @@ class AttackTheDarkness(FlowGame):
         return Ctx(state.clone(), rng)
 
     def schedule(self, ctx: Ctx) -> None:
-        clearing.schedule(ctx)
+        schedule(ctx)
 
     def step_check(self) -> Any:
-        return clearing.check_end
+        return check_end
 
     def choice_seat(self, state: State, choice: Choice) -> Any:
         """A question asking several seats at once (the Arena's cut, "ready") offers each
@@ -291,8 +294,6 @@ class AttackTheDarkness(FlowGame):
         return "the game master" if seat == GM_SEAT else state.names[int(seat)]
 
     def choice_target(self, state: State, choice: Choice) -> str | None:
-        from app.games.attack_the_darkness.targets import choice_target
-
         return choice_target(state, choice)
 
     def undoable(self, events: Sequence[Event]) -> bool:
@@ -311,8 +312,6 @@ class AttackTheDarkness(FlowGame):
     def page_extras(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """What each target the viewer is choosing will take (``predict.py``), kept out of
         ``view`` so the API's views and recorded games keep their shape."""
-        from app.games.attack_the_darkness.predict import page_extras
-
         return page_extras(state, viewer)
 
     def secrets(self, state: State) -> list[Secret]:
@@ -388,8 +387,8 @@ class AttackTheDarkness(FlowGame):
 
 
 def _unplaced_pick(event: Event) -> bool:
-    """A game master's pick (``rules.resolve_gm_pick``): the card revealed to the line
-    without a danger count (the Adventure's draws carry one, ``rules.reveal``) and its line
+    """A game master's pick (``populating.resolve_gm_pick``): the card revealed to the line
+    without a danger count (the Adventure's draws carry one, ``populating.reveal``) and its line
     entry with no monsters yet (placed one by one by ``MonsterPlaced``)."""
     data = event.data
     if event.type == "DungeonCardRevealed":
@@ -434,7 +433,3 @@ def custom_decks(
     if problems:
         raise RuleError("illegal_deck", "\n".join(problems))
     return out
-
-
-def who(state: State, key: str) -> str:
-    return q.C.monsters[state.monsters[key]["card"]].name if key in state.monsters else key

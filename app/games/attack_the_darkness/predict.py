@@ -2,9 +2,9 @@
 commits it (issue 13 "Playing a card"): "Hack! with Reaching on Zombie #2: 6 damage (vs a
 minion) − 1 save (its defence) = 5 → Zombie #2 dies (4 HP)".
 
-Pure reads of the state, made with the very numbers the rules use (``rules.deal``,
-``rules.monster_save``, ``rules.char_save``, ``rules.apply_effects``): Attack the Darkness
-rolls no dice, so a monster's outcome is certain; what is not is said as such — an Arena
+Pure reads of the state, made with the very numbers the rules use (``effects.deal``,
+``health.monster_save``, ``health.char_save``, ``effects.apply_effects``): Attack the
+Darkness rolls no dice, so a monster's outcome is certain; what is not is said as such — an Arena
 opponent may still answer with a Defense card (AtD L151, L289), a push happens only if the
 target survives. Shown to the seat choosing (``Game.page_extras``), never in ``view``."""
 
@@ -13,17 +13,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.games.attack_the_darkness import query as q
-from app.games.attack_the_darkness import rules
-from app.games.attack_the_darkness.board import PENALTY_STAT, who_name
-from app.games.attack_the_darkness.content import Part
+from app.games.attack_the_darkness.board import PENALTY_STAT
+from app.games.attack_the_darkness.content import Part, load
 from app.games.attack_the_darkness.decisions import Area, Target
+from app.games.attack_the_darkness.rules.advancement import adv_bonus
+from app.games.attack_the_darkness.rules.effects import is_boss, mod_total, play_parts, rc_total
+from app.games.attack_the_darkness.rules.health import monster_save, penalty
+from app.games.attack_the_darkness.rules.query import ckey, is_enemy, who_name
+from app.games.attack_the_darkness.rules.targeting import area_choices, area_members, target_choices
 from app.games.attack_the_darkness.state import State
 from app.games.attack_the_darkness.targets import choice_target
 from app.kernel.types import Choice, Viewer
 
+C = load()
 INF = 10**6
-"""``rules.monster_save``'s stand-in for an INF save (AtD L78, L217)."""
+"""``health.monster_save``'s stand-in for an INF save (AtD L78, L217)."""
 STATUS_WORDS = {
     "stun": "stunned",
     "immobilize": "immobilized",
@@ -34,7 +38,7 @@ STATUS_WORDS = {
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One damage effect on one target, as ``rules.deal`` will compute it."""
+    """One damage effect on one target, as ``effects.deal`` will compute it."""
 
     base: int
     base_why: str
@@ -50,45 +54,45 @@ class Hit:
 
 
 def char_save(s: State, who: str) -> int:
-    """``rules.char_save`` without spending anything (AtD L295)."""
+    """``health.char_save`` without spending anything (AtD L295)."""
     seat = int(who[1:])
-    save = s.guard.get(who, 0) + rules.adv_bonus(s, seat, "save")
-    cut = rules.penalty(s, who, "save")
+    save = s.guard.get(who, 0) + adv_bonus(s, seat, "save")
+    cut = penalty(s, who, "save")
     return max(0, save - cut) if save > 0 and cut else save
 
 
 def weakened_by(s: State, me: str) -> int:
-    """The attacker's damage penalty on this card (``rules.attack_penalty``, AtD L295)."""
+    """The attacker's damage penalty on this card (``effects.attack_penalty``, AtD L295)."""
     play = s.play or {}
     if "damage_penalty" in play:
         return int(play["damage_penalty"])
-    return rules.penalty(s, me, "damage")
+    return penalty(s, me, "damage")
 
 
 def hit(s: State, seat: int, part: Part, who: str, e: dict[str, Any], hp: int) -> Hit:
     """Damage = (base + flat bonuses) × (sum of multipliers, else 1) − penalty − saves
     (AtD L179-180, L76-78; facts file §6), vs Minion and vs Boss replacing the base (AtD L187),
-    as ``rules.deal`` does."""
-    me = q.ckey(seat)
+    as ``effects.deal`` does."""
+    me = ckey(seat)
     x = (s.play or {}).get("x", 0)
     base, why = int(e["n"]) + (x if e["op"] == "damage_x" else 0), ""
-    boss = rules.is_boss(s, who, me)
-    if who.startswith("m") and "vs_minion" in e and q.C.monsters[s.monsters[who]["card"]].type == "Minion":
+    boss = is_boss(s, who, me)
+    if who.startswith("m") and "vs_minion" in e and C.monsters[s.monsters[who]["card"]].type == "Minion":
         base, why = int(e["vs_minion"]), "against a minion"
     if boss and "vs_boss" in e and int(e["vs_boss"]) > base:
         base, why = int(e["vs_boss"]), "against a boss"
     bonus = (
-        rules.rc_total(s, "bonus_damage")
-        + rules.mod_total(s, part, "bonus_damage")
-        + rules.adv_bonus(s, seat, "damage")
-        + (rules.rc_total(s, "vs_boss") if boss else 0)
+        rc_total(s, "bonus_damage")
+        + mod_total(s, part, "bonus_damage")
+        + adv_bonus(s, seat, "damage")
+        + (rc_total(s, "vs_boss") if boss else 0)
     )
-    mult = rules.rc_total(s, "multiplier") or 1
+    mult = rc_total(s, "multiplier") or 1
     weakened = weakened_by(s, me)
     total = max(0, (base + bonus) * mult - weakened)
     if who.startswith("m"):
-        save, defended = rules.monster_save(s, who, part.distance)
-        cut = rules.penalty(s, who, "save")
+        save, defended = monster_save(s, who, part.distance)
+        cut = penalty(s, who, "save")
         save = max(0, save - cut)
         save_why = _monster_defence(s, who) if defended else ""
         if defended and cut:
@@ -101,7 +105,7 @@ def hit(s: State, seat: int, part: Part, who: str, e: dict[str, Any], hp: int) -
 
 
 def _monster_defence(s: State, mid: str) -> str:
-    d = q.C.monsters[s.monsters[mid]["card"]].defenses
+    d = C.monsters[s.monsters[mid]["card"]].defenses
     if d["count"] == "INF":
         return "its defence, against every attack"
     used = s.monsters[mid].get("defended", 0)
@@ -126,12 +130,12 @@ def hit_text(h: Hit) -> str:
 
 
 def on_target(s: State, seat: int, part: Part, who: str, *, area: bool = False) -> str:
-    """What ``part`` of the card being played does to ``who`` (``rules.apply_effects``)."""
-    me = q.ckey(seat)
+    """What ``part`` of the card being played does to ``who`` (``effects.apply_effects``)."""
+    me = ckey(seat)
     name = who_name(s, who)
     is_char = who.startswith("c")
     hp = s.chars[int(who[1:])]["hp"] if is_char else s.monsters[who]["hp"]
-    top = s.chars[int(who[1:])]["max_hp"] if is_char else q.C.monsters[s.monsters[who]["card"]].hp
+    top = s.chars[int(who[1:])]["max_hp"] if is_char else C.monsters[s.monsters[who]["card"]].hp
     x = (s.play or {}).get("x", 0)
     said: list[str] = []
     falls = False
@@ -151,15 +155,15 @@ def on_target(s: State, seat: int, part: Part, who: str, *, area: bool = False) 
             said.append(text)
             hp = h.hp_after if h.save < INF else hp
         elif op in ("heal", "heal_x"):
-            amount = n + (x if op == "heal_x" else 0) + rules.rc_total(s, "bonus_heal")
+            amount = n + (x if op == "heal_x" else 0) + rc_total(s, "bonus_heal")
             new = min(top, hp + max(0, amount))
             wakes = " (wakes up)" if is_char and hp == 0 < new else ""
             said.append(f"heal {amount}: {name} {hp} → {new} HP{wakes}")
             hp = new
         elif op == "save":
-            said.append(f"save {n + rules.rc_total(s, 'bonus_save')} against the next attack")
+            said.append(f"save {n + rc_total(s, 'bonus_save')} against the next attack")
         elif op == "push":
-            pushes = n + rules.rc_total(s, "bonus_push")
+            pushes = n + rc_total(s, "bonus_push")
         elif op in STATUS_WORDS and not falls:
             if is_char and op in ("dominate", "pressure"):
                 said.append(f"not {STATUS_WORDS[op]}: a character cannot be (AtD L75, L173)")
@@ -172,17 +176,17 @@ def on_target(s: State, seat: int, part: Part, who: str, *, area: bool = False) 
                 lasts = f"the next {rounds} use{'s' if rounds != 1 else ''}"  # AtD L295
             said.append(f"−{n} {PENALTY_STAT.get(e['stat'], e['stat'])} for {lasts}")
         elif op == "move":
-            said.append(f"then you move up to {n + rules.rc_total(s, 'bonus_move')}")
+            said.append(f"then you move up to {n + rc_total(s, 'bonus_move')}")
     if part.type == "attack" and not falls:
         for op, status in (("stun_target", "stunned"), ("immobilize_target", "immobilized")):
-            n = rules.rc_total(s, op)
+            n = rc_total(s, op)
             if n:
                 said.append(f"{status} for {n} round{'s' if n != 1 else ''}")
-    pushes += rules.mod_total(s, part, "bonus_push")
+    pushes += mod_total(s, part, "bonus_push")
     if pushes and who != me and not falls:
         said.append(f"then pushed up to {pushes} square{'s' if pushes != 1 else ''}")
     text = "; ".join(said) or "no effect"
-    if is_char and part.type == "attack" and q.is_enemy(s, me, who) and not area and hp > 0:
+    if is_char and part.type == "attack" and is_enemy(s, me, who) and not area and hp > 0:
         text += f" — if {name} does not defend first (a Defense card raises the save, AtD L151)"
     return f"{name}: {text}"
 
@@ -191,10 +195,10 @@ def card_head(s: State) -> str:
     """The card and the resource cards that modify it: "Hack! with Reaching, Hearty"."""
     play = s.play or {}
     if play.get("equipment"):
-        return q.C.dungeon_name(s.cards[play["equipment"]])
-    name = q.C.card_name(s.cards[play["card"]])
-    mods = [q.C.card_name(s.cards[r]) for r in play.get("rcs", ()) if q.C.resources[s.cards[r]].effects]
-    mods += [q.C.dungeon_name(s.cards[m]) for m in play.get("mods", ())]
+        return C.dungeon_name(s.cards[play["equipment"]])
+    name = C.card_name(s.cards[play["card"]])
+    mods = [C.card_name(s.cards[r]) for r in play.get("rcs", ()) if C.resources[s.cards[r]].effects]
+    mods += [C.dungeon_name(s.cards[m]) for m in play.get("mods", ())]
     return name + (f" with {', '.join(mods)}" if mods else "")
 
 
@@ -205,13 +209,13 @@ def predictions(s: State, choices: list[Choice]) -> dict[str, Any] | None:
     if not isinstance(d, Target | Area) or s.play is None:
         return None
     seat = int(d.seat)
-    part = rules.play_parts(s)[d.part]
+    part = play_parts(s)[d.part]
     lines = []
     for c in choices:
         if c.type == "target":
             text = on_target(s, seat, part, c.args["who"])
         elif c.type == "area":
-            members = q.area_members(s, (c.args["x"], c.args["y"]), c.args["o"], part)
+            members = area_members(s, (c.args["x"], c.args["y"]), c.args["o"], part)
             text = "; ".join(on_target(s, seat, part, w, area=True) for w in members) or "nobody is hit"
         else:
             continue
@@ -226,6 +230,6 @@ def page_extras(s: State, viewer: Viewer) -> dict[str, Any]:
     d = s.decision
     if not isinstance(d, Target | Area) or not viewer.holds(d.seat):
         return {}
-    choices = rules.target_choices(s, d) if isinstance(d, Target) else rules.area_choices(s, d)
+    choices = target_choices(s, d) if isinstance(d, Target) else area_choices(s, d)
     found = predictions(s, choices)
     return {"predict": found} if found else {}

@@ -1,5 +1,5 @@
 """The state of an Attack the Darkness table: plain data (lists, dicts, ints, strings) so a
-copy is cheap to make and compare; changed only by the event appliers (``rules.py``).
+copy is cheap to make and compare; changed only by the event appliers (``events.py``).
 
 Card instances are named by seat and position in the character's starting decks
 (``"0a12"``: seat 0's 13th action card, ``"2r3"``: seat 2's 4th resource card), dungeon
@@ -13,9 +13,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.games.attack_the_darkness.grid import Square, tile_squares
 from app.kernel.flow import Decision, Step
-
-Square = tuple[int, int]
 
 
 @dataclass
@@ -154,8 +153,6 @@ class State:
         )
 
     def stairs_squares(self) -> list[Square]:
-        from app.games.attack_the_darkness.grid import tile_squares
-
         return [sq for t in self.tiles if t["stairs"] for sq in tile_squares(t["x"], t["y"], t["o"])]
 
     def conscious(self, seat: int) -> bool:
@@ -189,8 +186,6 @@ def _open_squares(
     key = (tiles, walls, arena)
     found = _OPEN_CACHE.get(key)
     if found is None:
-        from app.games.attack_the_darkness.grid import tile_squares
-
         if arena:
             found = frozenset((x, y) for x in range(12) for y in range(12)) - {tuple(w) for w in walls}
         else:

@@ -7,14 +7,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.attack_the_darkness import board as B
-from app.games.attack_the_darkness import cards as K
-from app.games.attack_the_darkness import query as q
+from app.games.attack_the_darkness.board import (
+    gm_dungeon_deck,
+    grid_of,
+    monster_label,
+    penalties_of,
+    play_in_progress,
+    tile_size,
+    unplayable,
+    waiting_details,
+)
+from app.games.attack_the_darkness.cards import (
+    advancement_text,
+    class_card,
+    dungeon_card_text,
+    monster_card,
+    player_card,
+)
+from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.grid import tile_squares
+from app.games.attack_the_darkness.rules.query import ckey
 from app.games.attack_the_darkness.state import State
 from app.kernel.types import Secret, Viewer
 
-C = q.C
+C = load()
 TITLES = {
     "place_tile": "Place a map tile",
     "act": "Your turn: play a card, move or end the turn",
@@ -47,7 +63,7 @@ def card_view(s: State, inst: str) -> dict[str, Any]:
         ac = C.actions[cid]
         out |= {"cost": ac.cost.label(), "types": list(ac.types)}
     if cid in C.actions or cid in C.resources:
-        out["text"] = K.player_card(cid)
+        out["text"] = player_card(cid)
     return out
 
 
@@ -78,21 +94,21 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
                 card_view(s, e["card"]) | {"until": e["until"], "on": e["on"]} for e in ch["in_play"]
             ],
             "equipment": [
-                {"id": e, "name": C.dungeon_name(s.cards[e]), "text": K.dungeon_card_text(s.cards[e])}
+                {"id": e, "name": C.dungeon_name(s.cards[e]), "text": dungeon_card_text(s.cards[e])}
                 for e in ch["equipment"]
             ],
             "advancements": [
-                {"id": a, "name": C.advancements[s.cards[a]].name, "text": K.advancement_text(s.cards[a])}
+                {"id": a, "name": C.advancements[s.cards[a]].name, "text": advancement_text(s.cards[a])}
                 for a in ch["advancements"]
             ],
-            "class_card": K.class_card(ch["cls"]),
+            "class_card": class_card(ch["cls"]),
             "statuses": {k: v for k, v in ch["statuses"].items() if v > s.round},
-            "guard": s.guard.get(q.ckey(seat), 0),
-            "penalties": B.penalties_of(s, ch),
+            "guard": s.guard.get(ckey(seat), 0),
+            "penalties": penalties_of(s, ch),
         }
         if seat in viewer.seats:
             entry["hand"] = [card_view(s, c) for c in ch["hand_a"] + ch["hand_r"]]
-            entry["unplayable"] = B.unplayable(s, seat)
+            entry["unplayable"] = unplayable(s, seat)
             drawn = s.adv_draw.get(str(seat))
             if drawn:
                 entry["advancement_draw"] = [
@@ -100,7 +116,7 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
                         "id": a,
                         "card": s.cards[a],
                         "name": C.advancements[s.cards[a]].name,
-                        "text": K.advancement_text(s.cards[a]),
+                        "text": advancement_text(s.cards[a]),
                     }
                     for a in drawn
                 ]
@@ -115,7 +131,7 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "stairs": t["stairs"],
             "flipped": t["flipped"],
         }
-        tile["w"], tile["h"] = B.tile_size(t["o"])
+        tile["w"], tile["h"] = tile_size(t["o"])
         if t["flipped"] and t["card"] is not None:
             tile["card"] = {"id": t["card"], "name": C.dungeon_name(s.cards[t["card"]])}
         tiles.append(tile)
@@ -128,12 +144,12 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "max_hp": C.monsters[m["card"]].hp,
             "pos": m["pos"],
             "entry": m["entry"],
-            "label": B.monster_label(mid),
+            "label": monster_label(mid),
             "defended": m.get("defended", 0),
             "statuses": {
                 k: m[k] for k in ("stunned", "immobilized", "dominated", "pressure") if m.get(k, 0) > s.round
             },
-            "penalties": B.penalties_of(s, m),
+            "penalties": penalties_of(s, m),
         }
         for mid, m in sorted(s.monsters.items(), key=lambda kv: int(kv[0][1:]))
     ]
@@ -168,8 +184,8 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "arena": s.arena,
             "walls": [list(w) for w in s.arena_walls],
         },
-        "grid": B.grid_of(s),
-        "play": B.play_in_progress(s),
+        "grid": grid_of(s),
+        "play": play_in_progress(s),
         "cuts": {k: list(v) for k, v in (s.cuts or s.last_cuts).items()},
         "monsters": monsters,
         "line": line,
@@ -183,14 +199,14 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
         "waiting": None
         if d is None
         else {"kind": d.kind, "title": TITLES.get(d.kind, d.kind), "seats": d.asked}
-        | B.waiting_details(s, viewer),
+        | waiting_details(s, viewer),
         "result": s.result,
     }
     if s.tabletop and not viewer.is_gm and out["waiting"] is not None:
         out["waiting"].pop("place", None)  # the monster being placed: see _line_entry_seen
     if viewer.is_gm and s.tabletop:
         out["dungeon_deck_cards"] = sorted(C.dungeon_name(s.cards[x]) for x in s.dungeon_deck)
-        out["gm_deck"] = B.gm_dungeon_deck(s)
+        out["gm_deck"] = gm_dungeon_deck(s)
     return out
 
 
@@ -214,7 +230,7 @@ def _line_card(s: State, entry: str) -> str | None:
 
 def _line_stats(s: State, entry: str) -> dict[str, Any] | None:
     cid = _line_card(s, entry)
-    return K.monster_card(cid) if cid else None
+    return monster_card(cid) if cid else None
 
 
 def _summon(s: State, entry: str) -> str:

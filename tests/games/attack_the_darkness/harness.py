@@ -8,10 +8,11 @@ import random
 from typing import Any
 
 from app.games.attack_the_darkness import ATTACK_THE_DARKNESS as GAME
-from app.games.attack_the_darkness import clearing
 from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.decisions import Act
 from app.games.attack_the_darkness.engine import Ctx
+from app.games.attack_the_darkness.rules.campaign import check_end
+from app.games.attack_the_darkness.rules.turn import schedule
 from app.games.attack_the_darkness.state import State
 from app.kernel import table as kernel
 from app.kernel.options import validate_options
@@ -102,7 +103,7 @@ class Table:
         ctx = Ctx(self.state.clone(), random.Random(self.seed))
         ctx.s.decision = None
         ctx.s.agenda = [dict(x) for x in steps]
-        ctx.run(clearing.schedule, clearing.check_end)
+        ctx.run(schedule, check_end)
         events = ctx.finish()
         self.state = kernel.fold_all(GAME, self.state, events)
         return events

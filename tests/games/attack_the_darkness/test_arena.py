@@ -3,8 +3,10 @@ immobilize, domination does nothing, opponents count as bosses, bans at deck bui
 
 from __future__ import annotations
 
-from app.games.attack_the_darkness import query as q
 from app.games.attack_the_darkness.content import load
+from app.games.attack_the_darkness.rules.effects import is_boss
+from app.games.attack_the_darkness.rules.payment import cost_parts
+from app.games.attack_the_darkness.rules.query import is_enemy
 from tests.games.attack_the_darkness.harness import Table, types
 
 C = load()
@@ -73,8 +75,8 @@ def test_stun_discards_and_immobilize_doubles_maneuvers() -> None:
     ch["statuses"]["immobilized"] = s.round + 2
     feint = t.card(first, "feint")
     footwork = t.card(first, "footwork")
-    assert q.cost_parts(s, first, C.actions["feint"]) == [(2, "R")]
-    assert q.cost_parts(s, first, C.actions["footwork"]) == []
+    assert cost_parts(s, first, C.actions["feint"]) == [(2, "R")]
+    assert cost_parts(s, first, C.actions["footwork"]) == []
     assert not [c for c in t.choices(first) if c[0] == "speed"]
     del feint, footwork
     other = t.state.order[1]
@@ -87,9 +89,7 @@ def test_stun_discards_and_immobilize_doubles_maneuvers() -> None:
 def test_opponents_are_bosses_and_cannot_be_dominated() -> None:
     """Opponents count as Boss for card effects (AtD L289); dominate has no effect on
     characters (AtD L294)."""
-    from app.games.attack_the_darkness.rules import is_boss
-
     t = arena()
     settled(t)
     assert is_boss(t.state, "c1", "c0") and is_boss(t.state, "c0", "c1")
-    assert not q.is_enemy(t.state, "c0", "c0")
+    assert not is_enemy(t.state, "c0", "c0")

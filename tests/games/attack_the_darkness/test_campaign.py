@@ -5,7 +5,7 @@ widen later draws, each dungeon of a campaign is a chapter."""
 from __future__ import annotations
 
 from app.games.attack_the_darkness import ATTACK_THE_DARKNESS as GAME
-from app.games.attack_the_darkness.rules import danger_level
+from app.games.attack_the_darkness.rules.populating import danger_level
 from tests.games.attack_the_darkness.harness import Table, types
 
 

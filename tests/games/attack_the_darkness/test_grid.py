@@ -3,9 +3,9 @@ facts file §4 for the diagonal and corner decision)."""
 
 from __future__ import annotations
 
-from app.games.attack_the_darkness import query as q
 from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.grid import in_distance, line_of_sight, reachable, tile_order
+from app.games.attack_the_darkness.rules.targeting import area_members, area_ok, target_ok
 from tests.games.attack_the_darkness.harness import Table
 
 C = load()
@@ -74,18 +74,18 @@ def test_targets_and_areas_on_a_map() -> None:
     melee = C.actions["punch"].parts[0]
     reach = C.actions["lance"].parts[0]
     ranged = C.actions["beam"].parts[0]
-    assert not q.target_ok(s, me, melee, near) and q.target_ok(s, me, melee, adjacent)
-    assert q.target_ok(s, me, reach, near)
+    assert not target_ok(s, me, melee, near) and target_ok(s, me, melee, adjacent)
+    assert target_ok(s, me, reach, near)
     s.monsters[near]["pos"] = [4, 1]
-    assert not q.target_ok(s, me, reach, near)
-    assert not q.target_ok(s, me, ranged, adjacent) and q.target_ok(s, me, ranged, near)
-    assert not q.target_ok(s, me, ranged, far)  # the gap between x 7 and 9 is a wall
+    assert not target_ok(s, me, reach, near)
+    assert not target_ok(s, me, ranged, adjacent) and target_ok(s, me, ranged, near)
+    assert not target_ok(s, me, ranged, far)  # the gap between x 7 and 9 is a wall
     fireball = C.actions["fireball"].parts[0]
-    assert not q.area_ok(s, me, fireball, (2, 0), "h")  # a square adjacent to the caster
-    assert q.area_ok(s, me, fireball, (3, 1), "v")
+    assert not area_ok(s, me, fireball, (2, 0), "h")  # a square adjacent to the caster
+    assert area_ok(s, me, fireball, (3, 1), "v")
     s.chars[1]["pos"] = [4, 2]
-    hit = q.area_members(s, (3, 1), "h", fireball)
+    hit = area_members(s, (3, 1), "h", fireball)
     assert near in hit and "c1" in hit  # allies inside are hit too (AtD L161)
     # beyond the gap (x = 8 is wall) no square is in sight; straddling it, one open square is
-    assert not q.area_ok(s, me, fireball, (8, 0), "h")
-    assert q.area_ok(s, me, fireball, (6, 0), "h")
+    assert not area_ok(s, me, fireball, (8, 0), "h")
+    assert area_ok(s, me, fireball, (6, 0), "h")

@@ -10,7 +10,8 @@ import random
 from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.decisions import Act
 from app.games.attack_the_darkness.engine import Ctx
-from app.games.attack_the_darkness.rules import act_choices, char_save
+from app.games.attack_the_darkness.rules.health import char_save
+from app.games.attack_the_darkness.rules.turn import act_choices
 from app.kernel import table as kernel
 from tests.games.attack_the_darkness.harness import GAME, Table
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.games.attack_the_darkness.decks import sample_deck, validate_deck
-from app.games.attack_the_darkness.rules import best_target, monster_save
+from app.games.attack_the_darkness.rules.health import monster_save
+from app.games.attack_the_darkness.rules.monsters import best_target
 from app.kernel.types import RuleError
 from tests.games.attack_the_darkness.harness import C, Table, populate, types
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.attack_the_darkness import cards as K
-from app.games.attack_the_darkness import deckcode
+from app.games.attack_the_darkness.cards import action_card, resource_card
 from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.decks import (
     CORE_COPIES,
     DECK_SIZE,
     MAX_COPIES,
     deck_problems,
+    deckcode,
     legal_for,
     sample_deck,
     seat_classes,
@@ -60,7 +60,7 @@ def card_entry(cid: str, cls: str, *, arena: bool) -> dict[str, Any]:
         refused = f"not usable by the {klass.name} (AtD L306-308)"
     elif arena and card.arena_banned:
         refused = "banned in Arena games (AtD L297)"
-    text = K.resource_card(cid) if resource else K.action_card(cid)
+    text = resource_card(cid) if resource else action_card(cid)
     words = [card.name, "resource" if resource else "action"]
     if resource:
         words += [g["label"] for g in text["gives"]] + [text["effects"], "core" if core else ""]

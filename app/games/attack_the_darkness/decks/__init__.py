@@ -1,5 +1,6 @@
 """Deck construction (AtD L298-327): a class, a resource deck and an action deck, each
-checked with a precise error naming the rule broken."""
+checked with a precise error naming the rule broken. The lobby's side of decks lives
+beside it: ``deckcode`` (a deck as shareable text) and ``builder`` (the deck builder)."""
 
 from __future__ import annotations
 

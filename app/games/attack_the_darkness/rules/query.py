@@ -1,0 +1,93 @@
+"""Questions about a state that every rule asks (and the prompts, the bot and the view
+with them): who a combatant is (``"c0"`` a seat's character, ``"m5"`` a monster), where it
+stands, whether it is alive (AtD L69, L72), whose side it is on (a dominated monster fights
+for the characters, AtD L75; teams in the Arena, AtD L288), line of sight (AtD L97-101),
+and which parts of an action card resolve on its player's own turn (AtD L145-155)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.attack_the_darkness.content import TIMING_TYPES, ActionCard, load
+from app.games.attack_the_darkness.grid import Square, line_of_sight
+from app.games.attack_the_darkness.state import State
+
+C = load()
+
+
+def ckey(seat: int) -> str:
+    return f"c{seat}"
+
+
+def pos(s: State, who: str) -> Square | None:
+    if who.startswith("c"):
+        p = s.chars[int(who[1:])]["pos"]
+        return None if p is None else (p[0], p[1])
+    m = s.monsters.get(who)
+    return None if m is None else (m["pos"][0], m["pos"][1])
+
+
+def alive(s: State, who: str) -> bool:
+    if who.startswith("c"):
+        return s.chars[int(who[1:])]["hp"] > 0
+    return who in s.monsters
+
+
+def dominated(s: State, mid: str) -> bool:
+    m = s.monsters.get(mid)
+    return m is not None and m.get("dominated", 0) > s.round
+
+
+def side(s: State, who: str) -> Any:
+    """Characters are one side in Adventure and Tabletop, their team in Arena; a dominated
+    monster counts as an ally of the characters (AtD L75)."""
+    if who.startswith("c"):
+        return ("team", s.teams[int(who[1:])]) if s.arena else "heroes"
+    return "heroes" if dominated(s, who) else "monsters"
+
+
+def is_enemy(s: State, a: str, b: str) -> bool:
+    return side(s, a) != side(s, b)
+
+
+def combatants(s: State) -> list[str]:
+    out = [ckey(i) for i, ch in enumerate(s.chars) if ch["pos"] is not None]
+    return out + list(s.monsters)
+
+
+def occupied(s: State) -> set[Square]:
+    out = {(ch["pos"][0], ch["pos"][1]) for ch in s.chars if ch["pos"] is not None}
+    return out | {(m["pos"][0], m["pos"][1]) for m in s.monsters.values()}
+
+
+def can_see(s: State, a: Square, b: Square) -> bool:
+    return line_of_sight(s.open_squares(), a, b)
+
+
+def action(s: State, instance: str) -> ActionCard:
+    return C.actions[s.cards[instance]]
+
+
+def own_turn_parts(card: ActionCard) -> list[int]:
+    """Parts a card resolves on its player's own turn (AtD L147-153): Attack, Maneuver,
+    Recovery, Command; Defense too when the card says it may be played on your turn."""
+    return [
+        i
+        for i, p in enumerate(card.parts)
+        if p.type in TIMING_TYPES or (card.on_own_turn and p.type == "defense")
+    ]
+
+
+def defense_parts(card: ActionCard) -> list[int]:
+    return [i for i, p in enumerate(card.parts) if p.type == "defense"]
+
+
+def lst(sq: Square) -> list[int]:
+    return [sq[0], sq[1]]
+
+
+def who_name(s: State, who: str) -> str:
+    if who.startswith("c"):
+        return s.names[int(who[1:])]
+    m = s.monsters.get(who)
+    return f"{C.monsters[m['card']].name} #{who[1:]}" if m else f"#{who[1:]}"
