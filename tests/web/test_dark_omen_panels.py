@@ -30,7 +30,7 @@ def token_of(face: str, taken: set[str]) -> str:
 
 
 def with_boss(state: State, card: str = "vahva", hp: int | None = None) -> dict[str, Any]:
-    """The boss of ``card`` on space 11, placed the way flow.py places it (party-scaled HP)."""
+    """The boss of ``card`` on space 11, placed the way rules/days.py places it (party-scaled HP)."""
     boss = load().bosses[card]
     top = -(-boss["hp"] * (1 + len(state.heroes)) // 5)
     creature = {
@@ -93,7 +93,7 @@ def test_a_boss_has_its_own_board_with_its_stages_and_what_the_next_one_does() -
 
 
 def test_a_lone_heros_boss_board_keeps_its_hp_bands_within_its_hp() -> None:
-    """A smaller party meets ``hp × (1 + players) / 5`` (flow.py): a lone hero's Vahva has 7
+    """A smaller party meets ``hp × (1 + players) / 5`` (rules/days.py): a lone hero's Vahva has 7
     HP, below its stage mark of 8, so each band stays within 1 and its HP."""
     state = arranged(table(1), at=10)
     with_boss(state)

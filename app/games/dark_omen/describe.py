@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from app.games.dark_omen.content import load
-from app.games.dark_omen.gambling import draugr_score
+from app.games.dark_omen.rules.gambling import draugr_score
 from app.games.dark_omen.state import State
 from app.kernel.types import Event
 

@@ -1,10 +1,10 @@
 """Dark Omen: the game object the platform calls (the kernel contract, app/kernel/game.py).
 
 A campaign is one table: four chapters of six days (or a Quick Start: one chapter, or one
-omen), every seat spending action points at once. Rules: ``flow.py`` (campaign, days,
-rounds, omens), ``actions.py`` and ``resolve.py`` (what a hero does), ``combat.py`` (dice
-battles), ``gambling.py``, ``board.py`` (the rotating labyrinth); the fold is in
-``engine.py``.
+omen), every seat spending action points at once. Rules: ``rules/`` (one module per
+chapter of the rulebook: the campaign, the day, the round, and each thing a hero does, its
+choices and their resolution together), ``board.py`` (the rotating labyrinth); the fold is
+``events.py``.
 """
 
 from __future__ import annotations
@@ -13,14 +13,20 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.dark_omen import bot, describe, flow, targets, undo, view
-from app.games.dark_omen import events as fold  # noqa: F401  (registers every applier of the fold)
-from app.games.dark_omen.actions import ap_left, free_choices
-from app.games.dark_omen.content import load
+import app.games.dark_omen.bot as bot
+import app.games.dark_omen.describe as describe
+import app.games.dark_omen.events  # noqa: F401  (registers every applier of the fold)
+import app.games.dark_omen.rules  # noqa: F401  (registers every step, decision and action)
+import app.games.dark_omen.targets as targets
+import app.games.dark_omen.undo as undo
+import app.games.dark_omen.view as view
 from app.games.dark_omen.decisions import Act
 from app.games.dark_omen.engine import RULES, DoCtx, new_ctx
-from app.games.dark_omen.resolve import resolve_action
-from app.games.dark_omen.state import CHAPTERS, DAYS_PER_CHAPTER, METER_MAX, State
+from app.games.dark_omen.rules.campaign import DIFFICULTIES, chapter_detail
+from app.games.dark_omen.rules.days import check
+from app.games.dark_omen.rules.heroes import ap_left
+from app.games.dark_omen.rules.round import FREE_ACTIONS, free_seat, schedule, strip
+from app.games.dark_omen.state import CHAPTERS, State
 from app.kernel.flow import Decision, FlowGame
 from app.kernel.types import (
     GM_SEAT,
@@ -155,7 +161,7 @@ class DarkOmen(FlowGame):
         state = self.evolve(self.initial_state(), began)
         ctx = new_ctx(state, rng)
         ctx.then([{"op": "begin_chapter", "chapter": first}])
-        ctx.run(flow.schedule, flow.check)
+        ctx.run(schedule, check)
         return [began, *ctx.finish()]
 
     # -- the decision loop's hooks (the loop is the kernel's ``FlowGame``) ---------------------
@@ -164,10 +170,10 @@ class DarkOmen(FlowGame):
         return new_ctx(state.clone(), rng)
 
     def schedule(self, ctx: DoCtx) -> None:
-        flow.schedule(ctx)
+        schedule(ctx)
 
     def step_check(self) -> Any:
-        return flow.check
+        return check
 
     def seat_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
         """A hero's choices as its seat sends them (the hero is the seat), with prices."""
@@ -285,110 +291,10 @@ class DarkOmen(FlowGame):
 
     def describe_options(self, options: dict[str, Any], seat_names: list[str]) -> list[str]:
         mode = options.get("mode", "campaign")
-        days = flow.DIFFICULTIES[options.get("difficulty", "rough")]
+        days = DIFFICULTIES[options.get("difficulty", "rough")]
         what = (
             "a campaign of 4 chapters"
             if mode == "campaign"
             else f"a Quick Start of chapter {options.get('chapter', 1)}"
         )
         return [f"{what}; omens on days {', '.join(map(str, days))} and the boss on day 6"]
-
-
-def chapter_detail(state: State) -> str:
-    """The day and the darkness meter, for "your tables" (issue 15): a campaign's standing
-    at a glance (the meter at 0 loses it, DO L42); between chapters, the meter it carries
-    into the next one."""
-    meter = f"darkness meter {state.meter} of {METER_MAX}"
-    if state.chapter is None:
-        return meter
-    day = f"day {state.day} of {DAYS_PER_CHAPTER}" if state.day else "setting up"
-    return f"{day} \u00b7 {meter}"
-
-
-def free_seat(state: State, seat: int) -> bool:
-    """A living hero done with the round and answering nothing."""
-    if not 0 <= seat < len(state.heroes) or not isinstance(state.decision, Act):
-        return False
-    h = state.heroes[seat]
-    return h.alive and h.done and h.pending is None and h.must_attack is None
-
-
-FREE_ACTIONS = frozenset(
-    {
-        "take",
-        "drop",
-        "drink",
-        "craft",
-        "equip",
-        "give",
-        "give_gold",
-        "buy",
-        "redeem",
-        "sell",
-        "sell_token",
-        "haggle",
-        "offer_blood",
-        "take_belongings",
-    }
-)
-"""The 0-AP actions open to a seat done with the round (bread would bring it back: not)."""
-
-
-def free_window(state: State, seat: Any) -> list[Choice]:
-    """A seat done with the round may still take its 0-AP actions, as it sends them."""
-    if not isinstance(seat, int) or not free_seat(state, seat) or seat in state.decision.asked:
-        return []
-    return [strip(c) for c in free_choices(state, load(), state.heroes[seat]) if c.type in FREE_ACTIONS]
-
-
-def resolve_free(ctx: DoCtx, seat: Any, command_type: str, args: dict[str, Any]) -> None:
-    resolve_action(ctx, seat, command_type, args)
-
-
-FREE = RULES.window(
-    "free",
-    FREE_ACTIONS,
-    free_window,
-    resolve_free,
-    title="Free actions (0 AP) until the round ends",
-    sets_aside=False,
-)
-"""A 0-AP action of a seat done with the round: open until the round ends, beside the round's
-question (facts §21: trade, craft, potions, exchanges, unengaged equipping, dropping)."""
-
-
-def restart_choices(state: State, seat: Any) -> list[Choice]:
-    if seat != GM_SEAT or not restartable(state):
-        return []
-    return [Choice("restart_chapter", {}, f"Restart chapter {state.chapter} from its start")]
-
-
-def restart_chapter(ctx: DoCtx, seat: Any, command_type: str, args: dict[str, Any]) -> None:
-    """The game master's recorded restart of the chapter being played, from its start
-    (the rulebook's save point, DO L114), offered once a hero has fallen in it."""
-    chapter = ctx.s.chapter
-    ctx.emit("ChapterRestarted", chapter=chapter)
-    ctx.s.decision, ctx.s.agenda = None, [{"op": "begin_chapter", "chapter": chapter}]
-
-
-RESTART = RULES.window(
-    "game_master",
-    ["restart_chapter"],
-    restart_choices,
-    restart_chapter,
-    title="Game master",
-    sets_aside=False,
-    closed=("no_wipe", "a chapter is restarted after a hero fell in it (DO L114)"),
-)
-
-
-def restartable(state: State) -> bool:
-    """A chapter is being played and a hero has fallen since it began."""
-    saved = state.save_point
-    return state.chapter is not None and saved is not None and len(state.fallen) > len(saved["fallen"])
-
-
-def strip(choice: Choice) -> Choice:
-    """A choice as sent by its seat: ``hero`` is the seat itself, not an argument."""
-    args = {k: v for k, v in choice.args.items() if k != "hero"}
-    return Choice(choice.type, args, choice.label, choice.detail)

@@ -16,8 +16,8 @@ fire to douse, a relic to take, a person to lead, DO L141-143).
 
 from __future__ import annotations
 
-from app.games.dark_omen import stats
 from app.games.dark_omen.content import load
+from app.games.dark_omen.rules import stats
 from app.games.dark_omen.state import State
 from app.kernel.types import Choice
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from app.games.dark_omen import combat, omens, stats, texts
-from app.games.dark_omen.actions import INGREDIENTS, RECIPE_NEEDS, RECIPES, faces
+import app.games.dark_omen.texts as texts
 from app.games.dark_omen.board import pos_to_tab
 from app.games.dark_omen.content import load
 from app.games.dark_omen.decisions import Act, NextChapter
+from app.games.dark_omen.rules import combat, omens, stats
+from app.games.dark_omen.rules.heroes import faces
+from app.games.dark_omen.rules.potions import INGREDIENTS, RECIPE_NEEDS, RECIPES
 from app.games.dark_omen.state import METER_MAX, State
 from app.kernel.flow import Decision
 from app.kernel.types import Viewer
@@ -68,7 +70,7 @@ def boss_board(s: State, x: dict[str, Any]) -> dict[str, Any]:
     order, and its stages (DO L487-488), each with its HP band, armour, dice and damage,
     the one it is in now and what the next one does."""
     card = load().bosses[x["card"]]
-    top = -(-int(card["hp"]) * (1 + len(s.heroes)) // 5)  # the party-scaled HP (flow.py)
+    top = -(-int(card["hp"]) * (1 + len(s.heroes)) // 5)  # the party-scaled HP (rules/days.py)
     stage = card.get("stage")
     mark = min(int(stage["below_hp"]), top) if stage else 0  # a small party's boss may start below it
     bands = [(top, mark, int(card["armor"]))]

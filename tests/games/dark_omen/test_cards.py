@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from app.games.dark_omen import stats
 from app.games.dark_omen.content import load
+from app.games.dark_omen.engine import new_ctx
+from app.games.dark_omen.rules import days, stats
 from app.games.dark_omen.state import State
 from app.kernel.types import RuleError
-from tests.games.dark_omen.harness import arranged, choices, enemy, of, play, table
+from tests.games.dark_omen.harness import Rigged, arranged, choices, enemy, of, play, table
 
 C = load()
 
@@ -267,14 +268,10 @@ def test_the_bosss_finisher_takes_its_trophy() -> None:
 
 
 def test_a_story_card_hands_its_holographic_reward_to_the_hero_with_least_gear() -> None:
-    from app.games.dark_omen import flow
-    from app.games.dark_omen.engine import new_ctx
-    from tests.games.dark_omen.harness import Rigged
-
     s = arranged(table(seats=2, mode="campaign"))
     s.chapter = 3
     equip(s, 0, "g1_w0", "primary")
     ctx = new_ctx(s.clone(), Rigged([]))
-    flow.begin_day(ctx, {"day": 1})
+    days.begin_day(ctx, {"day": 1})
     assert "story_3_1" in ctx.s.story_read
     assert "holo_4" in ctx.s.heroes[1].gear and "holo_4" not in ctx.s.heroes[0].gear

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.games.dark_omen.combat import Strike, contributed, ordered, strikes
+from app.games.dark_omen.rules.combat import Strike, contributed, ordered, strikes
+from app.games.dark_omen.rules.damage import agreed_order
 from app.kernel.types import RuleError
 from tests.games.dark_omen.harness import arranged, choices, enemy, of, play, table
 
@@ -219,8 +220,6 @@ def test_a_heroic_that_outnumbers_the_enemy_dice_is_not_taken() -> None:
 def test_tied_players_may_agree_who_faces_the_enemy_first() -> None:
     """DO L428, L465: Yellow 6/5 and Blue 6/4 tie; by default Yellow leads (5 > 4); if both
     name Blue, Blue faces the enemy's 6 and Yellow's 6 beats its 5."""
-    from app.games.dark_omen.resolve import agreed_order
-
     heroes = {YELLOW: [6, 5], BLUE: [6, 4], PURPLE: [5, 2], GREEN: [2, 1]}
     contributions = {s: contributed(d, False, True)[0] for s, d in heroes.items()}
     unused = {s: contributed(d, False, True)[1] for s, d in heroes.items()}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.dark_omen.gambling import (
+from app.games.dark_omen.rules.gambling import (
     draugr_score,
     draugr_winners,
     hard_life_house,

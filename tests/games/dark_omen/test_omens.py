@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from app.games.dark_omen import flow, omens
 from app.games.dark_omen.board import neighbours
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import new_ctx
+from app.games.dark_omen.rules import days, omens
 from app.games.dark_omen.state import State
 from tests.games.dark_omen.harness import Rigged, arranged, choices, enemy, of, play, table
 
@@ -22,7 +22,7 @@ C = load()
 def with_omen(s: State, oid: str, rolls: list[int] | None = None) -> tuple[State, list[Any]]:
     """The omen drawn and set up on this state (DO L135: after the normal setup)."""
     ctx = new_ctx(s.clone(), Rigged(rolls or []))
-    flow.set_up_omen(ctx, oid)
+    days.set_up_omen(ctx, oid)
     return ctx.s, ctx.events
 
 

@@ -7,6 +7,7 @@ import pytest
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.board import load_board, neighbours, pos_to_tab, tab_to_pos
 from app.games.dark_omen.content import load
+from app.games.dark_omen.rules import stats
 from app.kernel import table as kernel
 from app.kernel.types import RuleError, Viewer
 from tests.games.dark_omen.harness import arranged, choices, enemy, of, play, table
@@ -297,8 +298,6 @@ def test_contradicting_runes_are_settled_by_the_number_of_players() -> None:
     """DO L158-162: Tryors Wrath (+1 damage per level) against Ningus Sorrow (−1): with 1–2
     players the negative card is ignored, with 3–4 the beneficial one; Attunement ignores
     Ningus Sorrow (Visko)."""
-    from app.games.dark_omen import stats
-
     two = arranged(table(seats=2, chapter=2, character=["ragna", "hakon"]))
     two.heroes[0].runes = ["sun_thurisaz", "moon_thurisaz"]
     assert stats.rune_bonus(two, C, 0, "damage") == 2  # Tryors Wrath at level 2
@@ -312,8 +311,6 @@ def test_contradicting_runes_are_settled_by_the_number_of_players() -> None:
 
 def test_valor_adds_1_damage_and_resistance_halves_the_kill_morale() -> None:
     """DO L40-41."""
-    from app.games.dark_omen import stats
-
     s = arranged(table(character=["ragna"]))
     s.meter = 4
     assert stats.damage_bonus(s, C, 0) == 0 and stats.kill_mp(s, C, 0) == 2

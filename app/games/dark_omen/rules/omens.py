@@ -12,7 +12,8 @@ in it a small function here.
 - **Mission**: ``MISSIONS``, each a test on the state; success pays at once, failure at day
   end (DO L136-140).
 
-Everything the omen set up leaves at its day's end (DO L141).
+Everything the omen set up leaves at its day's end (DO L141). Drawing the day's omen and
+paying its success or failure is ``days.py``.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from typing import Any
 from app.games.dark_omen.content import Card, Content
 from app.games.dark_omen.engine import DoCtx
 from app.games.dark_omen.state import State
-
-# -- the day's rules ------------------------------------------------------------------------------
 
 RULE_TEXTS = {
     "storm": "Crossing a black line costs {n} MP more today",
@@ -74,9 +73,6 @@ def burning(s: State, c: Content, space: int | str) -> int:
 def may_meditate(s: State, c: Content) -> bool:
     """Meditation needs an active, unfinished omen (DO L289), and no omen of silence."""
     return s.omen is not None and s.omen["status"] == "active" and not rule(s, c, "silence")
-
-
-# -- missions -------------------------------------------------------------------------------------
 
 
 def hunt_met(s: State, c: Content, omen: Card) -> bool:
@@ -136,8 +132,6 @@ def mission_met(s: State, c: Content, omen: Card) -> bool:
     return MISSIONS[omen["mission"]](s, c, omen)
 
 
-# -- props and tasks ------------------------------------------------------------------------------
-
 TASKS: dict[str, tuple[str, bool]] = {
     "fire": ("Douse the fire", False),
     "grave": ("Lay the grave to rest", False),
@@ -161,9 +155,6 @@ def tend(ctx: DoCtx, seat: int, prop_id: str) -> None:
     prop = next(p for p in ctx.s.props if p["id"] == prop_id)
     ctx.emit("ApSpent", seat=seat, n=1, why=TASKS[prop["kind"]][0].format(name=prop["name"]), engaged=False)
     ctx.emit("PropTended", seat=seat, prop=prop_id, kind=prop["kind"], carry=TASKS[prop["kind"]][1])
-
-
-# -- setup ----------------------------------------------------------------------------------------
 
 
 def setup_props(ctx: DoCtx, omen: Card) -> None:

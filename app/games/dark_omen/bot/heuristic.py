@@ -7,9 +7,9 @@ from __future__ import annotations
 import heapq
 import random
 
-from app.games.dark_omen import stats
-from app.games.dark_omen.board import neighbours
+from app.games.dark_omen.board import distance, neighbours
 from app.games.dark_omen.content import load
+from app.games.dark_omen.rules.stats import side_of
 from app.games.dark_omen.state import State
 from app.kernel.types import Choice, Prompt
 
@@ -126,11 +126,9 @@ def battle_pick(s: State, seat: int, by: dict[str, list[Choice]]) -> Choice:
 def goal_space(s: State, seat: int) -> int | str | None:
     """Where to head: a tavern when badly hurt, else the omen's goal (its creatures, the
     boss, its space), else the nearest creature or face-down loot."""
-    from app.games.dark_omen.board import distance
-
     c = load()
     h = s.heroes[seat]
-    side = stats.side_of(s, c)
+    side = side_of(s, c)
     if not isinstance(h.at, int):
         town = h.at.split(":")[0]
         if wants_to_shop(s, seat):
@@ -207,7 +205,7 @@ def shopping(s: State, seat: int, buys: list[Choice]) -> Choice | None:
 def best_step(s: State, seat: int, goal: int | str, moves: list[Choice]) -> Choice | None:
     """The move along the cheapest path (an obstacle costs as much as 4 steps)."""
     c = load()
-    side = stats.side_of(s, c)
+    side = side_of(s, c)
     here = s.heroes[seat].at
     if isinstance(goal, str) or isinstance(here, str):
         return town_step(s, seat, goal, moves)
@@ -237,7 +235,7 @@ def best_step(s: State, seat: int, goal: int | str, moves: list[Choice]) -> Choi
 
 def town_step(s: State, seat: int, goal: int | str, moves: list[Choice]) -> Choice | None:
     """Into a town by its gate and through the market to the tavern, or out again."""
-    side = stats.side_of(s, load())
+    side = side_of(s, load())
     here = s.heroes[seat].at
     if isinstance(here, int):
         assert isinstance(goal, str)

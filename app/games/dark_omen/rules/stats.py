@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.dark_omen import omens
-from app.games.dark_omen.board import Side, ring_sector
+from app.games.dark_omen.board import Side
 from app.games.dark_omen.content import Card, Content
+from app.games.dark_omen.rules.omens import storm_mp
 from app.games.dark_omen.state import OBSTACLE_MP, TRACK_MAX, State
 
 VALOR = 2
 """The meter at 1–2 is the State of Valor: +1 damage (DO L40)."""
+
+
 RESISTANCE = 6
 """The meter at 6–8 is the State of Resistance: +1 MP per kill instead of 2 (DO L41)."""
 
@@ -165,7 +167,7 @@ def obstacle_cost(s: State, c: Content, seat: int) -> int:
     """4 MP to cross a black line (DO L240), less with climbing gear, guilds, runes, more in
     an omen's storm (DO L135)."""
     cost = OBSTACLE_MP + rune_bonus(s, c, seat, "obstacle_mp") + gear_bonus(s, c, seat, "obstacle_mp")
-    cost += omens.storm_mp(s, c)
+    cost += storm_mp(s, c)
     cost -= ability(s, c, seat).get("cheap_obstacle", 0)
     return max(1, cost)
 
@@ -236,11 +238,3 @@ def meter_state(s: State) -> str:
     if s.meter >= RESISTANCE:
         return "resistance"
     return "neutral"
-
-
-def clamp_mp(value: int) -> int:
-    return max(0, min(30, value))
-
-
-def ring_of(space: int) -> int:
-    return ring_sector(space)[0]
