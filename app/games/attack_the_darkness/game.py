@@ -330,13 +330,13 @@ class AttackTheDarkness(RulesFold, GameBase):
                 if item.type == command_type:
                     return f"{item.reason} ({item.rule})"
         if command_type == "speed" and isinstance(seat, int):
-            if state.chars[seat]["speed_used"]:
+            if state.chars[seat].speed_used:
                 return "the speed move is once per turn (AtD L82)"
-            if state.chars[seat]["fatigued"]:
+            if state.chars[seat].fatigued:
                 return "a fatigued character may only move at speed and use equipment (AtD L71)"
             return "a move ends on an open, unoccupied square within speed, never through enemies (AtD L80)"
         if command_type == "play" and isinstance(seat, int):
-            if state.chars[seat]["fatigued"]:
+            if state.chars[seat].fatigued:
                 return "a fatigued character plays no action cards (AtD L71)"
             return "the card must be in hand, of a type playable now (AtD L147-155) and payable (AtD L143)"
         if command_type == "target":
