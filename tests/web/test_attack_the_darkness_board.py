@@ -260,12 +260,12 @@ def test_no_page_shows_what_its_viewer_may_not_see(client: TestClient) -> None:
         hand = card_names(hand_section(page))
         if isinstance(who, int):
             ch = state.chars[who]
-            assert hand == sorted(str(escape(state_name(state, c))) for c in ch["hand_a"] + ch["hand_r"]), (
+            assert hand == sorted(str(escape(state_name(state, c))) for c in ch.hand_a + ch.hand_r), (
                 f"{who} sees exactly their own hand"
             )
         else:
             assert hand == [], f"the {who} sees no hand"
-    face_down = [t for t in state.tiles if not t["flipped"] and not t["stairs"]]
+    face_down = [t for t in state.tiles if not t.flipped and not t.stairs]
     assert face_down, "a random dungeon's tiles start face down"
     for page in pages.values():
         tiles = tiles_layer(page)

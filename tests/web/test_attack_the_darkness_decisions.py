@@ -12,7 +12,7 @@ from markupsafe import escape
 
 from app.games.attack_the_darkness import ATTACK_THE_DARKNESS as GAME
 from app.games.attack_the_darkness.content import load
-from app.games.attack_the_darkness.state import State
+from app.games.attack_the_darkness.state import Penalty, State
 from app.games.attack_the_darkness.view import view_of
 from app.kernel.types import Viewer
 from app.web import fragments
@@ -61,7 +61,7 @@ def test_the_samurais_cards_are_shown_only_to_that_player() -> None:
     t = Table(2, classes=["samurai", "champion"], dungeon="random")
     t.craft([(0, 0, "v")], {0: (0, 0), 1: (1, 0)})
     t.monster("zombies", (2, 3))
-    top = t.state.chars[0]["actions"][:5]
+    top = t.state.chars[0].actions[:5]
     t.send(0, "ability")
     t.send(0, "top", card=top[2])
     names = [str(escape(C.card_name(t.state.cards[c]))) for c in top]
@@ -86,10 +86,10 @@ def test_penalties_show_on_tokens_panels_and_the_monster_line() -> None:
     t.craft([(0, 0, "v")], {0: (0, 0), 1: (1, 0)})
     mid = t.monster("zombies", (2, 3))
     s = t.state
-    s.chars[1]["penalties"] = {"move": {"n": 2, "until": None, "left": 1}}
-    s.monsters[mid]["penalties"] = {
-        "save": {"n": 2, "until": s.round + 2, "left": None},
-        "damage": {"n": 3, "until": s.round, "left": None},  # expired at the end of this round
+    s.chars[1].penalties = {"move": Penalty(2, None, 1)}
+    s.monsters[mid].penalties = {
+        "save": Penalty(2, s.round + 2, None),
+        "damage": Penalty(3, s.round, None),  # expired at the end of this round
     }
     page: dict[str, Any] = board(s, SPECTATOR)
     token = re.search(
@@ -101,5 +101,5 @@ def test_penalties_show_on_tokens_panels_and_the_monster_line() -> None:
     assert "damage" not in token.group(0)
     assert "−2 saves, until round" in page["atd-line"]
     assert "−2 movement, the next 1 use" in page["atd-party"] and "−2m" in page["atd-map"]
-    s.chars[1]["penalties"] = {"move": {"n": 2, "until": None, "left": 0}}
+    s.chars[1].penalties = {"move": Penalty(2, None, 0)}
     assert "movement" not in text(board(s, SPECTATOR)["atd-party"])

@@ -41,7 +41,7 @@ from app.games.attack_the_darkness.rules.payment import payment
 from app.games.attack_the_darkness.rules.query import combatants, pos, who_name
 from app.games.attack_the_darkness.rules.targeting import area_choices
 from app.games.attack_the_darkness.rules.turn import act_unavailable
-from app.games.attack_the_darkness.state import State
+from app.games.attack_the_darkness.state import Character, Monster, State
 from app.kernel.types import Viewer
 
 C = load()
@@ -113,10 +113,10 @@ def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
         out["attacker"] = {"id": attacker, "name": who_name(s, attacker)}
         out["target"] = {"id": target, "name": who_name(s, target)}
         if attacker in s.monsters:
-            a = C.monsters[s.monsters[attacker]["card"]].attacks
+            a = C.monsters[s.monsters[attacker].card].attacks
             out["attack"] = {"damage": a["damage"], "distance": a["distance"]}
-        elif s.play is not None and s.play.get("card"):
-            out["attack"] = {"card": C.card_name(s.cards[s.play["card"]])}
+        elif s.play is not None and s.play.card:
+            out["attack"] = {"card": C.card_name(s.cards[s.play.card])}
         out["save"] = s.guard.get(target, 0)
     elif isinstance(d, GmMonster):
         out["monster"] = {"id": d.monster, "name": who_name(s, d.monster)}
@@ -191,20 +191,20 @@ def _card(s: State, inst: str) -> dict[str, Any]:
 PENALTY_STAT = {"save": "saves", "move": "movement", "damage": "damage"}
 
 
-def penalties_of(s: State, who: dict[str, Any]) -> list[dict[str, Any]]:
+def penalties_of(s: State, who: Character | Monster) -> list[dict[str, Any]]:
     """A character's or a monster's live penalties (AtD L295), as the tokens and panels
     show them: for rounds (``until``) or, in the Arena, for the next ``left`` uses."""
     out = []
-    for stat, e in sorted(who.get("penalties", {}).items()):
-        if e["left"] is not None:
-            if e["left"] <= 0:
+    for stat, e in sorted(who.penalties.items()):
+        if e.left is not None:
+            if e.left <= 0:
                 continue
-            lasts = f"the next {e['left']} {'use' if e['left'] == 1 else 'uses'}"
-        elif e["until"] > s.round:
-            lasts = f"until round {e['until']}"
+            lasts = f"the next {e.left} {'use' if e.left == 1 else 'uses'}"
+        elif e.until is not None and e.until > s.round:
+            lasts = f"until round {e.until}"
         else:
             continue
-        out.append({"stat": stat, "n": e["n"], "label": f"−{e['n']} {PENALTY_STAT.get(stat, stat)}, {lasts}"})
+        out.append({"stat": stat, "n": e.n, "label": f"−{e.n} {PENALTY_STAT.get(stat, stat)}, {lasts}"})
     return out
 
 
@@ -263,23 +263,24 @@ def play_in_progress(s: State) -> dict[str, Any] | None:
     p = s.play
     if p is None:
         return None
-    seat = p["seat"]
-    if p.get("equipment"):
-        cid = s.cards[p["equipment"]]
+    seat = p.seat
+    if p.equipment:
+        cid = s.cards[p.equipment]
         return {
             "seat": seat,
             "name": s.names[seat],
             "card": C.dungeon_name(cid),
             "text": dungeon_card_text(cid),
         }
-    cid = s.cards[p["card"]]
-    rcs = [s.cards[r] for r in p["rcs"]]
+    assert p.card is not None
+    cid = s.cards[p.card]
+    rcs = [s.cards[r] for r in p.rcs]
     return {
         "seat": seat,
         "name": s.names[seat],
         "card": C.card_name(cid),
         "rcs": [C.card_name(r) for r in rcs],
-        "summary": play_summary(cid, rcs, p.get("x", 0)),
+        "summary": play_summary(cid, rcs, p.x),
     }
 
 
@@ -309,7 +310,7 @@ def unplayable(s: State, seat: int) -> dict[str, str]:
     if not isinstance(d, Act) or d.seat != seat:
         return {}
     out = {}
-    names = {C.card_name(s.cards[c]): s.cards[c] for c in s.chars[seat]["hand_a"]}
+    names = {C.card_name(s.cards[c]): s.cards[c] for c in s.chars[seat].hand_a}
     for u in act_unavailable(s, d):
         if u.type == "play":
             cid = names.get(u.label.removeprefix("Play "))

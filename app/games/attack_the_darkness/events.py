@@ -1,17 +1,28 @@
 """The fold: how each Attack the Darkness event changes the state. Events are domain facts
-(``CardsDrawn``, ``Damaged``…); positions are ``[x, y]`` lists, as JSON stores them."""
+(``CardsDrawn``, ``Damaged``…); positions are ``[x, y]`` lists, as JSON stores them, and
+squares (tuples) in the state. Each applier builds or changes the typed records of
+``state.py`` from the event's data."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from app.games.attack_the_darkness.engine import RULES
-from app.games.attack_the_darkness.state import State
+from app.games.attack_the_darkness.state import (
+    MONSTER_STATUSES,
+    Character,
+    InPlay,
+    Monster,
+    Penalty,
+    Play,
+    State,
+    Tile,
+)
 
 applies = RULES.applies
 
 
-def _who(s: State, who: str) -> dict[str, Any]:
+def _who(s: State, who: str) -> Character | Monster:
     return s.chars[int(who[1:])] if who.startswith("c") else s.monsters[who]
 
 
@@ -22,31 +33,9 @@ def _began(s: State, d: dict[str, Any]) -> None:
     s.dungeon_names = list(d["dungeon_names"])
     s.order = list(range(len(s.names)))
     s.cards = CardIndex(instances(d["decks"], d["dungeon_cards"], d["advancement_cards"]))
-    s.chars = []
-    for seat, cls in enumerate(s.classes):
-        s.chars.append(
-            {
-                "cls": cls,
-                "hp": d["hp"][seat],
-                "max_hp": d["hp"][seat],
-                "speed": d["speed"][seat],
-                "pos": None,
-                "actions": [],
-                "resources": [],
-                "hand_a": [],
-                "hand_r": [],
-                "disc_a": [],
-                "disc_r": [],
-                "in_play": [],
-                "equipment": [],
-                "advancements": [],
-                "fatigued": False,
-                "speed_used": False,
-                "statuses": {},
-                "used": {},
-                "penalties": {},
-            }
-        )
+    s.chars = [
+        Character(cls, d["hp"][seat], d["hp"][seat], d["speed"][seat]) for seat, cls in enumerate(s.classes)
+    ]
 
 
 class CardIndex(dict[str, str]):
@@ -90,42 +79,48 @@ def _shuffled(s: State, d: dict[str, Any]) -> None:
         key = f"{d['seat']}:{which}"
         if d.get("peek"):
             s.peeked[key] = list(d["top"])
-        else:
-            ch["disc_a" if which == "actions" else "disc_r"] = []
+        elif which == "actions":
+            ch.disc_a = []
             s.peeked.pop(key, None)
-        ch[which] = list(d["order"])
+        else:
+            ch.disc_r = []
+            s.peeked.pop(key, None)
+        if which == "actions":
+            ch.actions = list(d["order"])
+        else:
+            ch.resources = list(d["order"])
 
 
 @applies("CardsDrawn")
 def _drawn(s: State, d: dict[str, Any]) -> None:
     ch = s.chars[d["seat"]]
     n_a, n_r = d.get("n_actions", 0), d.get("n_resources", 0)
-    ch["hand_a"] += ch["actions"][:n_a]
-    ch["actions"] = ch["actions"][n_a:]
-    ch["hand_r"] += ch["resources"][:n_r]
-    ch["resources"] = ch["resources"][n_r:]
+    ch.hand_a += ch.actions[:n_a]
+    ch.actions = ch.actions[n_a:]
+    ch.hand_r += ch.resources[:n_r]
+    ch.resources = ch.resources[n_r:]
 
 
 @applies("Fatigued")
 def _fatigued(s: State, d: dict[str, Any]) -> None:
     ch = s.chars[d["seat"]]
     _discard_everything(s, ch)
-    ch["fatigued"] = True
+    ch.fatigued = True
 
 
 @applies("FatigueEnded")
 def _rested(s: State, d: dict[str, Any]) -> None:
-    s.chars[d["seat"]]["fatigued"] = False
+    s.chars[d["seat"]].fatigued = False
 
 
-def _discard_everything(s: State, ch: dict[str, Any]) -> None:
+def _discard_everything(s: State, ch: Character) -> None:
     """Hand and cards in play go to the discards; class, advancements, equipment stay (AtD L69)."""
-    ch["disc_a"] += ch["hand_a"]
-    ch["disc_r"] += ch["hand_r"]
-    ch["hand_a"], ch["hand_r"] = [], []
-    for entry in ch["in_play"]:
-        ch["disc_a"].append(entry["card"])
-    ch["in_play"] = []
+    ch.disc_a += ch.hand_a
+    ch.disc_r += ch.hand_r
+    ch.hand_a, ch.hand_r = [], []
+    for entry in ch.in_play:
+        ch.disc_a.append(entry.card)
+    ch.in_play = []
 
 
 @applies("EncounterBegan")
@@ -133,14 +128,10 @@ def _encounter(s: State, d: dict[str, Any]) -> None:
     s.encounter, s.danger, s.round, s.turn = d["encounter"], 0, 0, None
     s.tiles, s.pool, s.monsters, s.line, s.line_cards = [], [], {}, [], {}
     s.in_encounter, s.between = True, False
-    s.arena_walls = [list(w) for w in d.get("walls", [])]
+    s.arena_walls = [(w[0], w[1]) for w in d.get("walls", [])]
     for ch in s.chars:
-        ch["pos"], ch["statuses"], ch["penalties"], ch["used"] = (
-            None,
-            {},
-            {},
-            {k: v for k, v in ch["used"].items() if k == "dungeon"},
-        )
+        ch.pos, ch.statuses, ch.penalties = None, {}, {}
+        ch.used = {k: v for k, v in ch.used.items() if k == "dungeon"}
 
 
 @applies("TilesDrawn")
@@ -154,14 +145,13 @@ def _tile(s: State, d: dict[str, Any]) -> None:
     card = None
     if not d["stairs"]:
         card = s.pool.pop(0)
-    s.tiles.append(
-        {"x": d["x"], "y": d["y"], "o": d["o"], "stairs": d["stairs"], "card": card, "flipped": False}
-    )
+    s.tiles.append(Tile(d["x"], d["y"], d["o"], d["stairs"], card))
 
 
 @applies("TokenPlaced")
 def _token(s: State, d: dict[str, Any]) -> None:
-    s.chars[d["seat"]]["pos"] = list(d["square"])
+    x, y = d["square"]
+    s.chars[d["seat"]].pos = (x, y)
 
 
 @applies("DangerSet")
@@ -219,19 +209,8 @@ def _placed(s: State, d: dict[str, Any]) -> None:
 
 
 def _add_monster(s: State, card: str, entry: str, m: dict[str, Any]) -> None:
-    s.monsters[m["id"]] = {
-        "card": card,
-        "entry": entry,
-        "hp": m["hp"],
-        "pos": list(m["square"]),
-        "defended": 0,
-        "stunned": 0,
-        "immobilized": 0,
-        "dominated": 0,
-        "dominator": None,
-        "pressure": 0,
-        "summoned": False,
-    }
+    x, y = m["square"]
+    s.monsters[m["id"]] = Monster(card, entry, m["hp"], (x, y))
     s.monster_seq = max(s.monster_seq, int(m["id"][1:]))
     s.monster_cards[m["id"]] = card
 
@@ -259,16 +238,15 @@ def _seed_added(s: State, d: dict[str, Any]) -> None:
 def _round(s: State, d: dict[str, Any]) -> None:
     s.round = d["round"]
     for m in s.monsters.values():
-        m["defended"] = 0
+        m.defended = 0
     for ch in s.chars:
-        ch["used"] = {k: v for k, v in ch["used"].items() if not k.startswith("round:")}
+        ch.used = {k: v for k, v in ch.used.items() if not k.startswith("round:")}
 
 
 @applies("TurnBegan")
 def _turn(s: State, d: dict[str, Any]) -> None:
     s.turn = d["seat"]
-    ch = s.chars[d["seat"]]
-    ch["speed_used"] = False
+    s.chars[d["seat"]].speed_used = False
     s.leftover = {}
 
 
@@ -281,110 +259,96 @@ def _turn_end(s: State, d: dict[str, Any]) -> None:
 @applies("HandDiscarded")
 def _hand_discarded(s: State, d: dict[str, Any]) -> None:
     ch = s.chars[d["seat"]]
-    ch["disc_a"] += ch["hand_a"]
-    ch["disc_r"] += ch["hand_r"]
-    ch["hand_a"], ch["hand_r"] = [], []
+    ch.disc_a += ch.hand_a
+    ch.disc_r += ch.hand_r
+    ch.hand_a, ch.hand_r = [], []
 
 
 @applies("CardsDiscarded")
 def _discarded(s: State, d: dict[str, Any]) -> None:
     ch = s.chars[d["seat"]]
     for c in d["cards"]:
-        if c in ch["hand_a"]:
-            ch["hand_a"].remove(c)
-            ch["disc_a"].append(c)
-        elif c in ch["hand_r"]:
-            ch["hand_r"].remove(c)
-            ch["disc_r"].append(c)
+        if c in ch.hand_a:
+            ch.hand_a.remove(c)
+            ch.disc_a.append(c)
+        elif c in ch.hand_r:
+            ch.hand_r.remove(c)
+            ch.disc_r.append(c)
 
 
 @applies("Moved")
 def _moved(s: State, d: dict[str, Any]) -> None:
-    _who(s, d["who"])["pos"] = list(d["to"])
+    x, y = d["to"]
+    _who(s, d["who"]).pos = (x, y)
     if d["why"] == "speed":
-        s.chars[int(d["who"][1:])]["speed_used"] = True
+        s.chars[int(d["who"][1:])].speed_used = True
 
 
 @applies("CardPlayed")
 def _played(s: State, d: dict[str, Any]) -> None:
     ch = s.chars[d["seat"]]
-    ch["hand_a"].remove(d["card"])
+    ch.hand_a.remove(d["card"])
     for r in d["rcs"]:
-        ch["hand_r"].remove(r)
+        ch.hand_r.remove(r)
     s.leftover = {str(d["seat"]): d["leftover"]} if d["leftover"] else {}
     if s.play is not None:
         s.suspended.append(s.play)
-    s.play = {
-        "seat": d["seat"],
-        "card": d["card"],
-        "rcs": list(d["rcs"]),
-        "x": d["x"],
-        "context": d["context"],
-        "equipment": None,
-        "durations": [],
-        "protect": d.get("protect"),
-    }
+    s.play = Play(d["seat"], d["card"], list(d["rcs"]), d["x"], d["context"], protect=d.get("protect"))
 
 
 @applies("EquipmentUsed")
 def _equip_used(s: State, d: dict[str, Any]) -> None:
-    ch = s.chars[d["seat"]]
-    ch["used"][d["key"]] = True
+    s.chars[d["seat"]].used[d["key"]] = True
     if s.play is not None:
         s.suspended.append(s.play)
-    s.play = {
-        "seat": d["seat"],
-        "card": None,
-        "rcs": [],
-        "x": 0,
-        "context": "turn",
-        "equipment": d["item"],
-        "durations": [],
-    }
+    s.play = Play(d["seat"], None, [], 0, "turn", equipment=d["item"])
 
 
 @applies("EquipmentAdded")
 def _equip_added(s: State, d: dict[str, Any]) -> None:
     """Equipment added to the card being played as a modifier (AtD L205, L208)."""
-    s.chars[d["seat"]]["used"][d["key"]] = True
+    s.chars[d["seat"]].used[d["key"]] = True
     if s.play is not None:
-        s.play["mods"] = [*s.play.get("mods", []), d["item"]]
+        s.play.mods = [*s.play.mods, d["item"]]
 
 
 @applies("AbilityUsed")
 def _ability(s: State, d: dict[str, Any]) -> None:
-    s.chars[d["seat"]]["used"][d["key"]] = True
+    s.chars[d["seat"]].used[d["key"]] = True
 
 
 @applies("PlayFinished")
 def _finished(s: State, d: dict[str, Any]) -> None:
     """The AC and its RCs are discarded, the AC kept in play while it has a duration
     (AtD L168-170; facts file §5: a duration card's RCs go at once)."""
-    play = s.play or {}
+    play = s.play
     ch = s.chars[d["seat"]]
-    card = play.get("card")
-    ch["disc_r"] += play.get("rcs", [])
+    card = play.card if play is not None else None
+    if play is not None:
+        ch.disc_r += play.rcs
     if card is not None:
         if d.get("until"):
-            ch["in_play"].append({"card": card, "until": d["until"], "on": d.get("on")})
+            ch.in_play.append(InPlay(card, d["until"], d.get("on")))
         else:
-            ch["disc_a"].append(card)
+            ch.disc_a.append(card)
     s.play = s.suspended.pop() if s.suspended else None
 
 
 @applies("Damaged")
 def _damaged(s: State, d: dict[str, Any]) -> None:
-    target = _who(s, d["who"])
-    target["hp"] = d["hp"]
-    if not d["who"].startswith("c") and d.get("defended"):
-        target["defended"] += 1
     if d["who"].startswith("c"):
+        s.chars[int(d["who"][1:])].hp = d["hp"]
         s.guard.pop(d["who"], None)
+    else:
+        m = s.monsters[d["who"]]
+        m.hp = d["hp"]
+        if d.get("defended"):
+            m.defended += 1
 
 
 @applies("Healed")
 def _healed(s: State, d: dict[str, Any]) -> None:
-    _who(s, d["who"])["hp"] = d["hp"]
+    _who(s, d["who"]).hp = d["hp"]
 
 
 @applies("KnockedOut")
@@ -398,54 +362,55 @@ def _died(s: State, d: dict[str, Any]) -> None:
     """A monster at 0 HP is removed (AtD L72); cards in play on it are discarded."""
     s.monsters.pop(d["id"], None)
     for entry, cards in list(s.line_cards.items()):
-        if not any(m["entry"] == entry for m in s.monsters.values()):
+        if not any(m.entry == entry for m in s.monsters.values()):
             s.line.remove(entry)
             s.dungeon_discard += [c for c in cards if c.startswith("d")]
             del s.line_cards[entry]
     for ch in s.chars:
-        kept = [e for e in ch["in_play"] if e.get("on") != d["id"]]
-        ch["disc_a"] += [e["card"] for e in ch["in_play"] if e.get("on") == d["id"]]
-        ch["in_play"] = kept
+        kept = [e for e in ch.in_play if e.on != d["id"]]
+        ch.disc_a += [e.card for e in ch.in_play if e.on == d["id"]]
+        ch.in_play = kept
 
 
 @applies("StatusSet")
 def _status(s: State, d: dict[str, Any]) -> None:
     if d["who"].startswith("c"):
-        s.chars[int(d["who"][1:])]["statuses"][d["status"]] = d["until"]
+        s.chars[int(d["who"][1:])].statuses[d["status"]] = d["until"]
     else:
         m = s.monsters[d["who"]]
-        m[d["status"]] = d["until"]
-        if d["status"] == "dominated":
-            m["dominator"] = d.get("by")
-    if s.play is not None and s.play.get("card") and s.play["seat"] == d.get("by"):
-        s.play["durations"].append([d["until"], d["who"]])  # the card stays in play (AtD L168-170)
+        status = d["status"]
+        if status not in MONSTER_STATUSES:
+            raise KeyError(status)
+        setattr(m, status, d["until"])
+        if status == "dominated":
+            m.dominator = d.get("by")
+    if s.play is not None and s.play.card and s.play.seat == d.get("by"):
+        s.play.durations.append((d["until"], d["who"]))  # the card stays in play (AtD L168-170)
 
 
 @applies("PenaltySet")
 def _penalty(s: State, d: dict[str, Any]) -> None:
     """A penalty to saves, movement or damage: until a round ends, or (Arena) for the next
-    ``left`` saves, moves or attacks (AtD L295). Nested containers are replaced, never
-    changed in place, as state copies share them."""
+    ``left`` saves, moves or attacks (AtD L295)."""
     target = _who(s, d["who"])
-    entry = {"n": d["n"], "until": d["until"], "left": d["left"]}
-    target["penalties"] = {**target.get("penalties", {}), d["stat"]: entry}
-    if d["until"] is not None and s.play is not None and s.play.get("card") and s.play["seat"] == d.get("by"):
-        s.play["durations"].append([d["until"], d["who"]])  # the card stays in play (AtD L168-170)
+    target.penalties = {**target.penalties, d["stat"]: Penalty(d["n"], d["until"], d["left"])}
+    if d["until"] is not None and s.play is not None and s.play.card and s.play.seat == d.get("by"):
+        s.play.durations.append((d["until"], d["who"]))  # the card stays in play (AtD L168-170)
 
 
 @applies("PenaltyUsed")
 def _penalty_used(s: State, d: dict[str, Any]) -> None:
     target = _who(s, d["who"])
-    penalties = dict(target.get("penalties", {}))
+    penalties = dict(target.penalties)
     entry = penalties.get(d["stat"])
-    if entry is not None and entry["left"] is not None:
-        if entry["left"] > 1:
-            penalties[d["stat"]] = {**entry, "left": entry["left"] - 1}
+    if entry is not None and entry.left is not None:
+        if entry.left > 1:
+            penalties[d["stat"]] = Penalty(entry.n, entry.until, entry.left - 1)
         else:
             del penalties[d["stat"]]
-    target["penalties"] = penalties
+    target.penalties = penalties
     if d.get("in_play") and s.play is not None:
-        s.play["damage_penalty"] = d["in_play"]
+        s.play.damage_penalty = d["in_play"]
 
 
 @applies("Guarded")
@@ -456,8 +421,8 @@ def _guarded(s: State, d: dict[str, Any]) -> None:
 @applies("InPlayExpired")
 def _expired(s: State, d: dict[str, Any]) -> None:
     ch = s.chars[d["seat"]]
-    ch["disc_a"] += [e["card"] for e in ch["in_play"] if e["card"] in d["cards"]]
-    ch["in_play"] = [e for e in ch["in_play"] if e["card"] not in d["cards"]]
+    ch.disc_a += [e.card for e in ch.in_play if e.card in d["cards"]]
+    ch.in_play = [e for e in ch.in_play if e.card not in d["cards"]]
 
 
 @applies("EncounterEnded")
@@ -468,40 +433,40 @@ def _encounter_end(s: State, d: dict[str, Any]) -> None:
         s.successes += 1
     s.tiles_next = d["tiles_next"]
     for ch in s.chars:
-        ch["disc_a"] += [e["card"] for e in ch["in_play"]]
-        ch["in_play"], ch["statuses"] = [], {}
+        ch.disc_a += [e.card for e in ch.in_play]
+        ch.in_play, ch.statuses = [], {}
     s.dungeon_discard += [c for cards in s.line_cards.values() for c in cards if c.startswith("d")]
     s.monsters, s.line, s.line_cards = {}, [], {}
 
 
 @applies("TileFlipped")
 def _flipped(s: State, d: dict[str, Any]) -> None:
-    s.tiles[d["tile"]]["flipped"] = True
+    s.tiles[d["tile"]].flipped = True
 
 
 @applies("EquipmentKept")
 def _kept(s: State, d: dict[str, Any]) -> None:
     ch = s.chars[d["seat"]]
     for item in d.get("dropped", []):
-        ch["equipment"].remove(item)
+        ch.equipment.remove(item)
         s.dungeon_discard.append(item)
-    ch["equipment"].append(d["card"])
+    ch.equipment.append(d["card"])
 
 
 @applies("MapCleared")
 def _map_cleared(s: State, d: dict[str, Any]) -> None:
     """Map tiles go to the dungeon discard once the room is cleared (facts file §12)."""
-    kept = {e for ch in s.chars for e in ch["equipment"]}
-    s.dungeon_discard += [t["card"] for t in s.tiles if t["card"] is not None and t["card"] not in kept]
+    kept = {e for ch in s.chars for e in ch.equipment}
+    s.dungeon_discard += [t.card for t in s.tiles if t.card is not None and t.card not in kept]
     s.tiles = []
 
 
 @applies("DecksRestored")
 def _restored(s: State, d: dict[str, Any]) -> None:
     ch = s.chars[d["seat"]]
-    ch["actions"] = list(d["actions"])
-    ch["resources"] = list(d["resources"])
-    ch["disc_a"], ch["disc_r"] = [], []
+    ch.actions = list(d["actions"])
+    ch.resources = list(d["resources"])
+    ch.disc_a, ch.disc_r = [], []
 
 
 @applies("AdvancementsDrawn")
@@ -515,14 +480,14 @@ def _adv_drawn(s: State, d: dict[str, Any]) -> None:
 def _adv_kept(s: State, d: dict[str, Any]) -> None:
     drawn = s.adv_draw.pop(str(d["seat"]), [])
     ch = s.chars[d["seat"]]
-    ch["advancements"].append(d["card"])
+    ch.advancements.append(d["card"])
     s.adv_deck += [c for c in drawn if c != d["card"]]
     for e in d.get("effects", []):
         if e["op"] == "max_hp":
-            ch["max_hp"] += e["n"]
-            ch["hp"] += e["n"] if ch["hp"] > 0 else 0
+            ch.max_hp += e["n"]
+            ch.hp += e["n"] if ch.hp > 0 else 0
         elif e["op"] == "speed":
-            ch["speed"] += e["n"]
+            ch.speed += e["n"]
 
 
 @applies("DungeonEnded")
@@ -532,8 +497,7 @@ def _dungeon_end(s: State, d: dict[str, Any]) -> None:
     if d.get("next") is not None:
         s.dungeon_index = d["next"]
     for ch in s.chars:
-        for key in [k for k in ch["used"] if k == "dungeon"]:
-            del ch["used"][key]
+        ch.used.pop("dungeon", None)
 
 
 @applies("DungeonBegan")
@@ -544,9 +508,9 @@ def _dungeon_began(s: State, d: dict[str, Any]) -> None:
     s.reserved = list(d["reserved"])
     s.dungeon_deck = [c for c in s.dungeon_deck if c not in s.reserved]
     s.dungeon_discard = [c for c in s.dungeon_discard if c not in s.reserved]
-    for _seat, ch in enumerate(s.chars):
-        ch["hp"] = ch["max_hp"]  # full heal between dungeons (AtD L238)
-        ch["fatigued"] = False
+    for ch in s.chars:
+        ch.hp = ch.max_hp  # full heal between dungeons (AtD L238)
+        ch.fatigued = False
 
 
 @applies("InitiativeCut")
@@ -587,11 +551,11 @@ RULES.applies("TradingDone")(lambda s, d: None)
 def _traded(s: State, d: dict[str, Any]) -> None:
     giver, taker = s.chars[d["seat"]], s.chars[d["to"]]
     if d["give"]:
-        giver["equipment"].remove(d["give"])
-        taker["equipment"].append(d["give"])
+        giver.equipment.remove(d["give"])
+        taker.equipment.append(d["give"])
     if d["take"]:
-        taker["equipment"].remove(d["take"])
-        giver["equipment"].append(d["take"])
+        taker.equipment.remove(d["take"])
+        giver.equipment.append(d["take"])
 
 
 @RULES.applies("MysteryResolved")
@@ -599,15 +563,15 @@ def _mystery(s: State, d: dict[str, Any]) -> None:
     if d["card"] in s.dungeon_deck:
         s.dungeon_deck.remove(d["card"])
     for t in s.tiles:
-        if t["card"] == d["card"]:
-            t["card"] = None
+        if t.card == d["card"]:
+            t.card = None
     s.dungeon_discard.append(d["card"])
 
 
 @RULES.applies("EquipmentLeft")
 def _left(s: State, d: dict[str, Any]) -> None:
     for t in s.tiles:
-        if t["card"] == d["card"]:
+        if t.card == d["card"]:
             return  # stays a map tile; discarded with the map
     if d["card"] not in s.dungeon_discard:
         s.dungeon_discard.append(d["card"])
@@ -625,4 +589,4 @@ RULES.applies("Missed")(lambda s, d: None)
 @RULES.applies("MonsterSummoned")
 def _summoned(s: State, d: dict[str, Any]) -> None:
     if d["id"] in s.monsters:
-        s.monsters[d["id"]]["summoned"] = True
+        s.monsters[d["id"]].summoned = True

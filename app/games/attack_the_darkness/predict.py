@@ -63,9 +63,8 @@ def char_save(s: State, who: str) -> int:
 
 def weakened_by(s: State, me: str) -> int:
     """The attacker's damage penalty on this card (``effects.attack_penalty``, AtD L295)."""
-    play = s.play or {}
-    if "damage_penalty" in play:
-        return int(play["damage_penalty"])
+    if s.play is not None and s.play.damage_penalty is not None:
+        return s.play.damage_penalty
     return penalty(s, me, "damage")
 
 
@@ -74,10 +73,10 @@ def hit(s: State, seat: int, part: Part, who: str, e: dict[str, Any], hp: int) -
     (AtD L179-180, L76-78; facts file §6), vs Minion and vs Boss replacing the base (AtD L187),
     as ``effects.deal`` does."""
     me = ckey(seat)
-    x = (s.play or {}).get("x", 0)
+    x = s.play.x if s.play is not None else 0
     base, why = int(e["n"]) + (x if e["op"] == "damage_x" else 0), ""
     boss = is_boss(s, who, me)
-    if who.startswith("m") and "vs_minion" in e and C.monsters[s.monsters[who]["card"]].type == "Minion":
+    if who.startswith("m") and "vs_minion" in e and C.monsters[s.monsters[who].card].type == "Minion":
         base, why = int(e["vs_minion"]), "against a minion"
     if boss and "vs_boss" in e and int(e["vs_boss"]) > base:
         base, why = int(e["vs_boss"]), "against a boss"
@@ -105,10 +104,10 @@ def hit(s: State, seat: int, part: Part, who: str, e: dict[str, Any], hp: int) -
 
 
 def _monster_defence(s: State, mid: str) -> str:
-    d = C.monsters[s.monsters[mid]["card"]].defenses
+    d = C.monsters[s.monsters[mid].card].defenses
     if d["count"] == "INF":
         return "its defence, against every attack"
-    used = s.monsters[mid].get("defended", 0)
+    used = s.monsters[mid].defended
     return f"its defence, {used + 1} of {d['count']} this round"
 
 
@@ -134,9 +133,9 @@ def on_target(s: State, seat: int, part: Part, who: str, *, area: bool = False) 
     me = ckey(seat)
     name = who_name(s, who)
     is_char = who.startswith("c")
-    hp = s.chars[int(who[1:])]["hp"] if is_char else s.monsters[who]["hp"]
-    top = s.chars[int(who[1:])]["max_hp"] if is_char else C.monsters[s.monsters[who]["card"]].hp
-    x = (s.play or {}).get("x", 0)
+    hp = s.chars[int(who[1:])].hp if is_char else s.monsters[who].hp
+    top = s.chars[int(who[1:])].max_hp if is_char else C.monsters[s.monsters[who].card].hp
+    x = s.play.x if s.play is not None else 0
     said: list[str] = []
     falls = False
     pushes = 0
@@ -193,12 +192,14 @@ def on_target(s: State, seat: int, part: Part, who: str, *, area: bool = False) 
 
 def card_head(s: State) -> str:
     """The card and the resource cards that modify it: "Hack! with Reaching, Hearty"."""
-    play = s.play or {}
-    if play.get("equipment"):
-        return C.dungeon_name(s.cards[play["equipment"]])
-    name = C.card_name(s.cards[play["card"]])
-    mods = [C.card_name(s.cards[r]) for r in play.get("rcs", ()) if C.resources[s.cards[r]].effects]
-    mods += [C.dungeon_name(s.cards[m]) for m in play.get("mods", ())]
+    play = s.play
+    assert play is not None
+    if play.equipment:
+        return C.dungeon_name(s.cards[play.equipment])
+    assert play.card is not None
+    name = C.card_name(s.cards[play.card])
+    mods = [C.card_name(s.cards[r]) for r in play.rcs if C.resources[s.cards[r]].effects]
+    mods += [C.dungeon_name(s.cards[m]) for m in play.mods]
     return name + (f" with {', '.join(mods)}" if mods else "")
 
 

@@ -27,7 +27,7 @@ from app.games.attack_the_darkness.cards import (
 from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.grid import tile_squares
 from app.games.attack_the_darkness.rules.query import ckey
-from app.games.attack_the_darkness.state import State
+from app.games.attack_the_darkness.state import MONSTER_STATUSES, State
 from app.kernel.types import Secret, Viewer
 
 C = load()
@@ -75,39 +75,37 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "seat": seat,
             "name": s.names[seat],
-            "class": ch["cls"],
+            "class": ch.cls,
             "team": s.teams[seat],
-            "hp": ch["hp"],
-            "max_hp": ch["max_hp"],
-            "speed": ch["speed"],
-            "pos": ch["pos"],
-            "unconscious": ch["hp"] <= 0,
-            "fatigued": ch["fatigued"],
-            "speed_used": ch["speed_used"],
-            "hand_actions": len(ch["hand_a"]),
-            "hand_resources": len(ch["hand_r"]),
-            "action_deck": len(ch["actions"]),
-            "resource_deck": len(ch["resources"]),
-            "action_discard": [[c, C.card_name(s.cards[c])] for c in ch["disc_a"]],
-            "resource_discard": [[c, C.card_name(s.cards[c])] for c in ch["disc_r"]],
-            "in_play": [
-                card_view(s, e["card"]) | {"until": e["until"], "on": e["on"]} for e in ch["in_play"]
-            ],
+            "hp": ch.hp,
+            "max_hp": ch.max_hp,
+            "speed": ch.speed,
+            "pos": None if ch.pos is None else list(ch.pos),
+            "unconscious": ch.hp <= 0,
+            "fatigued": ch.fatigued,
+            "speed_used": ch.speed_used,
+            "hand_actions": len(ch.hand_a),
+            "hand_resources": len(ch.hand_r),
+            "action_deck": len(ch.actions),
+            "resource_deck": len(ch.resources),
+            "action_discard": [[c, C.card_name(s.cards[c])] for c in ch.disc_a],
+            "resource_discard": [[c, C.card_name(s.cards[c])] for c in ch.disc_r],
+            "in_play": [card_view(s, e.card) | {"until": e.until, "on": e.on} for e in ch.in_play],
             "equipment": [
                 {"id": e, "name": C.dungeon_name(s.cards[e]), "text": dungeon_card_text(s.cards[e])}
-                for e in ch["equipment"]
+                for e in ch.equipment
             ],
             "advancements": [
                 {"id": a, "name": C.advancements[s.cards[a]].name, "text": advancement_text(s.cards[a])}
-                for a in ch["advancements"]
+                for a in ch.advancements
             ],
-            "class_card": class_card(ch["cls"]),
-            "statuses": {k: v for k, v in ch["statuses"].items() if v > s.round},
+            "class_card": class_card(ch.cls),
+            "statuses": {k: v for k, v in ch.statuses.items() if v > s.round},
             "guard": s.guard.get(ckey(seat), 0),
             "penalties": penalties_of(s, ch),
         }
         if seat in viewer.seats:
-            entry["hand"] = [card_view(s, c) for c in ch["hand_a"] + ch["hand_r"]]
+            entry["hand"] = [card_view(s, c) for c in ch.hand_a + ch.hand_r]
             entry["unplayable"] = unplayable(s, seat)
             drawn = s.adv_draw.get(str(seat))
             if drawn:
@@ -125,30 +123,28 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
     for k, t in enumerate(s.tiles):
         tile: dict[str, Any] = {
             "index": k,
-            "x": t["x"],
-            "y": t["y"],
-            "o": t["o"],
-            "stairs": t["stairs"],
-            "flipped": t["flipped"],
+            "x": t.x,
+            "y": t.y,
+            "o": t.o,
+            "stairs": t.stairs,
+            "flipped": t.flipped,
         }
-        tile["w"], tile["h"] = tile_size(t["o"])
-        if t["flipped"] and t["card"] is not None:
-            tile["card"] = {"id": t["card"], "name": C.dungeon_name(s.cards[t["card"]])}
+        tile["w"], tile["h"] = tile_size(t.o)
+        if t.flipped and t.card is not None:
+            tile["card"] = {"id": t.card, "name": C.dungeon_name(s.cards[t.card])}
         tiles.append(tile)
     monsters = [
         {
             "id": mid,
-            "card": m["card"],
-            "name": C.monsters[m["card"]].name,
-            "hp": m["hp"],
-            "max_hp": C.monsters[m["card"]].hp,
-            "pos": m["pos"],
-            "entry": m["entry"],
+            "card": m.card,
+            "name": C.monsters[m.card].name,
+            "hp": m.hp,
+            "max_hp": C.monsters[m.card].hp,
+            "pos": list(m.pos),
+            "entry": m.entry,
             "label": monster_label(mid),
-            "defended": m.get("defended", 0),
-            "statuses": {
-                k: m[k] for k in ("stunned", "immobilized", "dominated", "pressure") if m.get(k, 0) > s.round
-            },
+            "defended": m.defended,
+            "statuses": {k: v for k in MONSTER_STATUSES if (v := getattr(m, k)) > s.round},
             "penalties": penalties_of(s, m),
         }
         for mid, m in sorted(s.monsters.items(), key=lambda kv: int(kv[0][1:]))
@@ -162,7 +158,7 @@ def view_of(s: State, viewer: Viewer) -> dict[str, Any]:
             "danger": C.monsters[s.cards[s.line_cards[e][0]]].danger if s.line_cards[e] else 0,
             "stats": _line_stats(s, e),
             "monsters": [
-                mid for mid, m in sorted(s.monsters.items(), key=lambda kv: int(kv[0][1:])) if m["entry"] == e
+                mid for mid, m in sorted(s.monsters.items(), key=lambda kv: int(kv[0][1:])) if m.entry == e
             ],
         }
         for e in s.line
@@ -216,7 +212,7 @@ def _line_entry_seen(s: State, entry: str, viewer: Viewer) -> bool:
     the game master sees the whole line."""
     if not s.tabletop or viewer.is_gm:
         return True
-    return any(m["entry"] == entry for m in s.monsters.values())
+    return any(m.entry == entry for m in s.monsters.values())
 
 
 def _line_card(s: State, entry: str) -> str | None:
@@ -224,8 +220,8 @@ def _line_card(s: State, entry: str) -> str | None:
     the card of its monsters."""
     if s.line_cards[entry]:
         return C.monsters[s.cards[s.line_cards[entry][0]]].id
-    m = next((m for m in s.monsters.values() if m["entry"] == entry), None)
-    return m["card"] if m else None
+    m = next((m for m in s.monsters.values() if m.entry == entry), None)
+    return m.card if m else None
 
 
 def _line_stats(s: State, entry: str) -> dict[str, Any] | None:
@@ -234,8 +230,8 @@ def _line_stats(s: State, entry: str) -> dict[str, Any] | None:
 
 
 def _summon(s: State, entry: str) -> str:
-    m = next((m for m in s.monsters.values() if m["entry"] == entry), None)
-    return C.monsters[m["card"]].name if m else entry
+    m = next((m for m in s.monsters.values() if m.entry == entry), None)
+    return C.monsters[m.card].name if m else entry
 
 
 def secrets_of(s: State, *, per_card: bool = False) -> list[Secret]:
@@ -246,10 +242,10 @@ def secrets_of(s: State, *, per_card: bool = False) -> list[Secret]:
     out: list[Secret] = []
     decks: list[tuple[list[str], frozenset[Any]]] = []
     for seat, ch in enumerate(s.chars):
-        out += [Secret(c, frozenset({seat})) for c in ch["hand_a"] + ch["hand_r"]]
+        out += [Secret(c, frozenset({seat})) for c in ch.hand_a + ch.hand_r]
         out += [Secret(c, frozenset({seat})) for c in s.adv_draw.get(str(seat), [])]
         known = set(s.peeked.get(f"{seat}:actions", [])) | set(s.peeked.get(f"{seat}:resources", []))
-        for pile in (ch["actions"], ch["resources"]):
+        for pile in (ch.actions, ch.resources):
             hidden = [c for c in pile if c not in known]
             decks.append((hidden, frozenset()))
             out += [Secret(c, frozenset({seat})) for c in pile if c in known]
@@ -260,12 +256,12 @@ def secrets_of(s: State, *, per_card: bool = False) -> list[Secret]:
             out += [Secret(c, seats) for c in pile]
         elif len(pile) > 1:
             out.append(Secret(pile, seats))
-    out += [Secret(t["card"], frozenset()) for t in s.tiles if t["card"] is not None and not t["flipped"]]
+    out += [Secret(t.card, frozenset()) for t in s.tiles if t.card is not None and not t.flipped]
     return out
 
 
 def tile_of(s: State, sq: tuple[int, int]) -> int | None:
     for k, t in enumerate(s.tiles):
-        if sq in tile_squares(t["x"], t["y"], t["o"]):
+        if sq in tile_squares(t.x, t.y, t.o):
             return k
     return None

@@ -13,7 +13,7 @@ from app.games.attack_the_darkness.decisions import Act
 from app.games.attack_the_darkness.engine import Ctx
 from app.games.attack_the_darkness.rules.campaign import check_end
 from app.games.attack_the_darkness.rules.turn import schedule
-from app.games.attack_the_darkness.state import State
+from app.games.attack_the_darkness.state import Monster, State, Tile
 from app.kernel import table as kernel
 from app.kernel.options import validate_options
 from app.kernel.types import Event, SeatInfo
@@ -39,15 +39,12 @@ class Table:
         """Replace the encounter: these tiles (the first is the stairs), characters where
         given (others off the map), no monsters, round 1, seat 0's action step."""
         s = self.state
-        s.tiles = [
-            {"x": x, "y": y, "o": o, "stairs": k == 0, "card": None, "flipped": True}
-            for k, (x, y, o) in enumerate(tiles)
-        ]
+        s.tiles = [Tile(x, y, o, k == 0, None, flipped=True) for k, (x, y, o) in enumerate(tiles)]
         s.monsters, s.line, s.line_cards = {}, [], {}
         s.in_encounter, s.round, s.turn = True, 1, 0
         for seat, ch in enumerate(s.chars):
-            ch["pos"] = list(positions[seat]) if seat in positions else None
-            ch["speed_used"] = False
+            ch.pos = square_of(positions[seat]) if seat in positions else None
+            ch.speed_used = False
         s.agenda = [{"op": "end_step", "seat": 0, "discard": False}]
         s.decision = Act(seat=0)
 
@@ -59,16 +56,16 @@ class Table:
         ch = self.state.chars[seat]
         action = card in C.actions
         if where == "hand":
-            ch["hand_a" if action else "hand_r"].append(inst)
+            (ch.hand_a if action else ch.hand_r).append(inst)
         else:
-            ch["actions" if action else "resources"].insert(0, inst)
+            ch.deck("actions" if action else "resources").insert(0, inst)
         return inst
 
     def hand(self, seat: int, *cards: str) -> list[str]:
         ch = self.state.chars[seat]
-        ch["disc_a"] += ch["hand_a"]
-        ch["disc_r"] += ch["hand_r"]
-        ch["hand_a"], ch["hand_r"] = [], []
+        ch.disc_a += ch.hand_a
+        ch.disc_r += ch.hand_r
+        ch.hand_a, ch.hand_r = [], []
         return [self.card(seat, c) for c in cards]
 
     def monster(self, card: str, square: tuple[int, int], hp: int | None = None) -> str:
@@ -76,12 +73,9 @@ class Table:
         s.monster_seq += 1
         mid = f"m{s.monster_seq}"
         entry = f"L{s.monster_seq}"
-        s.monsters[mid] = {
-            "card": card, "entry": entry, "pos": list(square),
-            "hp": hp if hp is not None else C.monsters[card].hp,
-            "defended": 0, "stunned": 0, "immobilized": 0, "dominated": 0, "dominator": None, "pressure": 0,
-            "summoned": False,
-        }  # fmt: skip
+        s.monsters[mid] = Monster(
+            card, entry, hp if hp is not None else C.monsters[card].hp, square_of(square)
+        )
         s.line.insert(0, entry)
         s.line_cards[entry] = []
         return mid
@@ -107,6 +101,12 @@ class Table:
         events = ctx.finish()
         self.state = kernel.fold_all(GAME, self.state, events)
         return events
+
+
+def square_of(square: Any) -> tuple[int, int]:
+    """A square given as a tuple or an ``[x, y]`` list, as the state keeps it."""
+    x, y = square
+    return (x, y)
 
 
 def populate(t: Table) -> list[Event]:

@@ -23,12 +23,12 @@ def test_initiative_by_cutting_lowest_cost_first() -> None:
     assert C.actions["siphoning"].cost.total == 1
     s = t.state
     # put known cards at depth 1: a 2-cost for seat 0, a 0-cost for seat 1
-    two = next(c for c in s.chars[0]["actions"] if C.actions[s.cards[c]].cost.total == 2)
-    zero = next(c for c in s.chars[1]["actions"] if C.actions[s.cards[c]].cost.total == 0)
-    s.chars[0]["actions"].remove(two)
-    s.chars[0]["actions"].insert(0, two)
-    s.chars[1]["actions"].remove(zero)
-    s.chars[1]["actions"].insert(0, zero)
+    two = next(c for c in s.chars[0].actions if C.actions[s.cards[c]].cost.total == 2)
+    zero = next(c for c in s.chars[1].actions if C.actions[s.cards[c]].cost.total == 0)
+    s.chars[0].actions.remove(two)
+    s.chars[0].actions.insert(0, two)
+    s.chars[1].actions.remove(zero)
+    s.chars[1].actions.insert(0, zero)
     t.send(0, "cut", seat=0, depth=1)
     events = t.send(1, "cut", seat=1, depth=1)
     assert "InitiativeSet" in types(events) and t.state.order == [1, 0]
@@ -37,7 +37,7 @@ def test_initiative_by_cutting_lowest_cost_first() -> None:
     assert d.kind == "place_token" and d.seat == 1
     assert [a["to"] for _, a in t.choices(1)] == [[0, 0], [1, 0], [0, 1]]
     t.send(1, "token", to=[1, 0])
-    assert t.state.chars[1]["pos"] == [1, 0]
+    assert t.state.chars[1].pos == (1, 0)
     assert [a["to"] for _, a in t.choices(0)] == [[11, 11], [10, 11], [11, 10]]  # corner 2
     t.send(0, "token", to=[11, 10])
     assert t.state.decision.kind == "act" and t.state.decision.seat == 1
@@ -47,9 +47,9 @@ def test_tied_cuts_are_cut_again() -> None:
     t = arena()
     s = t.state
     for seat in (0, 1):
-        one = next(c for c in s.chars[seat]["actions"] if C.actions[s.cards[c]].cost.total == 1)
-        s.chars[seat]["actions"].remove(one)
-        s.chars[seat]["actions"].insert(0, one)
+        one = next(c for c in s.chars[seat].actions if C.actions[s.cards[c]].cost.total == 1)
+        s.chars[seat].actions.remove(one)
+        s.chars[seat].actions.insert(0, one)
     t.send(0, "cut", seat=0, depth=1)
     events = t.send(1, "cut", seat=1, depth=1)
     assert "InitiativeTied" in types(events) and t.state.decision.asked == [0, 1]
@@ -72,7 +72,7 @@ def test_stun_discards_and_immobilize_doubles_maneuvers() -> None:
     first = t.state.order[0]
     s = t.state
     ch = s.chars[first]
-    ch["statuses"]["immobilized"] = s.round + 2
+    ch.statuses["immobilized"] = s.round + 2
     feint = t.card(first, "feint")
     footwork = t.card(first, "footwork")
     assert cost_parts(s, first, C.actions["feint"]) == [(2, "R")]
@@ -80,7 +80,7 @@ def test_stun_discards_and_immobilize_doubles_maneuvers() -> None:
     assert not [c for c in t.choices(first) if c[0] == "speed"]
     del feint, footwork
     other = t.state.order[1]
-    t.state.chars[other]["statuses"]["stunned"] = t.state.round + 1
+    t.state.chars[other].statuses["stunned"] = t.state.round + 1
     t.send(first, "end_turn", discard=False)
     discarded = [e for e in t.events if e.type == "CardsDiscarded" and e.data.get("why") == "stunned"]
     assert discarded and discarded[-1].data["seat"] == other

@@ -19,7 +19,7 @@ def _armed() -> tuple[Table, str, str]:
     s = t.state
     axe = next(i for i in s.dungeon_deck if s.cards[i] == "battle_axe")
     s.dungeon_deck.remove(axe)
-    s.chars[0]["equipment"] = [axe]
+    s.chars[0].equipment = [axe]
     return t, axe, zombie
 
 
@@ -46,7 +46,7 @@ def test_the_axe_adds_two_damage_and_a_push_to_a_melee_attack_card() -> None:
     d = t.state.decision
     assert d.kind == "move_to" and d.why == "push" and d.n == 1 and d.who == zombie  # +1 push
     t.send(0, "move", to=[2, 1])
-    assert t.state.monsters[zombie]["pos"] == [2, 1]
+    assert t.state.monsters[zombie].pos == (2, 1)
     # once per round: neither alone nor with a card again this round (AtD L208)
     assert not [c for c in t.choices() if c[0] == "equip"]
 
@@ -58,7 +58,7 @@ def test_the_axe_modifies_only_a_melee_attack_and_needs_a_maneuver_card() -> Non
     assert not [c for c in t.choices() if c[0] == "modify"]
     t.send(0, "cancel")
     t.hand(0, "hack", "hack", "hearty")  # no Maneuver card in hand to discard
-    hack2 = t.state.chars[0]["hand_a"][0]
+    hack2 = t.state.chars[0].hand_a[0]
     t.send(0, "play", card=hack2)
     assert not [c for c in t.choices() if c[0] == "modify"]
     before = t.state

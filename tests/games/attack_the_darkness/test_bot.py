@@ -69,7 +69,7 @@ def test_the_bot_never_digs_greedily_and_rests_when_hurt() -> None:
     t.state.tiles = t.state.tiles[:1]
     assert ("dig", {}) in t.choices(0)
     assert pick(t) == ("stop", {})
-    t.state.chars[1]["hp"] = 9
+    t.state.chars[1].hp = 9
     t.state.decision = ClearRoom(seat="any", seats=[0, 1], chosen={})
     kind, args = pick(t, 1)
     assert kind == "rest" and args["seat"] == 1
@@ -79,7 +79,7 @@ def test_the_bot_accepts_gifts_and_declines_swaps() -> None:
     t = Table(2, classes=["champion", "templar"])
     s = t.state
     axe, bow = (next(i for i in s.dungeon_deck if s.cards[i] == c) for c in ("battle_axe", "short_bow"))
-    s.chars[0]["equipment"], s.chars[1]["equipment"] = [axe], [bow]
+    s.chars[0].equipment, s.chars[1].equipment = [axe], [bow]
     s.decision = Trade(seat=1, traders=[0, 1], offer={"seat": 0, "to": 1, "give": axe, "take": None})
     assert pick(t, 1) == ("accept", {})
     s.decision = Trade(seat=1, traders=[0, 1], offer={"seat": 0, "to": 1, "give": axe, "take": bow})

@@ -21,7 +21,7 @@ def test_tiles_grow_per_encounter_and_danger_counts_advancements() -> None:
     ]
     toughness = [i for i, c in t.state.cards.items() if c == "toughness"]
     for seat in range(3):
-        t.state.chars[seat]["advancements"] = [toughness[seat]]
+        t.state.chars[seat].advancements = [toughness[seat]]
     assert danger_level(t.state) == 3 * 9 + 3  # players × tiles + advancement danger (AtD L253)
 
 
@@ -32,7 +32,7 @@ def test_advancement_draws_three_plus_one_per_held() -> None:
     assert drawn.data["n"] == 3 and t.state.decision.kind == "advance"
     choice = t.choices(0)[0]
     events = t.send(0, choice[0], **choice[1])
-    assert "AdvancementKept" in types(events) and len(t.state.chars[0]["advancements"]) == 1
+    assert "AdvancementKept" in types(events) and len(t.state.chars[0].advancements) == 1
     assert len(t.state.adv_deck) == 35  # the others return, reshuffled (AtD L284)
     events = t.run({"op": "advance_seat", "seat": 0})
     assert next(e for e in events if e.type == "AdvancementsDrawn").data["n"] == 4  # AtD L285
@@ -57,11 +57,11 @@ def test_a_campaign_is_chapters_and_heals_between_dungeons() -> None:
     # The platform writes "(1 of 2)" after a chapter's title (kernel.campaign), so the title has none.
     assert [c.title for c in chapters] == ["The Tavern Cellar", "The Tavern Cellar"]
     assert chapters[0].current and chapters[1].outcome is None
-    t.state.chars[0]["hp"] = 3
+    t.state.chars[0].hp = 3
     t.state.encounter = 1
     events = t.run({"op": "next_encounter"})
     assert "DungeonEnded" in types(events) and t.state.decision.kind == "ready"
     assert GAME.chapters(t.state)[0].outcome is not None
     t.send(0, "ready", seat=0)
-    assert t.state.chars[0]["hp"] == t.state.chars[0]["max_hp"]  # full health between dungeons (AtD L238)
+    assert t.state.chars[0].hp == t.state.chars[0].max_hp  # full health between dungeons (AtD L238)
     assert t.state.dungeon_index == 1 and GAME.chapters(t.state)[1].current

@@ -45,18 +45,18 @@ STRICT = EveryCardSecret()
 
 def invariants(state: State) -> None:
     for seat, ch in enumerate(state.chars):
-        assert 0 <= ch["hp"] <= ch["max_hp"], f"seat {seat} has {ch['hp']} of {ch['max_hp']} HP"
-        cards = ch["actions"] + ch["hand_a"] + ch["disc_a"] + [e["card"] for e in ch["in_play"]]
-        cards += ch["resources"] + ch["hand_r"] + ch["disc_r"]
+        assert 0 <= ch.hp <= ch.max_hp, f"seat {seat} has {ch.hp} of {ch.max_hp} HP"
+        cards = ch.actions + ch.hand_a + ch.disc_a + [e.card for e in ch.in_play]
+        cards += ch.resources + ch.hand_r + ch.disc_r
         for play in [*state.suspended, state.play]:
-            if play is not None and play["seat"] == seat:
-                cards += [c for c in [play.get("card"), *play.get("rcs", [])] if c]
+            if play is not None and play.seat == seat:
+                cards += [c for c in [play.card, *play.rcs] if c]
         assert len(cards) == 54 and len(set(cards)) == 54, f"seat {seat} holds {len(cards)} cards"
-    squares = [tuple(ch["pos"]) for ch in state.chars if ch["pos"] is not None]
-    squares += [tuple(m["pos"]) for m in state.monsters.values()]
+    squares = [ch.pos for ch in state.chars if ch.pos is not None]
+    squares += [m.pos for m in state.monsters.values()]
     assert len(squares) == len(set(squares)), "two tokens share a square"
     for m in state.monsters.values():
-        assert m["hp"] > 0
+        assert m.hp > 0
 
 
 @pytest.mark.parametrize(

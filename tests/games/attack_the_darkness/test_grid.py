@@ -76,14 +76,14 @@ def test_targets_and_areas_on_a_map() -> None:
     ranged = C.actions["beam"].parts[0]
     assert not target_ok(s, me, melee, near) and target_ok(s, me, melee, adjacent)
     assert target_ok(s, me, reach, near)
-    s.monsters[near]["pos"] = [4, 1]
+    s.monsters[near].pos = (4, 1)
     assert not target_ok(s, me, reach, near)
     assert not target_ok(s, me, ranged, adjacent) and target_ok(s, me, ranged, near)
     assert not target_ok(s, me, ranged, far)  # the gap between x 7 and 9 is a wall
     fireball = C.actions["fireball"].parts[0]
     assert not area_ok(s, me, fireball, (2, 0), "h")  # a square adjacent to the caster
     assert area_ok(s, me, fireball, (3, 1), "v")
-    s.chars[1]["pos"] = [4, 2]
+    s.chars[1].pos = (4, 2)
     hit = area_members(s, (3, 1), "h", fireball)
     assert near in hit and "c1" in hit  # allies inside are hit too (AtD L161)
     # beyond the gap (x = 8 is wall) no square is in sight; straddling it, one open square is

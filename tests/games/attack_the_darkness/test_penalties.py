@@ -12,6 +12,7 @@ from app.games.attack_the_darkness.decisions import Act
 from app.games.attack_the_darkness.engine import Ctx
 from app.games.attack_the_darkness.rules.health import char_save
 from app.games.attack_the_darkness.rules.turn import act_choices
+from app.games.attack_the_darkness.state import Penalty
 from app.kernel import table as kernel
 from tests.games.attack_the_darkness.harness import GAME, Table
 
@@ -37,7 +38,7 @@ def _arena_duel() -> tuple[Table, int, int]:
         seat = t.state.decision.seat
         t.send(seat, "token", **t.choices(seat)[0][1])
     me, foe = t.state.order
-    t.state.chars[me]["pos"], t.state.chars[foe]["pos"] = [0, 0], [0, 3]
+    t.state.chars[me].pos, t.state.chars[foe].pos = (0, 0), (0, 3)
     assert t.state.decision == Act(seat=me)
     return t, me, foe
 
@@ -59,22 +60,22 @@ def test_arena_save_penalty_hits_only_the_next_saves() -> None:
     t.send(me, "done")
     t.send(me, "target", who=f"c{foe}")
     t.send(foe, "pass")  # the defence window of an Arena attack (AtD L151)
-    assert t.state.chars[foe]["penalties"]["save"] == {"n": 2, "until": None, "left": 2}
+    assert t.state.chars[foe].penalties["save"] == Penalty(2, None, 2)
     who = f"c{foe}"
     t.state.guard[who] = 0
-    assert _save(t, who) == 0 and t.state.chars[foe]["penalties"]["save"]["left"] == 2  # no save: not spent
+    assert _save(t, who) == 0 and t.state.chars[foe].penalties["save"].left == 2  # no save: not spent
     t.state.guard[who] = 3
     assert _save(t, who) == 1  # 3 − 2
     t.state.guard[who] = 3
     assert _save(t, who) == 1
     t.state.guard[who] = 3
-    assert _save(t, who) == 3 and "save" not in t.state.chars[foe]["penalties"]  # two saves: spent
+    assert _save(t, who) == 3 and "save" not in t.state.chars[foe].penalties  # two saves: spent
 
 
 def test_arena_move_penalty_shortens_the_next_moves() -> None:
     """Stagger: −2 movement for 2 rounds; in the Arena the next 2 moves (AtD L295)."""
     t, me, foe = _arena_duel()
-    t.state.chars[foe]["pos"] = [0, 1]  # adjacent: Stagger is a melee attack
+    t.state.chars[foe].pos = (0, 1)  # adjacent: Stagger is a melee attack
     t.card(me, "stagger")
     stagger = next(
         a["card"] for k, a in t.choices(me) if k == "play" and t.state.cards[a["card"]] == "stagger"
@@ -84,23 +85,23 @@ def test_arena_move_penalty_shortens_the_next_moves() -> None:
     t.send(me, "done")
     t.send(me, "target", who=f"c{foe}")
     t.send(foe, "pass")
-    assert t.state.chars[foe]["penalties"]["move"]["left"] == 2
-    speed = t.state.chars[foe]["speed"]
+    assert t.state.chars[foe].penalties["move"].left == 2
+    speed = t.state.chars[foe].speed
 
     def reach() -> int:
         d = Act(seat=foe)
         return max(abs(c.args["to"][0] - 0) for c in act_choices(t.state, d) if c.type == "speed")
 
-    t.state.chars[foe]["speed_used"] = False
+    t.state.chars[foe].speed_used = False
     assert reach() == speed - 2
     ctx = Ctx(t.state.clone(), random.Random(1))
     ctx.s.decision = Act(seat=foe)
     ctx.s.agenda = []
     ctx.resolve("speed", {"to": [speed - 2, 1]})
     t.state = kernel.fold_all(GAME, t.state, ctx.events)
-    assert t.state.chars[foe]["penalties"]["move"]["left"] == 1  # one move spent
-    t.state.chars[foe]["speed_used"] = False
-    t.state.chars[foe]["pos"] = [0, 1]
+    assert t.state.chars[foe].penalties["move"].left == 1  # one move spent
+    t.state.chars[foe].speed_used = False
+    t.state.chars[foe].pos = (0, 1)
     assert reach() == speed - 2
 
 
@@ -116,11 +117,11 @@ def test_outside_the_arena_a_damage_penalty_lasts_its_rounds() -> None:
     t.send(0, "add", rc=c2)
     t.send(0, "done")
     t.send(0, "target", who=kobold)
-    assert t.state.monsters[kobold]["penalties"]["damage"] == {"n": 3, "until": 3, "left": None}
-    assert [e["card"] for e in t.state.chars[0]["in_play"]] == [humble]
-    hp = t.state.chars[0]["hp"]
+    assert t.state.monsters[kobold].penalties["damage"] == Penalty(3, 3, None)
+    assert [e.card for e in t.state.chars[0].in_play] == [humble]
+    hp = t.state.chars[0].hp
     t.run({"op": "hit", "source": kobold, "target": "c0"})
-    assert t.state.chars[0]["hp"] == hp  # 2 damage − 3
+    assert t.state.chars[0].hp == hp  # 2 damage − 3
     t.state.round = 3  # the penalty's rounds are over
     t.run({"op": "hit", "source": kobold, "target": "c0"})
-    assert t.state.chars[0]["hp"] == hp - 2
+    assert t.state.chars[0].hp == hp - 2

@@ -16,8 +16,8 @@ def test_each_player_places_their_token_on_the_stairs_in_marching_order() -> Non
     """AtD L251: the tokens go on any open squares of the stairs tile; facts file §10: one
     player at a time, in marching order; a taken square is not offered again."""
     t = Table(3, classes=["champion", "templar", "samurai"], dungeon="tavern_cellar")
-    stairs = next(x for x in t.state.tiles if x["stairs"])
-    squares = tile_order(stairs["x"], stairs["y"], stairs["o"])
+    stairs = next(x for x in t.state.tiles if x.stairs)
+    squares = tile_order(stairs.x, stairs.y, stairs.o)
     d = t.state.decision
     assert d.kind == "place_token" and d.seat == 0 and not t.state.monsters
     offered = [tuple(args["to"]) for kind, args in t.choices(0) if kind == "token"]
@@ -31,14 +31,14 @@ def test_each_player_places_their_token_on_the_stairs_in_marching_order() -> Non
         t.send(0, "token", to=list(outside))  # not a stairs square
     assert err.value.code == "not_offered" and t.state is before
     t.send(0, "token", to=list(squares[5]))
-    assert t.state.chars[0]["pos"] == list(squares[5])
+    assert t.state.chars[0].pos == squares[5]
     assert t.state.decision.seat == 1
     assert list(squares[5]) not in [args["to"] for _, args in t.choices(1)]
     t.send(1, "token", to=list(squares[0]))
     events = t.send(2, "token", to=list(squares[11]))
     # the last token placed, the danger level is set and the monsters come (AtD L253-257)
     assert "DangerSet" in types(events) and t.state.monsters
-    assert [t.state.chars[i]["pos"] for i in range(3)] == [list(squares[k]) for k in (5, 0, 11)]
+    assert [t.state.chars[i].pos for i in range(3)] == [squares[k] for k in (5, 0, 11)]
 
 
 def _two_far_tiles() -> Table:
@@ -66,8 +66,8 @@ def test_a_tie_for_the_farthest_tile_is_the_players_choice() -> None:
     with pytest.raises(RuleError):
         t.send(0, "tile", tile=0)  # never the stairs (AtD L258)
     t.send(0, "tile", tile=2)
-    demon = next(m for m in t.state.monsters.values() if m["card"] == "demon")
-    assert demon["pos"] == [6, 0]  # the chosen tile's logo square
+    demon = next(m for m in t.state.monsters.values() if m.card == "demon")
+    assert demon.pos == (6, 0)  # the chosen tile's logo square
 
 
 def test_no_tie_no_question() -> None:
@@ -77,8 +77,8 @@ def test_no_tie_no_question() -> None:
     t.send(0, "token", to=[3, 1])
     t.send(1, "token", to=[3, 2])
     assert t.state.decision is None or t.state.decision.kind != "choose_tile"
-    demon = next(m for m in t.state.monsters.values() if m["card"] == "demon")
-    assert demon["pos"] == [6, 0]  # the right-hand tile is farther from column 3
+    demon = next(m for m in t.state.monsters.values() if m.card == "demon")
+    assert demon.pos == (6, 0)  # the right-hand tile is farther from column 3
 
 
 def test_a_lifetime_of_preparation_lets_the_player_order_the_top_cards() -> None:
@@ -88,8 +88,8 @@ def test_a_lifetime_of_preparation_lets_the_player_order_the_top_cards() -> None
     t.craft([(0, 0, "v")], {0: (0, 0), 1: (1, 0)})
     t.monster("zombies", (2, 3))  # the encounter goes on
     ch = t.state.chars[0]
-    below_a, below_r = ch["actions"][5:], ch["resources"][5:]
-    top_a, top_r = ch["actions"][:5], ch["resources"][:5]
+    below_a, below_r = ch.actions[5:], ch.resources[5:]
+    top_a, top_r = ch.actions[:5], ch.resources[:5]
     assert ("ability", {}) in t.choices(0)
     events = t.send(0, "ability")
     d = t.state.decision
@@ -103,13 +103,13 @@ def test_a_lifetime_of_preparation_lets_the_player_order_the_top_cards() -> None
     for k, card in enumerate(wanted):
         assert t.state.decision.kind == "arrange" and t.state.decision.placed == wanted[:k]
         t.send(0, "top", card=card)
-    assert t.state.chars[0]["actions"] == [*wanted, top_a[1], *below_a]
+    assert t.state.chars[0].actions == [*wanted, top_a[1], *below_a]
     # then the resource deck: two picks, then the rest kept as it lies
     assert t.state.decision.deck == "resources"
     t.send(0, "top", card=top_r[3])
     t.send(0, "top", card=top_r[1])
     t.send(0, "keep")
-    assert t.state.chars[0]["resources"] == [top_r[3], top_r[1], top_r[0], top_r[2], top_r[4], *below_r]
+    assert t.state.chars[0].resources == [top_r[3], top_r[1], top_r[0], top_r[2], top_r[4], *below_r]
     assert t.state.decision.kind == "act"
     assert ("ability", {}) not in t.choices(0)  # once per dungeon
     view = GAME.view(t.state, Viewer("seat", frozenset({1})))
@@ -121,7 +121,7 @@ def test_arranging_refuses_a_card_not_looked_at() -> None:
     t.craft([(0, 0, "v")], {0: (0, 0)})
     t.monster("zombies", (2, 3))
     t.send(0, "ability")
-    sixth = t.state.chars[0]["actions"][5]
+    sixth = t.state.chars[0].actions[5]
     before = t.state
     with pytest.raises(RuleError) as err:
         t.send(0, "top", card=sixth)
@@ -144,13 +144,13 @@ def test_a_lifetime_of_preparation_at_any_time() -> None:
     with pytest.raises(RuleError) as err:
         t.send(1, "prepare")  # the Champion has no such ability
     assert err.value.code == "not_a_choice"
-    top = t.state.chars[0]["actions"][:5]
+    top = t.state.chars[0].actions[:5]
     t.send(0, "prepare")
     assert t.state.decision.kind == "arrange" and t.state.decision.seat == 0
     t.send(0, "top", card=top[4])
     t.send(0, "keep")
     t.send(0, "keep")
-    assert t.state.chars[0]["actions"][:5] == [top[4], *top[:4]]
+    assert t.state.chars[0].actions[:5] == [top[4], *top[:4]]
     assert t.state.decision == Act(seat=1)  # back to the Champion's turn
     assert not [p for p in GAME.prompts(t.state) if not p.required]  # once per dungeon
     with pytest.raises(RuleError):
@@ -171,7 +171,7 @@ def test_the_dominating_player_decides_the_dominated_monsters_turn() -> None:
     t.craft([(0, 0, "h"), (4, 0, "h"), (8, 0, "h")], {0: (0, 1), 1: (0, 2)})
     troll = t.monster("troll", (6, 1))
     ghoul = t.monster("ghoul", (7, 1))
-    t.state.monsters[troll] |= {"dominated": t.state.round + 1, "dominator": 0}
+    t.state.monsters[troll].dominated, t.state.monsters[troll].dominator = t.state.round + 1, 0
     t.run({"op": "monster_turn", "monster": troll})
     d = t.state.decision
     assert d.kind == "gm_monster" and d.seat == 0 and d.monster == troll
@@ -185,6 +185,6 @@ def test_the_dominating_player_decides_the_dominated_monsters_turn() -> None:
     # its second attack is gone (1 per turn); the turn ends when the player says so
     assert t.state.decision.kind == "gm_monster" and t.state.decision.seat == 0
     t.send(0, "done")
-    t.state.chars[0]["hp"] = 0
+    t.state.chars[0].hp = 0
     t.run({"op": "monster_turn", "monster": troll})
     assert t.state.decision is None or t.state.decision.kind != "gm_monster"

@@ -53,7 +53,7 @@ def test_defences_are_subtracted_as_the_monster_card_says() -> None:
     t.craft(ROW, {0: (0, 1)})
     knight = t.monster("aura_knight", (1, 1))
     kobold = t.monster("kobold_crossbows", (1, 0))
-    t.state.monsters[knight]["defended"] = 3
+    t.state.monsters[knight].defended = 3
     hack, spare, hearty = t.hand(0, "hack", "feint", "hearty")
     t.send(0, "play", card=hack)
     t.send(0, "add", rc=hearty)
@@ -68,7 +68,7 @@ def test_defences_are_subtracted_as_the_monster_card_says() -> None:
     )
     events = t.send(0, "target", who=kobold)
     assert damaged(events)["amount"] == 2 and damaged(events)["saved"] == 2
-    assert t.state.monsters[kobold]["hp"] == 2
+    assert t.state.monsters[kobold].hp == 2
 
 
 def test_multipliers_add_before_applying_and_a_spent_defence_saves_nothing() -> None:
@@ -77,7 +77,7 @@ def test_multipliers_add_before_applying_and_a_spent_defence_saves_nothing() -> 
     t = Table(1, classes=["magician"])
     t.craft(ROW, {0: (0, 1)})
     ogre = t.monster("ogre", (1, 1), hp=30)
-    t.state.monsters[ogre]["defended"] = 99
+    t.state.monsters[ogre].defended = 99
     jab, howling, unleashed, spare1, spare2 = t.hand(0, "jab", "howling", "unleashed", "spark", "punch")
     t.send(0, "play", card=jab)
     t.send(0, "add", rc=howling)
@@ -94,7 +94,7 @@ def test_a_push_is_said_to_come_after_the_damage() -> None:
     t = Table(1, classes=["magician"])
     t.craft(ROW, {0: (0, 1)})
     ogre = t.monster("ogre", (3, 1), hp=30)
-    t.state.monsters[ogre]["defended"] = 99
+    t.state.monsters[ogre].defended = 99
     push, mana = t.hand(0, "force_push", "magical")
     t.send(0, "play", card=push)
     t.send(0, "add", rc=mana)
@@ -141,7 +141,7 @@ def test_an_area_says_what_each_monster_in_it_takes() -> None:
     t.craft(ROW, {0: (0, 1)})
     ogre = t.monster("ogre", (4, 1), hp=30)
     kobold = t.monster("kobold_crossbows", (5, 1))
-    t.state.monsters[ogre]["defended"] = 99
+    t.state.monsters[ogre].defended = 99
     fireball, *mana = t.hand(0, "fireball", "magical", "magical", "magical")
     t.send(0, "play", card=fireball)
     for rc in mana:
@@ -167,10 +167,10 @@ def test_a_heal_is_capped_at_the_allys_most_hp() -> None:
     t = Table(2, classes=["templar", "champion"])
     t.craft(ROW, {0: (0, 1), 1: (1, 1)})
     t.monster("ogre", (11, 2))  # a monster still stands: the encounter goes on
-    t.state.chars[1]["hp"] = t.state.chars[1]["max_hp"] - 2
+    t.state.chars[1].hp = t.state.chars[1].max_hp - 2
     cure, pay = t.hand(0, "cure", "holy")
     t.send(0, "play", card=cure)
     t.send(0, "add", rc=pay)
     t.send(0, "done")
-    top = t.state.chars[1]["max_hp"]
+    top = t.state.chars[1].max_hp
     assert said(t)["combatant:c1"] == f"P2: heal 3: P2 {top - 2} → {top} HP"

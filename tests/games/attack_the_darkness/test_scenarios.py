@@ -8,6 +8,7 @@ import pytest
 from app.games.attack_the_darkness.decks import sample_deck, validate_deck
 from app.games.attack_the_darkness.rules.health import monster_save
 from app.games.attack_the_darkness.rules.monsters import best_target
+from app.games.attack_the_darkness.state import InPlay
 from app.kernel.types import RuleError
 from tests.games.attack_the_darkness.harness import C, Table, populate, types
 
@@ -51,7 +52,7 @@ def test_player_card_example_reaching_hack() -> None:
     assert "MonsterDied" in types(events) and zombie not in t.state.monsters
     damaged = next(e for e in events if e.type == "Damaged")
     assert damaged.data["amount"] == 4  # 4 damage, Zombies are not Minions (facts file §18)
-    assert t.state.chars[0]["hand_r"] == [hearty2]
+    assert t.state.chars[0].hand_r == [hearty2]
 
 
 def test_encounter_creation_example() -> None:
@@ -86,16 +87,14 @@ def test_encounter_creation_example() -> None:
     assert sum(C.monsters[c].danger for c, to in revealed if to == "line") == 29
     assert t.state.dungeon_deck[0] == top[-1]  # Wendigo stays on the deck
     names = [
-        C.monsters[
-            t.state.monsters[next(m for m, v in t.state.monsters.items() if v["entry"] == e)]["card"]
-        ].id
+        C.monsters[t.state.monsters[next(m for m, v in t.state.monsters.items() if v.entry == e)].card].id
         for e in t.state.line
     ]
     assert names == ["aura_knight", "minotaur", "zombies", "chesherak", "kobold_crossbows", "demon"]
     stairs = {(x, y) for x in range(3) for y in range(4)}
-    assert not any(tuple(m["pos"]) in stairs for m in t.state.monsters.values())
-    demon = next(m for m in t.state.monsters.values() if m["card"] == "demon")
-    assert demon["pos"] == [18, 0]  # the farthest tile's logo square (its top-left corner)
+    assert not any(m.pos in stairs for m in t.state.monsters.values())
+    demon = next(m for m in t.state.monsters.values() if m.card == "demon")
+    assert demon.pos == (18, 0)  # the farthest tile's logo square (its top-left corner)
 
 
 def test_partial_boss_sets_go_to_the_bottom() -> None:
@@ -114,7 +113,7 @@ def test_partial_boss_sets_go_to_the_bottom() -> None:
     assert next(e for e in events if e.type == "DangerSet").data["danger"] == 21
     assert "BossCardsReturned" in types(events)
     assert t.state.dungeon_deck[-2:] == [top[0], top[2]]
-    assert not any(m["card"].startswith("salt_dragon") for m in t.state.monsters.values())
+    assert not any(m.card.startswith("salt_dragon") for m in t.state.monsters.values())
     # variant: all three dragon cards first — one entry, danger counted once
     t2 = Table(3, classes=["champion", "templar", "samurai"], dungeon="random", bosses=True)
     t2.craft(
@@ -138,7 +137,7 @@ def test_multipliers_add_before_applying() -> None:
     t = Table(1, classes=["magician"])
     t.craft(ROW, {0: (0, 1)})
     ogre = t.monster("ogre", (1, 1), hp=30)
-    t.state.monsters[ogre]["defended"] = 99  # no defence left this round
+    t.state.monsters[ogre].defended = 99  # no defence left this round
     jab, howling, unleashed, spare1, spare2 = t.hand(0, "jab", "howling", "unleashed", "spark", "punch")
     t.send(0, "play", card=jab)
     t.send(0, "add", rc=howling)
@@ -158,9 +157,9 @@ def test_an_x_cost_needs_one_resource() -> None:
     (siphoning,) = t.hand(0, "siphoning")
     assert ("play", {"card": siphoning}) not in t.choices()
     magical1, magical2 = t.card(0, "magical"), t.card(0, "magical")
-    t.state.chars[0]["hp"] = 4
+    t.state.chars[0].hp = 4
     ogre = t.monster("ogre", (4, 1), hp=30)
-    t.state.monsters[ogre]["defended"] = 99
+    t.state.monsters[ogre].defended = 99
     t.send(0, "play", card=siphoning)
     assert ("done", {}) not in t.choices()
     t.send(0, "add", rc=magical1)
@@ -168,7 +167,7 @@ def test_an_x_cost_needs_one_resource() -> None:
     t.send(0, "done")
     events = t.send(0, "target", who=ogre)
     assert next(e for e in events if e.type == "Damaged").data["amount"] == 3
-    assert t.state.chars[0]["hp"] == 6
+    assert t.state.chars[0].hp == 6
 
 
 def test_discards_first_draws_last() -> None:
@@ -196,34 +195,34 @@ def test_unconscious_and_the_loss() -> None:
     t.craft(ROW, {0: (0, 1), 1: (5, 1)})
     s = t.state
     axe = next(i for i in s.dungeon_deck if s.cards[i] == "battle_axe")
-    s.chars[0]["equipment"] = [axe]
+    s.chars[0].equipment = [axe]
     glamor = t.card(0, "glamor", "deck")
-    s.chars[0]["actions"].remove(glamor)
-    s.chars[0]["in_play"] = [{"card": glamor, "until": 5, "on": None}]
+    s.chars[0].actions.remove(glamor)
+    s.chars[0].in_play = [InPlay(glamor, 5, None)]
     knight = t.monster("aura_knight", (1, 1))
-    s.chars[0]["hp"] = 3
+    s.chars[0].hp = 3
     hand = t.hand(0, "block", "hearty")
     events = t.run({"op": "hit", "source": knight, "target": "c0"})
-    assert t.state.chars[0]["hp"] == 0 and "KnockedOut" in types(events)
+    assert t.state.chars[0].hp == 0 and "KnockedOut" in types(events)
     ch = t.state.chars[0]
-    assert ch["hand_a"] == [] and ch["hand_r"] == [] and ch["in_play"] == [] and ch["equipment"] == [axe]
-    assert {*hand, glamor} <= set(ch["disc_a"] + ch["disc_r"])
+    assert ch.hand_a == [] and ch.hand_r == [] and ch.in_play == [] and ch.equipment == [axe]
+    assert {*hand, glamor} <= set(ch.disc_a + ch.disc_r)
     assert best_target(t.state, knight) is None  # cannot be attacked (AtD L69)
     t.run({"op": "player_turn", "seat": 0})
     assert t.state.turn != 0  # no turn while unconscious
-    t.state.chars[1]["pos"] = [2, 1]
+    t.state.chars[1].pos = (2, 1)
     cure, holy = t.hand(1, "cure", "holy")
     t.state.turn, t.state.decision = 1, type(t.state.decision)(seat=1)
     t.send(1, "play", card=cure)
     t.send(1, "add", rc=holy)
     t.send(1, "done")
     t.send(1, "target", who="c0")
-    assert t.state.chars[0]["hp"] == 3  # awake
-    t.state.chars[1]["hp"] = 1
-    t.state.chars[0]["hp"] = 1
-    t.state.chars[0]["pos"] = [0, 1]
+    assert t.state.chars[0].hp == 3  # awake
+    t.state.chars[1].hp = 1
+    t.state.chars[0].hp = 1
+    t.state.chars[0].pos = (0, 1)
     t.run({"op": "hit", "source": knight, "target": "c0"})
-    t.state.monsters[knight]["pos"] = [3, 1]
+    t.state.monsters[knight].pos = (3, 1)
     t.run({"op": "hit", "source": knight, "target": "c1"})
     assert t.state.result is not None and t.state.result["result"] == "loss"
 
@@ -235,19 +234,19 @@ def test_fatigue() -> None:
     t.craft(ROW, {0: (0, 1)})
     t.monster("ogre", (11, 1))
     ch = t.state.chars[0]
-    ch["disc_a"] += ch["actions"]
-    ch["actions"] = []
+    ch.disc_a += ch.actions
+    ch.actions = []
     t.hand(0, "block")
-    ch["hand_r"] = []
+    ch.hand_r = []
     events = t.run({"op": "player_turn", "seat": 0})
-    assert "Fatigued" in types(events) and t.state.chars[0]["fatigued"]
-    assert t.state.chars[0]["hand_a"] == [] and t.state.chars[0]["hand_r"] == []
+    assert "Fatigued" in types(events) and t.state.chars[0].fatigued
+    assert t.state.chars[0].hand_a == [] and t.state.chars[0].hand_r == []
     kinds = {c[0] for c in t.choices()}
     assert "play" not in kinds and "speed" in kinds
     t.send(0, "speed", to=[2, 1])
     events = t.send(0, "end_turn", discard=False)
-    assert "FatigueEnded" in types(events) and not t.state.chars[0]["fatigued"]
-    assert len(t.state.chars[0]["hand_a"]) == 3 and len(t.state.chars[0]["hand_r"]) == 3
+    assert "FatigueEnded" in types(events) and not t.state.chars[0].fatigued
+    assert len(t.state.chars[0].hand_a) == 3 and len(t.state.chars[0].hand_r) == 3
 
 
 def test_clearing_the_room() -> None:
@@ -256,22 +255,22 @@ def test_clearing_the_room() -> None:
     t = Table(3, classes=["champion", "templar", "magician"])
     t.craft(ROW, {0: (0, 1), 1: (1, 1), 2: (2, 1)})
     s = t.state
-    s.chars[2]["hp"], s.chars[2]["max_hp"] = 0, 9
-    s.chars[1]["hp"] = s.chars[1]["max_hp"] - 7
+    s.chars[2].hp, s.chars[2].max_hp = 0, 9
+    s.chars[1].hp = s.chars[1].max_hp - 7
     s.in_encounter = False
     t.run({"op": "clear_room"})
     assert t.state.decision.asked == [0, 1]
     assert not [c for c in t.choices(2)]
     t.send(0, "revive", seat=0, discard=False, target=2)
-    assert t.state.chars[2]["hp"] == 5
+    assert t.state.chars[2].hp == 5
     assert 2 in t.state.decision.asked
-    before = len(t.state.chars[1]["hand_a"]), len(t.state.chars[1]["hand_r"])
+    before = len(t.state.chars[1].hand_a), len(t.state.chars[1].hand_r)
     t.send(1, "rest", seat=1, discard=False, reshuffle=False)
-    hp = t.state.chars[1]["hp"]
+    hp = t.state.chars[1].hp
     t.send(2, "rest", seat=2, discard=False, reshuffle=False)
     ch = t.state.chars[1]
-    assert ch["hp"] == ch["max_hp"] - 7 + 4
-    assert (len(ch["hand_a"]), len(ch["hand_r"])) == (max(3, before[0]) + 1, max(3, before[1]) + 1)
+    assert ch.hp == ch.max_hp - 7 + 4
+    assert (len(ch.hand_a), len(ch.hand_r)) == (max(3, before[0]) + 1, max(3, before[1]) + 1)
     del hp
 
 
@@ -319,13 +318,13 @@ def test_monster_defences() -> None:
     knight = t.monster("aura_knight", (1, 1))
     kobold = t.monster("kobold_crossbows", (1, 0))
     assert monster_save(t.state, knight, "melee") == (1, True)
-    t.state.monsters[knight]["defended"] = 5
+    t.state.monsters[knight].defended = 5
     assert monster_save(t.state, knight, "reach") == (1, True)  # INF: every attack
     assert monster_save(t.state, kobold, "reach") == (2, True)  # melee covers reach
-    t.state.monsters[kobold]["defended"] = 1
+    t.state.monsters[kobold].defended = 1
     assert monster_save(t.state, kobold, "melee") == (0, False)  # its one defence is spent
     t.run({"op": "round"})
-    assert t.state.monsters[kobold]["defended"] == 0  # a new round
+    assert t.state.monsters[kobold].defended == 0  # a new round
 
 
 def test_forbidden_plays_are_listed_with_their_rule() -> None:

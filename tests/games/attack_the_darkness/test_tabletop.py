@@ -36,7 +36,7 @@ def test_the_game_master_places_each_monster_on_a_square() -> None:
     stairs = set(t.state.stairs_squares())
     offered = {tuple(args["to"]) for _, args in t.choices("gm")}
     open_squares = t.state.open_squares()
-    assert offered == open_squares - stairs - {tuple(ch["pos"]) for ch in t.state.chars}
+    assert offered == open_squares - stairs - {ch.pos for ch in t.state.chars}
     before = t.state
     with pytest.raises(RuleError) as err:
         t.send("gm", "place", to=list(next(iter(stairs))))  # never the stairs (AtD L258)
@@ -47,9 +47,7 @@ def test_the_game_master_places_each_monster_on_a_square() -> None:
     first = sorted(offered)[0]
     t.send("gm", "place", to=list(first))
     home = next(
-        set(tile_squares(x["x"], x["y"], x["o"]))
-        for x in t.state.tiles
-        if first in tile_squares(x["x"], x["y"], x["o"])
+        set(tile_squares(x.x, x.y, x.o)) for x in t.state.tiles if first in tile_squares(x.x, x.y, x.o)
     )
     offered = {tuple(args["to"]) for _, args in t.choices("gm")}
     assert offered == home - {first}  # the rest of the set on the same tile
@@ -58,7 +56,7 @@ def test_the_game_master_places_each_monster_on_a_square() -> None:
         t.send("gm", "place", to=list(outside))
     for _ in range(5):
         t.send("gm", "place", **t.choices("gm")[0][1])
-    placed = [tuple(m["pos"]) for m in t.state.monsters.values()]
+    placed = [m.pos for m in t.state.monsters.values()]
     assert len(placed) == 6 and set(placed) <= home and len(set(placed)) == 6
     assert t.state.decision.kind == "gm_pick" and t.state.decision.total == C.monsters["zombies"].danger
 

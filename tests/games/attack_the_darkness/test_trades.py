@@ -14,7 +14,7 @@ def _equip(t: Table, seat: int, card: str) -> str:
     s = t.state
     inst = next(i for i in s.dungeon_deck if s.cards[i] == card)
     s.dungeon_deck.remove(inst)
-    s.chars[seat]["equipment"].append(inst)
+    s.chars[seat].equipment.append(inst)
     return inst
 
 
@@ -22,7 +22,8 @@ def _cleared() -> Table:
     """Three players won the encounter: clearing the room begins."""
     t = Table(3, classes=["champion", "templar", "samurai"], dungeon="random")
     t.craft([(0, 0, "v"), (3, 0, "v")], {0: (0, 0), 1: (1, 0), 2: (2, 0)})
-    t.state.tiles[1] |= {"flipped": False, "card": t.state.dungeon_deck.pop()}  # one tile to explore
+    tile = t.state.tiles[1]
+    tile.flipped, tile.card = False, t.state.dungeon_deck.pop()  # one tile to explore
     t.run({"op": "encounter_over", "result": "win", "team": None})
     assert t.state.decision.kind == "clear_room"
     return t
@@ -63,11 +64,11 @@ def test_resting_players_trade_and_gift_equipment() -> None:
         t.send(0, "accept")  # only the player offered answers
     events = t.send(1, "accept")
     assert "EquipmentTraded" in types(events)
-    assert t.state.chars[0]["equipment"] == [] and sorted(t.state.chars[1]["equipment"]) == sorted([bow, axe])
+    assert t.state.chars[0].equipment == [] and sorted(t.state.chars[1].equipment) == sorted([bow, axe])
     # a swap, declined: nothing changes hands
     t.send(0, "propose", seat=0, to=1, give=None, take=bow)
     t.send(1, "decline")
-    assert t.state.chars[0]["equipment"] == []
+    assert t.state.chars[0].equipment == []
     # one player done: the trading is over (fewer than two left) and the explorer goes on
     events = t.send(1, "done", seat=1)
     assert "TradingDone" in types(events) and t.state.decision.kind == "explore"
@@ -90,7 +91,7 @@ def test_a_trade_must_keep_both_within_two_slots() -> None:
     assert offered == []  # 2 + 2 slots full on both sides: nothing fits
     t.send(0, "done", seat=0)
     assert t.state.decision is None or t.state.decision.kind != "trade"
-    assert bow in t.state.chars[1]["equipment"]
+    assert bow in t.state.chars[1].equipment
 
 
 def test_no_trading_with_a_single_rester() -> None:

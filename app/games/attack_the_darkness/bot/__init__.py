@@ -90,7 +90,7 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
         plays = by_type(ch, "defend") + by_type(ch, "equip")
         return plays[0] if plays else ch[-1]
     if kind == "discard":
-        return max(ch, key=lambda c: (c.args["card"] in s.chars[int(seat)]["hand_r"], c.args["card"]))
+        return max(ch, key=lambda c: (c.args["card"] in s.chars[int(seat)].hand_r, c.args["card"]))
     if kind == "clear_room":
         return clear_room(s, ch)
     if kind == "explore":

@@ -29,8 +29,8 @@ def clear_room(s: State, ch: tuple[Choice, ...]) -> Choice:
     seat = int(ch[0].args["seat"])
     char = s.chars[seat]
     # HP lost stays lost until healed: rest unless (nearly) whole (AtD L279)
-    if explore and char["hp"] >= char["max_hp"] - 1:
+    if explore and char.hp >= char.max_hp - 1:
         return explore[0]
-    small = len(char["actions"]) < 8 or len(char["resources"]) < 8
+    small = len(char.actions) < 8 or len(char.resources) < 8
     pick = [c for c in rest if c.args["reshuffle"] == small]
     return (pick or rest or list(ch))[0]

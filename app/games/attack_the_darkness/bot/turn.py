@@ -61,7 +61,7 @@ def approach(s: State, me: str, sq: tuple[int, int]) -> tuple[int, int, int]:
         _PATHS.clear()
         _PATHS[key] = dist
     d = _nearest_enemy(s, me, sq)
-    ranged = me.startswith("c") and s.chars[int(me[1:])]["cls"] in ("magician", "inquisitor")
+    ranged = me.startswith("c") and s.chars[int(me[1:])].cls in ("magician", "inquisitor")
     foes = [pos(s, w) for w in combatants(s) if is_enemy(s, me, w) and alive(s, w)]
     good = 2 <= d <= 4 if ranged else d == 1
     seen = any(can_see(s, sq, f) for f in foes if f is not None)
@@ -72,7 +72,7 @@ def act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Choi
     me = ckey(seat)
     plays = by_type(ch, "play")
     char = s.chars[seat]
-    hurt = char["hp"] <= char["max_hp"] // 2
+    hurt = char.hp <= char.max_hp // 2
     scored: list[tuple[int, Choice]] = []
     for c in plays:
         card = action(s, c.args["card"])
@@ -110,7 +110,7 @@ def act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Choi
     if scored:
         return max(scored, key=lambda vc: (vc[0], -action(s, vc[1].args["card"]).cost.total))[1]
     abilities = by_type(ch, "ability")
-    ability = C.classes[char["cls"]].ability
+    ability = C.classes[char.cls].ability
     moving = any(e["op"] == "move" for e in ability["effects"])
     healing = any(e["op"] == "heal" for e in ability["effects"])
     if abilities and ((healing and hurt) or (moving and _strike_from(s, seat, 4)) or not (moving or healing)):
@@ -127,11 +127,9 @@ def act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Choi
     # anew (AtD L269); a payable hand waiting for a target is kept, as every card drawn
     # brings fatigue nearer (AtD L70).
     # A long fight with nothing to do (foes out of reach behind fallen bodies) cycles too.
-    stuck = bool(char["hand_a"] or char["hand_r"]) and (
+    stuck = bool(char.hand_a or char.hand_r) and (
         s.round > CYCLE_ROUND
-        or not any(
-            own_turn_parts(action(s, a)) and payment_plan(s, seat, a) is not None for a in char["hand_a"]
-        )
+        or not any(own_turn_parts(action(s, a)) and payment_plan(s, seat, a) is not None for a in char.hand_a)
     )
     ends = by_type(ch, "end_turn")
     return next((c for c in ends if c.args["discard"] == stuck), ends[0])
@@ -140,7 +138,7 @@ def act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Choi
 def _attack_parts(s: State, seat: int) -> list[Any]:
     """The enemy-targeting attack parts of the payable action cards in hand."""
     out = []
-    for inst in s.chars[seat]["hand_a"]:
+    for inst in s.chars[seat].hand_a:
         card = action(s, inst)
         if payment_plan(s, seat, inst) is None:
             continue
@@ -198,11 +196,11 @@ def _speed_move(s: State, seat: int, speeds: list[Choice]) -> Choice | None:
     allies = [
         pos(s, ckey(i))
         for i, ch in enumerate(s.chars)
-        if i != seat and ch["hp"] > 0 and ch["pos"] is not None and not is_enemy(s, me, ckey(i))
+        if i != seat and ch.hp > 0 and ch.pos is not None and not is_enemy(s, me, ckey(i))
     ]
     friends = [a for a in allies if a is not None]
     char = s.chars[seat]
-    frail = char["cls"] in RANGED or char["hp"] * 5 <= char["max_hp"] * 2
+    frail = char.cls in RANGED or char.hp * 5 <= char.max_hp * 2
     if frail and foe_squares and friends:
         # the frail keep out of the monsters' reach, close behind the party
         def safety(sq: tuple[int, int]) -> tuple[bool, int, int]:
@@ -215,7 +213,7 @@ def _speed_move(s: State, seat: int, speeds: list[Choice]) -> Choice | None:
     # after a few rounds the party goes to them anyway: a monster that cannot reach the
     # party (walls, a slow mover) must not stall the encounter
     coming = s.round <= HOLD_ROUNDS and any(
-        m["hp"] > 0 and "keep_range" not in C.monsters[m["card"]].behaviour for m in s.monsters.values()
+        m.hp > 0 and "keep_range" not in C.monsters[m.card].behaviour for m in s.monsters.values()
     )
     if coming and not s.arena:
         if not friends or min(chebyshev(here, a) for a in friends) <= 2:

@@ -32,9 +32,9 @@ def booster(s: State, seat: int, d: Any, ch: tuple[Choice, ...]) -> Choice | Non
         rc = C.resources[s.cards[c.args["rc"]]]
         if not any(rc.modifier(op) for op in BOOSTS):
             continue
-        if int(rc.condition.get("lose_hp", 0)) and char["hp"] <= char["max_hp"] // 2:
+        if int(rc.condition.get("lose_hp", 0)) and char.hp <= char.max_hp // 2:
             continue
-        if int(rc.condition.get("discard", 0)) and len(char["hand_a"]) + len(char["hand_r"]) < 4:
+        if int(rc.condition.get("discard", 0)) and len(char.hand_a) + len(char.hand_r) < 4:
             continue
         return c
     return None
@@ -47,7 +47,7 @@ def part_damage(s: State, seat: int, part: Any) -> int:
     base = next((int(e["n"]) for e in part.effects if e["op"] in ("damage", "damage_x")), 0)
     if not base:
         return 0
-    if s.play is not None and s.play.get("seat") == seat:
+    if s.play is not None and s.play.seat == seat:
         base += rc_total(s, "bonus_damage")
         base *= rc_total(s, "multiplier") or 1
     return base + adv_bonus(s, seat, "damage")
@@ -56,7 +56,7 @@ def part_damage(s: State, seat: int, part: Any) -> int:
 def _threat(s: State, who: str) -> int:
     if who.startswith("c"):
         return 3
-    card = C.monsters[s.monsters[who]["card"]]
+    card = C.monsters[s.monsters[who].card]
     return int(card.attacks["count"]) * int(card.attacks["damage"])
 
 
@@ -80,13 +80,13 @@ def part_of(s: State, d: Any) -> Any:
 
 
 def _hp(s: State, who: str) -> int:
-    return s.chars[int(who[1:])]["hp"] if who.startswith("c") else s.monsters[who]["hp"]
+    return s.chars[int(who[1:])].hp if who.startswith("c") else s.monsters[who].hp
 
 
 def hp_frac(s: State, who: str) -> float:
     if who.startswith("c"):
         ch = s.chars[int(who[1:])]
-        return ch["hp"] / max(1, ch["max_hp"])
+        return ch.hp / max(1, ch.max_hp)
     return 1.0
 
 

@@ -27,37 +27,37 @@ def ability_ready(s: State, seat: int) -> bool:
     if s.arena:
         return False
     ch = s.chars[seat]
-    ab = C.classes[ch["cls"]].ability
+    ab = C.classes[ch.cls].ability
     key = "dungeon" if ab["per"] == "dungeon" else "enc:ability"
-    return not ch["used"].get(key) and not ch["fatigued"]
+    return not ch.used.get(key) and not ch.fatigued
 
 
 def use_ability(ctx: Ctx, seat: int) -> None:
     s = ctx.s
     ch = s.chars[seat]
-    ab = C.classes[ch["cls"]].ability
+    ab = C.classes[ch.cls].ability
     key = "dungeon" if ab["per"] == "dungeon" else "enc:ability"
     ctx.emit("AbilityUsed", seat=seat, key=key, name=ab["name"])
     steps: list[Step] = []
     for e in ab["effects"]:
         if e["op"] == "heal":
             target = ckey(seat)
-            if ch["cls"] == "templar":
+            if ch.cls == "templar":
                 hurt = [
                     ckey(i)
                     for i, o in enumerate(s.chars)
-                    if o["pos"] is not None
-                    and o["hp"] < o["max_hp"]
+                    if o.pos is not None
+                    and o.hp < o.max_hp
                     and not is_enemy(s, ckey(seat), ckey(i))
                     and chebyshev(pos(s, ckey(seat)), pos(s, ckey(i))) <= 2  # type: ignore[arg-type]
                 ]
-                target = min(hurt, key=lambda w: s.chars[int(w[1:])]["hp"]) if hurt else target
+                target = min(hurt, key=lambda w: s.chars[int(w[1:])].hp) if hurt else target
             heal(ctx, target, e["n"])
         elif e["op"] == "move":
             steps.append({"op": "ask_move", "seat": seat, "who": ckey(seat), "n": e["n"], "why": "ability"})
         elif e["op"] == "draw":
             n = e["n"]
-            draw_n(ctx, seat, n, n if ch["cls"] == "psion" else 0)
+            draw_n(ctx, seat, n, n if ch.cls == "psion" else 0)
         elif e["op"] == "arrange_top":
             steps += [
                 {"op": "arrange", "seat": seat, "deck": deck, "n": e["n"]}
@@ -73,8 +73,8 @@ def any_time_choices(s: State, seat: Any) -> list[Any]:
     if not isinstance(seat, int) or s.decision is None or s.result is not None or not s.in_encounter:
         return []
     ch = s.chars[seat]
-    ab = C.classes[ch["cls"]].ability
-    if ch["hp"] <= 0 or s.decision.kind == "arrange" or not ability_ready(s, seat):
+    ab = C.classes[ch.cls].ability
+    if ch.hp <= 0 or s.decision.kind == "arrange" or not ability_ready(s, seat):
         return []
     if not any(e["op"] == "arrange_top" for e in ab["effects"]):
         return []
@@ -83,7 +83,7 @@ def any_time_choices(s: State, seat: Any) -> list[Any]:
 
 def resolve_any_time(ctx: Ctx, seat: Any, _t: str, args: dict[str, Any]) -> None:
     s = ctx.s
-    ab = C.classes[s.chars[seat]["cls"]].ability
+    ab = C.classes[s.chars[seat].cls].ability
     ctx.emit(
         "AbilityUsed", seat=seat, key="dungeon" if ab["per"] == "dungeon" else "enc:ability", name=ab["name"]
     )
@@ -112,7 +112,7 @@ def arrange(ctx: Ctx, st: Step) -> None:
     at a time (``Arrange``)."""
     s = ctx.s
     seat, deck = st["seat"], st["deck"]
-    pile = s.chars[seat][deck]
+    pile = s.chars[seat].deck(deck)
     top = pile[: st["n"]]
     if not top:
         return
@@ -142,7 +142,7 @@ def resolve_arrange(ctx: Ctx, d: Arrange, type_: str, args: dict[str, Any]) -> N
         return
     ch = ctx.s.chars[int(d.seat)]
     top = placed + rest
-    below = ch[d.deck][len(d.top) :]
+    below = ch.deck(d.deck)[len(d.top) :]
     ctx.emit(
         "DeckShuffled",
         seat=d.seat,

@@ -18,7 +18,7 @@ step = RULES.step
 
 
 def adv_bonus(s: State, seat: int, op: str) -> int:
-    return sum(C.advancements[s.cards[a]].bonus(op) for a in s.chars[seat]["advancements"])
+    return sum(C.advancements[s.cards[a]].bonus(op) for a in s.chars[seat].advancements)
 
 
 @step("advance_seat", "seat")
@@ -26,16 +26,16 @@ def advance_seat(ctx: Ctx, st: Step) -> None:
     """Draw 3 + 1 per advancement held, keep 1 (AtD L284-285); capped at the cards left."""
     s = ctx.s
     seat = st["seat"]
-    n = min(3 + len(s.chars[seat]["advancements"]), len(s.adv_deck))
+    n = min(3 + len(s.chars[seat].advancements), len(s.adv_deck))
     if n <= 0:
         return
     ctx.emit("AdvancementsDrawn", seat=seat, n=n, cards=s.adv_deck[:n])
     ctx.ask(Advance(seat=seat))
 
 
-def advance_choices(s: Any, d: Advance) -> list[Choice]:
+def advance_choices(s: State, d: Advance) -> list[Choice]:
     seat = int(d.seat)
-    held = {s.cards[a] for a in s.chars[seat]["advancements"]}
+    held = {s.cards[a] for a in s.chars[seat].advancements}
     out = []
     seen: set[str] = set()
     drawn = s.adv_draw.get(str(seat), [])

@@ -10,6 +10,7 @@ from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.decisions import Cut
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.rules.drawing import shuffle_deck
+from app.games.attack_the_darkness.state import State
 from app.kernel.flow import Step
 from app.kernel.types import Choice
 
@@ -34,12 +35,12 @@ def _cards(count: int) -> str:
     return "card" if count == 1 else "cards"
 
 
-def cut_choices(s: Any, d: Cut) -> list[Choice]:
+def cut_choices(s: State, d: Cut) -> list[Choice]:
     return [
         Choice("cut", {"seat": seat, "depth": k}, f"{s.names[seat]} cuts {k} {_cards(k)} deep")
         for seat in d.asked
         for k in CUT_DEPTHS
-        if k <= len(s.chars[seat]["actions"])
+        if k <= len(s.chars[seat].actions)
     ]
 
 
@@ -49,7 +50,7 @@ def resolve_cut(ctx: Ctx, d: Cut, _t: str, args: dict[str, Any]) -> None:
     (AtD L290); then the decks are reshuffled and players placed by initiative."""
     s = ctx.s
     seat = args["seat"]
-    deck = s.chars[seat]["actions"]
+    deck = s.chars[seat].actions
     card = C.actions[s.cards[deck[args["depth"] - 1]]]
     ctx.emit("InitiativeCut", seat=seat, id=card.id, name=card.name, cost=card.cost.total)
     left = [x for x in d.asked if x != seat]
@@ -85,7 +86,7 @@ def arena_over(ctx: Ctx, result: str, team: int | None) -> None:
     if result == "arena_time":
         hp: dict[int, int] = {}
         for i, ch in enumerate(s.chars):
-            hp[s.teams[i]] = hp.get(s.teams[i], 0) + ch["hp"]
+            hp[s.teams[i]] = hp.get(s.teams[i], 0) + ch.hp
         top = max(hp.values())
         best = [t for t, v in hp.items() if v == top]
         ctx.emit("EncounterEnded", result="win", tiles_next=s.tiles_next)

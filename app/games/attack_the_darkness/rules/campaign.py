@@ -14,6 +14,7 @@ from app.games.attack_the_darkness.rules.arena import arena_over
 from app.games.attack_the_darkness.rules.drawing import bump
 from app.games.attack_the_darkness.rules.encounter_map import reshuffle_dungeon
 from app.games.attack_the_darkness.rules.query import dominated
+from app.games.attack_the_darkness.state import State
 from app.kernel.flow import Step
 from app.kernel.types import Choice
 
@@ -38,9 +39,9 @@ def begin_dungeon(ctx: Ctx, st: Step) -> None:
     for seat in range(len(s.names)):
         if st["index"] > 0:
             ch = s.chars[seat]
-            shown = ch["hand_a"] + ch["disc_a"] + [e["card"] for e in ch["in_play"]]
-            acts = ch["actions"] + [bump(c) for c in shown]
-            ress = ch["resources"] + [bump(c) for c in ch["hand_r"] + ch["disc_r"]]
+            shown = ch.hand_a + ch.disc_a + [e.card for e in ch.in_play]
+            acts = ch.actions + [bump(c) for c in shown]
+            ress = ch.resources + [bump(c) for c in ch.hand_r + ch.disc_r]
             ctx.rng.shuffle(acts)
             ctx.rng.shuffle(ress)
             ctx.emit("DecksRestored", seat=seat, actions=acts, resources=ress, n=len(acts) + len(ress))
@@ -57,12 +58,12 @@ def check_end(ctx: Ctx) -> None:
     if s.agenda and s.agenda[0].get("op") in ("encounter_over",):
         return
     if s.arena:
-        teams = {s.teams[i] for i, ch in enumerate(s.chars) if ch["hp"] > 0}
+        teams = {s.teams[i] for i, ch in enumerate(s.chars) if ch.hp > 0}
         if len(teams) <= 1:
             winner = next(iter(teams), None)
             s.decision, s.agenda = None, [{"op": "encounter_over", "result": "arena", "team": winner}]
         return
-    if all(ch["hp"] <= 0 for ch in s.chars):
+    if all(ch.hp <= 0 for ch in s.chars):
         s.decision, s.agenda = None, [{"op": "encounter_over", "result": "loss", "team": None}]
     elif not any(not dominated(s, m) for m in s.monsters):
         s.decision, s.agenda = None, [{"op": "encounter_over", "result": "win", "team": None}]
@@ -72,7 +73,7 @@ def check_end(ctx: Ctx) -> None:
 def encounter_over(ctx: Ctx, st: Step) -> None:
     s = ctx.s
     while s.play is not None:  # a play cut short by the end, and any it interrupted
-        ctx.emit("PlayFinished", seat=s.play["seat"], until=0, on=None)
+        ctx.emit("PlayFinished", seat=s.play.seat, until=0, on=None)
     result = st["result"]
     if result in ("arena", "arena_time"):
         arena_over(ctx, result, st["team"])
@@ -109,7 +110,7 @@ def next_encounter(ctx: Ctx, st: Step) -> None:
     ctx.ask(Ready(seat="any", seats=list(range(len(s.names))), next_dungeon=s.dungeon_index))
 
 
-def ready_choices(s: Any, d: Ready) -> list[Choice]:
+def ready_choices(s: State, d: Ready) -> list[Choice]:
     return [
         Choice("ready", {"seat": seat}, f"{s.names[seat]} is ready for {s.dungeon_names[d.next_dungeon]}")
         for seat in d.asked

@@ -14,6 +14,7 @@ from app.games.attack_the_darkness.rules.drawing import draw_n, draw_up, shuffle
 from app.games.attack_the_darkness.rules.encounter_map import reshuffle_dungeon
 from app.games.attack_the_darkness.rules.health import damage, heal
 from app.games.attack_the_darkness.rules.query import ckey
+from app.games.attack_the_darkness.state import State
 from app.kernel.flow import Step
 from app.kernel.types import Choice
 
@@ -28,13 +29,13 @@ def half_up(n: int) -> int:
 @step("clear_room")
 def clear_room(ctx: Ctx, st: Step) -> None:
     s = ctx.s
-    seats = [i for i in s.order if s.chars[i]["hp"] > 0]
+    seats = [i for i in s.order if s.chars[i].hp > 0]
     ctx.ask(ClearRoom(seat="any", seats=seats, chosen={}))
 
 
-def clear_choices(s: Any, d: ClearRoom) -> list[Choice]:
+def clear_choices(s: State, d: ClearRoom) -> list[Choice]:
     out = []
-    down = [i for i, ch in enumerate(s.chars) if ch["hp"] <= 0]
+    down = [i for i, ch in enumerate(s.chars) if ch.hp <= 0]
     for seat in d.asked:
         for discard in (False, True):
             tail = ", discarding the hand first" if discard else ""
@@ -52,7 +53,7 @@ def clear_choices(s: Any, d: ClearRoom) -> list[Choice]:
                     f"{s.names[seat]} rests{tail}",
                 )
             )
-            if any(not t["stairs"] and not t["flipped"] for t in s.tiles):
+            if any(not t.stairs and not t.flipped for t in s.tiles):
                 out.append(
                     Choice("explore", {"seat": seat, "discard": discard}, f"{s.names[seat]} explores{tail}")
                 )
@@ -83,7 +84,7 @@ def resolve_clear(ctx: Ctx, d: ClearRoom, type_: str, args: dict[str, Any]) -> N
     left = [x for x in d.asked if x != seat]
     if type_ == "revive":
         target = args["target"]
-        heal(ctx, ckey(target), half_up(s.chars[target]["max_hp"]))
+        heal(ctx, ckey(target), half_up(s.chars[target].max_hp))
         left.append(target)
     if left:
         ctx.ask(d.replace(seats=left, chosen=chosen))
@@ -113,8 +114,8 @@ def resolve_clear(ctx: Ctx, d: ClearRoom, type_: str, args: dict[str, Any]) -> N
 def room_draw(ctx: Ctx, st: Step) -> None:
     """Each player may discard and draw as in an end step (AtD L277)."""
     ch = ctx.s.chars[st["seat"]]
-    if st["discard"] and (ch["hand_a"] or ch["hand_r"]):
-        ctx.emit("HandDiscarded", seat=st["seat"], cards=ch["hand_a"] + ch["hand_r"])
+    if st["discard"] and (ch.hand_a or ch.hand_r):
+        ctx.emit("HandDiscarded", seat=st["seat"], cards=ch.hand_a + ch.hand_r)
     draw_up(ctx, st["seat"])
 
 
@@ -125,7 +126,7 @@ def rest(ctx: Ctx, st: Step) -> None:
     s = ctx.s
     seat = st["seat"]
     ch = s.chars[seat]
-    heal(ctx, ckey(seat), half_up(ch["max_hp"] - ch["hp"]))
+    heal(ctx, ckey(seat), half_up(ch.max_hp - ch.hp))
     if st["reshuffle"]:
         shuffle_deck(ctx, seat, "actions")
         shuffle_deck(ctx, seat, "resources")
@@ -137,11 +138,11 @@ def explore(ctx: Ctx, st: Step) -> None:
     ctx.ask(Explore(seat=st["seat"], missed=st["missed"]))
 
 
-def explore_choices(s: Any, d: Explore) -> list[Choice]:
+def explore_choices(s: State, d: Explore) -> list[Choice]:
     out = [
         Choice("flip", {"tile": k}, f"Flip map tile {k}")
         for k, t in enumerate(s.tiles)
-        if not t["stairs"] and not t["flipped"]
+        if not t.stairs and not t.flipped
     ]
     if d.missed and not out and (s.dungeon_deck or s.dungeon_discard):
         out.append(Choice("dig", {}, "Dig greedily"))
@@ -156,7 +157,7 @@ def resolve_explore(ctx: Ctx, d: Explore, type_: str, args: dict[str, Any]) -> N
         return
     if type_ == "flip":
         tile = s.tiles[args["tile"]]
-        inst = tile["card"]
+        inst = tile.card
         ctx.emit("TileFlipped", seat=seat, tile=args["tile"], card=inst, id=s.cards[inst])
         if not found(ctx, seat, inst, "tile"):
             ctx.ask(Explore(seat=seat, missed=True))
@@ -209,7 +210,7 @@ def mystery_effect(ctx: Ctx, seat: int, e: dict[str, Any]) -> None:
         damage(ctx, ckey(seat), n, 0, source="mystery")
     elif op == "heal_party":
         for i in range(len(s.chars)):
-            if s.chars[i]["hp"] > 0:
+            if s.chars[i].hp > 0:
                 heal(ctx, ckey(i), n)
     elif op == "draw":
         draw_n(ctx, seat, n, n)

@@ -22,9 +22,9 @@ def defend_choices(s: State, d: Defend) -> list[Any]:
     seat = int(d.seat)
     ch = s.chars[seat]
     out = []
-    if not ch["fatigued"] and ch["hp"] > 0:
+    if not ch.fatigued and ch.hp > 0:
         seen: set[str] = set()
-        for inst in ch["hand_a"]:
+        for inst in ch.hand_a:
             card = action(s, inst)
             if card.id in seen or not defense_parts(card):
                 continue

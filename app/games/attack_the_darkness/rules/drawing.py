@@ -26,7 +26,7 @@ def bump(inst: str) -> str:
 
 def shuffle_deck(ctx: Ctx, seat: int, which: str) -> None:
     ch = ctx.s.chars[seat]
-    pile = ch[which] + [bump(c) for c in ch["disc_a" if which == "actions" else "disc_r"]]
+    pile = ch.deck(which) + [bump(c) for c in ch.discards(which)]
     ctx.rng.shuffle(pile)
     ctx.emit("DeckShuffled", seat=seat, deck=which, order=pile, n=len(pile))
 
@@ -37,27 +37,25 @@ def draw_up(ctx: Ctx, seat: int) -> None:
     **Decision:** what remains is drawn first."""
     s = ctx.s
     ch = s.chars[seat]
-    if ch["fatigued"]:
+    if ch.fatigued:
         shuffle_deck(ctx, seat, "actions")
         shuffle_deck(ctx, seat, "resources")
         ctx.emit("FatigueEnded", seat=seat)
     lim_a, lim_r = hand_limits(s, seat)
-    draw_n(ctx, seat, max(0, lim_a - len(ch["hand_a"])), max(0, lim_r - len(ch["hand_r"])))
+    draw_n(ctx, seat, max(0, lim_a - len(ch.hand_a)), max(0, lim_r - len(ch.hand_r)))
 
 
 def draw_n(ctx: Ctx, seat: int, n_a: int, n_r: int) -> None:
     ch = ctx.s.chars[seat]
-    got_a, got_r = min(n_a, len(ch["actions"])), min(n_r, len(ch["resources"]))
+    got_a, got_r = min(n_a, len(ch.actions)), min(n_r, len(ch.resources))
     if got_a or got_r:
         ctx.emit(
             "CardsDrawn",
             seat=seat,
             n_actions=got_a,
             n_resources=got_r,
-            actions=ch["actions"][:got_a],
-            resources=ch["resources"][:got_r],
+            actions=ch.actions[:got_a],
+            resources=ch.resources[:got_r],
         )
-    if (got_a < n_a or got_r < n_r) and not ch["fatigued"]:
-        ctx.emit(
-            "Fatigued", seat=seat, discarded=ch["hand_a"] + ch["hand_r"] + [e["card"] for e in ch["in_play"]]
-        )
+    if (got_a < n_a or got_r < n_r) and not ch.fatigued:
+        ctx.emit("Fatigued", seat=seat, discarded=ch.hand_a + ch.hand_r + [e.card for e in ch.in_play])

@@ -27,35 +27,42 @@ C = load()
 
 
 def rc_total(s: State, op: str) -> int:
-    play = s.play or {}
-    return sum(C.resources[s.cards[r]].modifier(op) for r in play.get("rcs", ()))
+    """What the resource cards paying for the card being resolved add to ``op`` (AtD L121-124)."""
+    if s.play is None:
+        return 0
+    return sum(C.resources[s.cards[r]].modifier(op) for r in s.play.rcs)
 
 
 def mod_total(s: State, part: Part, op: str) -> int:
     """The modifiers equipment added to the card give the part it fits (AtD L208)."""
-    play = s.play or {}
-    mods = [C.equipment[s.cards[e]] for e in play.get("mods", ())]
+    if s.play is None:
+        return 0
+    mods = [C.equipment[s.cards[e]] for e in s.play.mods]
     return sum(eq.modifier(op) for eq in mods if eq.fits(part))
 
 
 def play_parts(s: State) -> tuple[Part, ...]:
-    play = s.play or {}
-    if play.get("equipment"):
-        return C.equipment[s.cards[play["equipment"]]].parts
-    return C.actions[s.cards[play["card"]]].parts
+    """The action types of the card (or the equipment used alone) being resolved."""
+    play = s.play
+    if play is None:
+        return ()
+    if play.equipment:
+        return C.equipment[s.cards[play.equipment]].parts
+    assert play.card is not None
+    return C.actions[s.cards[play.card]].parts
 
 
 def is_boss(s: State, who: str, attacker: str) -> bool:
     """Bosses, and in Arena every opponent (AtD L289)."""
     if who.startswith("c"):
         return s.arena and is_enemy(s, attacker, who)
-    return C.monsters[s.monsters[who]["card"]].type == "Boss"
+    return C.monsters[s.monsters[who].card].type == "Boss"
 
 
 def apply_self(ctx: Ctx, seat: int, part: Part) -> None:
     s = ctx.s
     me = ckey(seat)
-    x = (s.play or {}).get("x", 0)
+    x = s.play.x if s.play is not None else 0
     for e in part.effects:
         op = e["op"]
         if op in ("heal", "heal_x"):
@@ -79,8 +86,7 @@ def apply_self(ctx: Ctx, seat: int, part: Part) -> None:
 def apply_effects(ctx: Ctx, seat: int, part: Part, who: str) -> None:
     s = ctx.s
     me = ckey(seat)
-    play = s.play or {}
-    x = play.get("x", 0)
+    x = s.play.x if s.play is not None else 0
     pushes = 0
     for e in part.effects:
         op = e["op"]
@@ -126,7 +132,7 @@ def deal(ctx: Ctx, seat: int, part: Part, who: str, e: dict[str, Any], x: int) -
     me = ckey(seat)
     base = int(e["n"]) + (x if e["op"] == "damage_x" else 0)
     boss = is_boss(s, who, me)
-    if who.startswith("m") and "vs_minion" in e and C.monsters[s.monsters[who]["card"]].type == "Minion":
+    if who.startswith("m") and "vs_minion" in e and C.monsters[s.monsters[who].card].type == "Minion":
         base = int(e["vs_minion"])
     if boss and "vs_boss" in e:
         base = max(base, int(e["vs_boss"]))
@@ -149,9 +155,8 @@ def attack_penalty(ctx: Ctx, me: str) -> int:
     """A damage penalty weakens the attacker's next attack (AtD L295): every target of the
     card being played, the use spent once for the whole card."""
     s = ctx.s
-    play = s.play or {}
-    if "damage_penalty" in play:
-        return int(play["damage_penalty"])
+    if s.play is not None and s.play.damage_penalty is not None:
+        return s.play.damage_penalty
     cut = penalty(s, me, "damage")
     if cut and counted(s, me, "damage"):
         ctx.emit("PenaltyUsed", who=me, stat="damage", in_play=cut)

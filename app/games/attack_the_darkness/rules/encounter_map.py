@@ -142,8 +142,8 @@ def token_squares(s: State, seat: int) -> list[Square]:
                 teams.append(s.teams[x])
         corner = C.arena["corners"][teams.index(s.teams[seat])]
         return [(x, y) for x, y in corner if (x, y) not in taken]
-    stairs = next(t for t in s.tiles if t["stairs"])
-    return [sq for sq in tile_order(stairs["x"], stairs["y"], stairs["o"]) if sq not in taken]
+    stairs = next(t for t in s.tiles if t.stairs)
+    return [sq for sq in tile_order(stairs.x, stairs.y, stairs.o) if sq not in taken]
 
 
 def token_choices(s: State, d: PlaceToken) -> list[Any]:

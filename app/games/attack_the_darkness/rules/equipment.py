@@ -33,18 +33,18 @@ def usable_equipment(s: State, seat: int, *, defending: bool = False) -> list[st
         return []
     ch = s.chars[seat]
     out = []
-    for item in ch["equipment"]:
+    for item in ch.equipment:
         eq = C.equipment[s.cards[item]]
-        if ch["used"].get(equipment_key(s, item)):
+        if ch.used.get(equipment_key(s, item)):
             continue
         types = [p.type for p in eq.parts]
         if defending != ("defense" in types):
             continue
         need = int(eq.condition.get("discard", 0))
         kind = eq.condition.get("discard_type")
-        pool = ch["hand_a"] + ch["hand_r"]
+        pool = ch.hand_a + ch.hand_r
         if kind:
-            pool = [c for c in ch["hand_a"] if kind in C.actions[s.cards[c]].types]
+            pool = [c for c in ch.hand_a if kind in C.actions[s.cards[c]].types]
         if len(pool) >= need:
             out.append(item)
     return out
@@ -54,9 +54,9 @@ def equipment_pool(s: State, seat: int, item: str, excluded: set[str]) -> list[s
     """The hand cards that may pay an equipment's discard condition (AtD L204)."""
     ch = s.chars[seat]
     kind = C.equipment[s.cards[item]].condition.get("discard_type")
-    pool = [c for c in ch["hand_a"] + ch["hand_r"] if c not in excluded]
+    pool = [c for c in ch.hand_a + ch.hand_r if c not in excluded]
     if kind:
-        pool = [c for c in pool if c in ch["hand_a"] and kind in C.actions[s.cards[c]].types]
+        pool = [c for c in pool if c in ch.hand_a and kind in C.actions[s.cards[c]].types]
     return pool
 
 
@@ -79,16 +79,16 @@ def start_equipment(ctx: Ctx, seat: int, item: str, context: str, after: Step) -
     ctx.then(steps)
 
 
-def keep_choices(s: Any, d: KeepEquipment) -> list[Choice]:
+def keep_choices(s: State, d: KeepEquipment) -> list[Choice]:
     seat = int(d.seat)
     ch = s.chars[seat]
     item = C.equipment[s.cards[d.card]]
-    used = sum(C.equipment[s.cards[e]].slots for e in ch["equipment"])
+    used = sum(C.equipment[s.cards[e]].slots for e in ch.equipment)
     out = []
     if used + item.slots <= SLOTS:
         out.append(Choice("keep", {"drop": []}, f"Keep {item.name}"))
     else:
-        for e in ch["equipment"]:
+        for e in ch.equipment:
             if used - C.equipment[s.cards[e]].slots + item.slots <= SLOTS:
                 out.append(
                     Choice(
@@ -96,9 +96,7 @@ def keep_choices(s: Any, d: KeepEquipment) -> list[Choice]:
                     )
                 )
         if not out and item.slots <= SLOTS:
-            out.append(
-                Choice("keep", {"drop": list(ch["equipment"])}, f"Keep {item.name}, dropping everything")
-            )
+            out.append(Choice("keep", {"drop": list(ch.equipment)}, f"Keep {item.name}, dropping everything"))
     return [*out, Choice("leave", {}, f"Leave {item.name}")]
 
 
@@ -120,22 +118,22 @@ def trades(ctx: Ctx, st: Step) -> None:
     ctx.ask(Trade(seat="any", seats=seats, traders=seats))
 
 
-def slots_used(s: Any, items: list[str]) -> int:
+def slots_used(s: State, items: list[str]) -> int:
     return sum(C.equipment[s.cards[e]].slots for e in items)
 
 
-def trade_fits(s: Any, seat: int, other: int, give: str | None, take: str | None) -> bool:
+def trade_fits(s: State, seat: int, other: int, give: str | None, take: str | None) -> bool:
     """Both keep to their 2 slots after the exchange (AtD L206)."""
-    mine = [e for e in s.chars[seat]["equipment"] if e != give] + ([take] if take else [])
-    theirs = [e for e in s.chars[other]["equipment"] if e != take] + ([give] if give else [])
+    mine = [e for e in s.chars[seat].equipment if e != give] + ([take] if take else [])
+    theirs = [e for e in s.chars[other].equipment if e != take] + ([give] if give else [])
     return slots_used(s, mine) <= SLOTS and slots_used(s, theirs) <= SLOTS
 
 
-def item_name(s: Any, item: str | None) -> str:
+def item_name(s: State, item: str | None) -> str:
     return C.equipment[s.cards[item]].name if item else "nothing"
 
 
-def trade_choices(s: Any, d: Trade) -> list[Choice]:
+def trade_choices(s: State, d: Trade) -> list[Choice]:
     if d.offer is not None:
         o = d.offer
         what = f"{s.names[o['seat']]} gives {item_name(s, o['give'])} for {item_name(s, o['take'])}"
@@ -145,8 +143,8 @@ def trade_choices(s: Any, d: Trade) -> list[Choice]:
         for other in d.traders:
             if other == seat:
                 continue
-            gives = [*s.chars[seat]["equipment"], None]
-            takes = [*s.chars[other]["equipment"], None]
+            gives = [*s.chars[seat].equipment, None]
+            takes = [*s.chars[other].equipment, None]
             for give in gives:
                 for take in takes:
                     if (give is None and take is None) or not trade_fits(s, seat, other, give, take):

@@ -9,7 +9,7 @@ from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.engine import Ctx
 from app.games.attack_the_darkness.rules.advancement import adv_bonus
 from app.games.attack_the_darkness.rules.query import alive
-from app.games.attack_the_darkness.state import State
+from app.games.attack_the_darkness.state import Penalty, State
 
 C = load()
 
@@ -21,12 +21,12 @@ def heal(ctx: Ctx, who: str, n: int) -> None:
         return
     if who.startswith("c"):
         ch = s.chars[int(who[1:])]
-        top = ch["max_hp"]
-        hp = ch["hp"]
+        top = ch.max_hp
+        hp = ch.hp
     else:
         m = s.monsters[who]
-        top = C.monsters[m["card"]].hp
-        hp = m["hp"]
+        top = C.monsters[m.card].hp
+        hp = m.hp
     new = min(top, hp + max(0, n))
     if new != hp:
         ctx.emit("Healed", who=who, amount=new - hp, hp=new, woke=hp == 0 and who.startswith("c"))
@@ -38,7 +38,7 @@ def damage(ctx: Ctx, who: str, amount: int, save: int, *, defended: bool = False
     s = ctx.s
     if not alive(s, who):
         return
-    hp = s.chars[int(who[1:])]["hp"] if who.startswith("c") else s.monsters[who]["hp"]
+    hp = s.chars[int(who[1:])].hp if who.startswith("c") else s.monsters[who].hp
     dealt = max(0, amount - save)
     new = max(0, hp - dealt)
     ctx.emit(
@@ -47,7 +47,7 @@ def damage(ctx: Ctx, who: str, amount: int, save: int, *, defended: bool = False
     if new == 0 and hp > 0:
         if who.startswith("c"):
             ch = s.chars[int(who[1:])]
-            ctx.emit("KnockedOut", seat=int(who[1:]), discarded=ch["hand_a"] + ch["hand_r"])
+            ctx.emit("KnockedOut", seat=int(who[1:]), discarded=ch.hand_a + ch.hand_r)
         else:
             ctx.emit("MonsterDied", id=who)
 
@@ -56,21 +56,21 @@ def monster_save(s: State, mid: str, distance: str) -> tuple[int, bool]:
     """A monster defends the first eligible attacks each round; INF defends all; melee
     defences also cover reach (AtD L216-217); Pressure Point turns INF into 1 (AtD L173)."""
     m = s.monsters[mid]
-    if m.get("stunned", 0) > s.round:
+    if m.stunned > s.round:
         return 0, False  # facts file §3: a stunned monster does not defend
-    d = C.monsters[m["card"]].defenses
+    d = C.monsters[m.card].defenses
     kinds = set(d["distances"])
     if "melee" in kinds:
         kinds.add("reach")
     if distance not in kinds:
         return 0, False
     count, save = d["count"], d["save"]
-    pressed = m.get("pressure", 0) > s.round
+    pressed = m.pressure > s.round
     if count == "INF":
         count = 1 if pressed else 10**6
     if save == "INF":
         save = 1 if pressed else 10**6
-    if m["defended"] >= int(count):
+    if m.defended >= int(count):
         return 0, False
     return int(save), True
 
@@ -121,21 +121,24 @@ def set_penalty(ctx: Ctx, seat: int, who: str, stat: str, n: int, rounds: int) -
         ctx.emit("PenaltySet", who=who, stat=stat, n=n, until=s.round + rounds, left=None, by=seat)
 
 
+def penalty_entry(s: State, who: str, stat: str) -> Penalty | None:
+    """``who``'s penalty to ``stat`` (``save``, ``move`` or ``damage``), live or not."""
+    if who.startswith("c"):
+        return s.chars[int(who[1:])].penalties.get(stat)
+    m = s.monsters.get(who)
+    return None if m is None else m.penalties.get(stat)
+
+
 def penalty(s: State, who: str, stat: str) -> int:
     """The penalty ``who`` has now to a save, a move or an attack's damage (AtD L295)."""
-    target = s.chars[int(who[1:])] if who.startswith("c") else s.monsters.get(who, {})
-    entry = target.get("penalties", {}).get(stat)
-    if entry is None:
-        return 0
-    live = entry["left"] > 0 if entry["left"] is not None else entry["until"] > s.round
-    return int(entry["n"]) if live else 0
+    entry = penalty_entry(s, who, stat)
+    return entry.n if entry is not None and entry.live(s.round) else 0
 
 
 def counted(s: State, who: str, stat: str) -> bool:
     """An Arena penalty counted in uses (AtD L295), spent by the next save, move or attack."""
-    target = s.chars[int(who[1:])] if who.startswith("c") else s.monsters.get(who, {})
-    entry = target.get("penalties", {}).get(stat)
-    return entry is not None and entry["left"] is not None and entry["left"] > 0
+    entry = penalty_entry(s, who, stat)
+    return entry is not None and entry.left is not None and entry.left > 0
 
 
 def use_penalty(ctx: Ctx, who: str, stat: str) -> None:

@@ -41,9 +41,7 @@ def monster_phase(ctx: Ctx, st: Step) -> None:
     s = ctx.s
     steps = []
     for entry in s.line:
-        for mid in sorted(
-            (m for m, v in s.monsters.items() if v["entry"] == entry), key=lambda m: int(m[1:])
-        ):
+        for mid in sorted((m for m, v in s.monsters.items() if v.entry == entry), key=lambda m: int(m[1:])):
             steps.append({"op": "monster_turn", "monster": mid})
     ctx.then(steps)
 
@@ -54,7 +52,7 @@ def enemies_of(s: State, mid: str) -> list[str]:
 
 def in_range(s: State, mid: str, who: str) -> bool:
     m = s.monsters[mid]
-    kind = C.monsters[m["card"]].attacks["distance"]
+    kind = C.monsters[m.card].attacks["distance"]
     a, b = pos(s, mid), pos(s, who)
     if a is None or b is None:
         return False
@@ -69,7 +67,7 @@ def best_target(s: State, mid: str) -> str | None:
         return None
 
     def hp(w: str) -> int:
-        return s.chars[int(w[1:])]["hp"] if w.startswith("c") else s.monsters[w]["hp"]
+        return s.chars[int(w[1:])].hp if w.startswith("c") else s.monsters[w].hp
 
     return min(options, key=lambda w: (hp(w), chebyshev(here, pos(s, w)), w))  # type: ignore[arg-type]
 
@@ -82,17 +80,17 @@ def monster_turn(ctx: Ctx, st: Step) -> None:
     s = ctx.s
     mid = st["monster"]
     m = s.monsters.get(mid)
-    if m is None or m.get("stunned", 0) > s.round:
+    if m is None or m.stunned > s.round:
         return
-    card = C.monsters[m["card"]]
-    dominator = m.get("dominator")
-    if dominated(s, mid) and isinstance(dominator, int) and s.chars[dominator]["hp"] > 0:
+    card = C.monsters[m.card]
+    dominator = m.dominator
+    if dominated(s, mid) and isinstance(dominator, int) and s.chars[dominator].hp > 0:
         # the dominating player moves it and attacks with it (AtD L75)
         ctx.ask(
             GmMonster(
                 seat=dominator,
                 monster=mid,
-                moved=m.get("immobilized", 0) > s.round,
+                moved=m.immobilized > s.round,
                 attacks=card.attacks["count"],
             )
         )
@@ -102,13 +100,13 @@ def monster_turn(ctx: Ctx, st: Step) -> None:
             GmMonster(
                 seat=GM_SEAT,
                 monster=mid,
-                moved=m.get("immobilized", 0) > s.round,
+                moved=m.immobilized > s.round,
                 attacks=card.attacks["count"],
             )
         )
         return
     for behaviour in card.behaviour:
-        if behaviour == "summon" and card.summon and not m.get("summoned"):
+        if behaviour == "summon" and card.summon and not m.summoned:
             ctx.emit("MonsterSummoned", id=mid)
             enter_monsters(ctx, card.summon, [], near=mid)
         elif behaviour in ("keep_range", "close", "advance"):
@@ -119,9 +117,9 @@ def monster_turn(ctx: Ctx, st: Step) -> None:
 def monster_move(ctx: Ctx, mid: str, behaviour: str) -> None:
     s = ctx.s
     m = s.monsters[mid]
-    if m.get("immobilized", 0) > s.round:
+    if m.immobilized > s.round:
         return
-    card = C.monsters[m["card"]]
+    card = C.monsters[m.card]
     foes = enemies_of(s, mid)
     if not foes:
         return
@@ -162,7 +160,7 @@ def monster_attack(ctx: Ctx, st: Step) -> None:
     (AtD L151; facts file §20: skipped in Adventure when nothing is playable)."""
     s = ctx.s
     mid = st["monster"]
-    if mid not in s.monsters or s.monsters[mid].get("stunned", 0) > s.round:
+    if mid not in s.monsters or s.monsters[mid].stunned > s.round:
         return
     target = best_target(s, mid)
     if target is None:
@@ -188,7 +186,7 @@ def hit(ctx: Ctx, st: Step) -> None:
         ctx.emit("Missed", attacker=mid, target=target)
         s.guard.pop(target, None)
         return
-    card = C.monsters[s.monsters[mid]["card"]]
+    card = C.monsters[s.monsters[mid].card]
     amount = max(0, int(card.attacks["damage"]) - penalty(s, mid, "damage"))
     if target.startswith("c"):
         damage(ctx, target, amount, char_save(ctx, target), source=mid)
@@ -202,7 +200,7 @@ def gm_monster_choices(s: State, d: GmMonster) -> list[Any]:
     mid = d.monster
     if mid not in s.monsters:
         return [Choice("done", {}, "End the monster's turn")]
-    card = C.monsters[s.monsters[mid]["card"]]
+    card = C.monsters[s.monsters[mid].card]
     if d.attacks > 0:
         for who in enemies_of(s, mid):
             if in_range(s, mid, who):

@@ -60,9 +60,9 @@ def push_squares(s: State, seat: int, who: str, n: int, why: str) -> dict[Square
         return {}
     if why != "push" and who.startswith("c"):
         ch = s.chars[int(who[1:])]
-        if s.arena and ch["statuses"].get("immobilized", 0) > s.round:
+        if s.arena and ch.statuses.get("immobilized", 0) > s.round:
             return {}
-    flying = who.startswith("m") and C.monsters[s.monsters[who]["card"]].flying and why != "push"
+    flying = who.startswith("m") and C.monsters[s.monsters[who].card].flying and why != "push"
     if why != "push":
         n -= penalty(s, who, "move")  # a movement penalty (AtD L295); pushes are not moves
     return move_squares(s, who, n, flying)

@@ -23,7 +23,7 @@ C = load()
 def cost_parts(s: State, seat: int, card: ActionCard) -> list[tuple[int | None, str]]:
     """The cost to pay: Arena immobilization doubles a Maneuver card's cost (AtD L293)."""
     parts = list(card.cost.parts)
-    if s.arena and "maneuver" in card.types and s.chars[seat]["statuses"].get("immobilized", 0) > s.round:
+    if s.arena and "maneuver" in card.types and s.chars[seat].statuses.get("immobilized", 0) > s.round:
         parts = [(None if n is None else 2 * n, c) for n, c in parts]
     return parts
 
@@ -107,10 +107,10 @@ def condition_need(s: State, seat: int, card: ActionCard, rcs: list[str]) -> tup
 
 def discardable(s: State, seat: int, card: ActionCard, hand_excluded: set[str]) -> list[str]:
     ch = s.chars[seat]
-    pool = [c for c in ch["hand_a"] + ch["hand_r"] if c not in hand_excluded]
+    pool = [c for c in ch.hand_a + ch.hand_r if c not in hand_excluded]
     kind = card.condition.get("discard_type")
     if kind:
-        pool = [c for c in pool if c in ch["hand_a"] and kind in C.actions[s.cards[c]].types]
+        pool = [c for c in pool if c in ch.hand_a and kind in C.actions[s.cards[c]].types]
     return pool
 
 
@@ -120,7 +120,7 @@ def pay_choices(s: State, d: Pay) -> list[Any]:
     card = action(s, d.card)
     out = []
     seen: set[str] = set()
-    for r in ch["hand_r"]:
+    for r in ch.hand_r:
         if r in d.rcs or s.cards[r] in seen or not rc_usable(s, r, card):
             continue
         seen.add(s.cards[r])
@@ -174,7 +174,7 @@ def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None
     leave its condition payable; None when none do: the card is not offered (AtD L140, L143)."""
     ac = action(s, card)
     chosen = list(chosen or [])
-    usable = [r for r in s.chars[seat]["hand_r"] if rc_usable(s, r, ac) and r not in chosen]
+    usable = [r for r in s.chars[seat].hand_r if rc_usable(s, r, ac) and r not in chosen]
     ranked = sorted(
         usable,
         key=lambda r: (
@@ -224,7 +224,7 @@ def payment_ok(s: State, seat: int, d: Pay) -> bool:
     pool = discardable(s, seat, card, {d.card, *d.rcs})
     if d.equipment and not mods_payable(s, seat, d):
         return False
-    return len(pool) >= need and (lose == 0 or s.chars[seat]["hp"] > lose)
+    return len(pool) >= need and (lose == 0 or s.chars[seat].hp > lose)
 
 
 @RULES.decision(Pay, pay_choices)

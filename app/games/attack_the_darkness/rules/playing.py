@@ -29,9 +29,10 @@ def play_condition(ctx: Ctx, st: Step) -> None:
     """The condition resolves first: HP lost, then the discards (AtD L140, L182)."""
     s = ctx.s
     seat = st["seat"]
-    play = s.play or {}
-    card = C.actions[s.cards[play["card"]]]
-    need, lose = condition_need(s, seat, card, play["rcs"])
+    play = s.play
+    assert play is not None and play.card is not None
+    card = C.actions[s.cards[play.card]]
+    need, lose = condition_need(s, seat, card, play.rcs)
     if lose:
         damage(ctx, ckey(seat), lose, 0, source="condition")
     if need:
@@ -40,7 +41,7 @@ def play_condition(ctx: Ctx, st: Step) -> None:
 
 @step("ask_discard", "seat", "left")
 def ask_discard(ctx: Ctx, st: Step) -> None:
-    if st["left"] > 0 and ctx.s.chars[st["seat"]]["hp"] > 0:
+    if st["left"] > 0 and ctx.s.chars[st["seat"]].hp > 0:
         ctx.ask(Discard(seat=st["seat"], left=st["left"]))
 
 
@@ -53,20 +54,19 @@ def equip_discard(ctx: Ctx, st: Step) -> None:
 
 def discard_choices(s: State, d: Discard) -> list[Any]:
     seat = int(d.seat)
-    play = s.play or {}
+    play = s.play
     ch = s.chars[seat]
     if d.item is not None:
         pool = equipment_pool(s, seat, d.item, set())
-    elif play.get("equipment"):
-        eq = C.equipment[s.cards[play["equipment"]]]
+    elif play is not None and play.equipment:
+        eq = C.equipment[s.cards[play.equipment]]
         kind = eq.condition.get("discard_type")
         pool = (
-            [c for c in ch["hand_a"] if kind in C.actions[s.cards[c]].types]
-            if kind
-            else ch["hand_a"] + ch["hand_r"]
+            [c for c in ch.hand_a if kind in C.actions[s.cards[c]].types] if kind else ch.hand_a + ch.hand_r
         )
     else:
-        pool = discardable(s, seat, C.actions[s.cards[play["card"]]], set())
+        assert play is not None and play.card is not None
+        pool = discardable(s, seat, C.actions[s.cards[play.card]], set())
     seen: set[str] = set()
     out = []
     for c in pool:
@@ -92,7 +92,7 @@ def play_part(ctx: Ctx, st: Step) -> None:
     an area; effects are optional (AtD L142)."""
     s = ctx.s
     seat = st["seat"]
-    if s.play is None or s.chars[seat]["hp"] <= 0:
+    if s.play is None or s.chars[seat].hp <= 0:
         return
     part = play_parts(s)[st["part"]]
     me = ckey(seat)
@@ -101,8 +101,8 @@ def play_part(ctx: Ctx, st: Step) -> None:
     elif part.side == "area":
         if legal_areas(s, me, part):
             ctx.ask(Area(seat=seat, part=st["part"]))
-    elif part.type == "defense" and (s.play or {}).get("context") == "defend":
-        protect = (s.play or {}).get("protect")
+    elif part.type == "defense" and s.play.context == "defend":
+        protect = s.play.protect
         if protect and target_ok(s, me, part, protect):
             apply_effects(ctx, seat, part, protect)
     else:
@@ -121,11 +121,9 @@ def finish_play(ctx: Ctx, st: Step) -> None:
     if play is None:
         return
     n = rc_total(s, "draw")
-    if play.get("card") or play.get("equipment"):
+    if play.card or play.equipment:
         valid = (
-            own_turn_parts(C.actions[s.cards[play["card"]]])
-            if play.get("card") and play["context"] == "turn"
-            else None
+            own_turn_parts(C.actions[s.cards[play.card]]) if play.card and play.context == "turn" else None
         )
         parts = play_parts(s)
         for i, p in enumerate(parts):
@@ -134,9 +132,9 @@ def finish_play(ctx: Ctx, st: Step) -> None:
             eff = p.effect("draw")
             if eff is not None:
                 n += int(eff["n"])
-    if n and s.chars[seat]["hp"] > 0:
+    if n and s.chars[seat].hp > 0:
         draw_n(ctx, seat, n, 0)
-    durations = [d for d in play.get("durations", []) if alive(s, d[1])]
+    durations = [d for d in play.durations if alive(s, d[1])]
     until = max((d[0] for d in durations), default=0)
     on = durations[0][1] if durations else None
     if s.play is not None:

@@ -27,7 +27,7 @@ TABLETOP_MARGIN = 5
 
 def danger_level(s: State) -> int:
     """Players × tiles + every held advancement's danger (AtD L253)."""
-    adv = sum(C.advancements[s.cards[a]].danger for ch in s.chars for a in ch["advancements"])
+    adv = sum(C.advancements[s.cards[a]].danger for ch in s.chars for a in ch.advancements)
     return len(s.names) * len(s.tiles) + adv
 
 
@@ -121,9 +121,9 @@ def tile_ranking(s: State) -> list[tuple[tuple[bool, int, int], int]]:
     dist = path_distances(s.open_squares(), [c for c in chars if c is not None])
     out = []
     for k, t in enumerate(s.tiles):
-        if t["stairs"]:
+        if t.stairs:
             continue
-        sqs = tile_squares(t["x"], t["y"], t["o"])
+        sqs = tile_squares(t.x, t.y, t.o)
         far = min((dist.get(sq, 999) for sq in sqs), default=999)
         full = sum(1 for sq in sqs if sq in taken)
         if full < len(sqs):
@@ -160,7 +160,7 @@ def enter_monsters(
             ordered = [tile] + [k for k in ordered if k != tile]
         for k in ordered:
             t = s.tiles[k]
-            for sq in tile_order(t["x"], t["y"], t["o"]):
+            for sq in tile_order(t.x, t.y, t.o):
                 if len(squares) < n and sq not in taken and sq not in squares:
                     squares.append(sq)
             if len(squares) >= n:
@@ -169,7 +169,7 @@ def enter_monsters(
     for k, sq in enumerate(squares):
         monsters.append({"id": f"m{s.monster_seq + 1 + k}", "square": lst(sq), "hp": mon.hp})
     entry = f"L{s.monster_seq + 1}"
-    at = s.monsters[near]["entry"] if near is not None else None
+    at = s.monsters[near].entry if near is not None else None
     ctx.emit(
         "MonstersEntered",
         entry=entry,
@@ -186,7 +186,7 @@ def tile_tie_choices(s: State, d: ChooseTile) -> list[Any]:
     out = []
     for k in d.tiles:
         t = s.tiles[k]
-        out.append(Choice("tile", {"tile": k}, f"{name} go to the tile at {t['x']},{t['y']}"))
+        out.append(Choice("tile", {"tile": k}, f"{name} go to the tile at {t.x},{t.y}"))
     return out
 
 
@@ -259,9 +259,9 @@ def gm_squares(s: State, d: GmPlace) -> list[Square]:
     the set stands on a tile, the rest of the set goes on that tile while it has room
     (the set is placed together, AtD L255; facts file §9)."""
     taken = occupied(s)
-    tiles = [tile_squares(t["x"], t["y"], t["o"]) for t in s.tiles if not t["stairs"]]
+    tiles = [tile_squares(t.x, t.y, t.o) for t in s.tiles if not t.stairs]
     free = [[sq for sq in sqs if sq not in taken] for sqs in tiles]
-    placed = [tuple(m["pos"]) for m in s.monsters.values() if m["entry"] == d.entry]
+    placed = [m.pos for m in s.monsters.values() if m.entry == d.entry]
     if placed:
         home = next((k for k, sqs in enumerate(tiles) if placed[0] in sqs), None)
         if home is not None and free[home]:

@@ -21,21 +21,20 @@ def ckey(seat: int) -> str:
 
 def pos(s: State, who: str) -> Square | None:
     if who.startswith("c"):
-        p = s.chars[int(who[1:])]["pos"]
-        return None if p is None else (p[0], p[1])
+        return s.chars[int(who[1:])].pos
     m = s.monsters.get(who)
-    return None if m is None else (m["pos"][0], m["pos"][1])
+    return None if m is None else m.pos
 
 
 def alive(s: State, who: str) -> bool:
     if who.startswith("c"):
-        return s.chars[int(who[1:])]["hp"] > 0
+        return s.chars[int(who[1:])].hp > 0
     return who in s.monsters
 
 
 def dominated(s: State, mid: str) -> bool:
     m = s.monsters.get(mid)
-    return m is not None and m.get("dominated", 0) > s.round
+    return m is not None and m.dominated > s.round
 
 
 def side(s: State, who: str) -> Any:
@@ -51,13 +50,13 @@ def is_enemy(s: State, a: str, b: str) -> bool:
 
 
 def combatants(s: State) -> list[str]:
-    out = [ckey(i) for i, ch in enumerate(s.chars) if ch["pos"] is not None]
+    out = [ckey(i) for i, ch in enumerate(s.chars) if ch.pos is not None]
     return out + list(s.monsters)
 
 
 def occupied(s: State) -> set[Square]:
-    out = {(ch["pos"][0], ch["pos"][1]) for ch in s.chars if ch["pos"] is not None}
-    return out | {(m["pos"][0], m["pos"][1]) for m in s.monsters.values()}
+    out = {ch.pos for ch in s.chars if ch.pos is not None}
+    return out | {m.pos for m in s.monsters.values()}
 
 
 def can_see(s: State, a: Square, b: Square) -> bool:
@@ -90,4 +89,4 @@ def who_name(s: State, who: str) -> str:
     if who.startswith("c"):
         return s.names[int(who[1:])]
     m = s.monsters.get(who)
-    return f"{C.monsters[m['card']].name} #{who[1:]}" if m else f"#{who[1:]}"
+    return f"{C.monsters[m.card].name} #{who[1:]}" if m else f"#{who[1:]}"

@@ -31,8 +31,9 @@ step = RULES.step
 
 
 def reach_bonus(s: State) -> int:
-    play = s.play or {}
-    return sum(C.resources[s.cards[r]].modifier("reach") for r in play.get("rcs", ()))
+    if s.play is None:
+        return 0
+    return sum(C.resources[s.cards[r]].modifier("reach") for r in s.play.rcs)
 
 
 def target_ok(s: State, actor: str, part: Part, who: str, extra: int = 0) -> bool:
@@ -187,7 +188,7 @@ def affect(ctx: Ctx, st: Step) -> None:
         and who.startswith("c")
         and part.type == "attack"
         and is_enemy(s, me, who)
-        and s.chars[int(who[1:])]["hp"] > 0
+        and s.chars[int(who[1:])].hp > 0
     ):
         resume = dict(st) | {"defended": True}
         ctx.ask(Defend(seat=int(who[1:]), attacker=me, target=who, resume=resume))

@@ -47,22 +47,22 @@ def player_turn(ctx: Ctx, st: Step) -> None:
     s = ctx.s
     seat = st["seat"]
     ch = s.chars[seat]
-    if ch["hp"] <= 0:
+    if ch.hp <= 0:
         return
     ctx.emit("TurnBegan", seat=seat, round=s.round)
-    expired = [e["card"] for e in ch["in_play"] if e["until"] <= s.round]
+    expired = [e.card for e in ch.in_play if e.until <= s.round]
     if expired:
         ctx.emit("InPlayExpired", seat=seat, cards=expired)
     draw_up(ctx, seat)
-    if s.arena and ch["statuses"].get("stunned", 0) > s.round and ch["hand_a"] and ch["hand_r"]:
+    if s.arena and ch.statuses.get("stunned", 0) > s.round and ch.hand_a and ch.hand_r:
         # Arena stun: discard 1 AC and 1 RC at the end of the start step (AtD L292).
-        ctx.emit("CardsDiscarded", seat=seat, cards=[ch["hand_a"][0], ch["hand_r"][0]], why="stunned")
+        ctx.emit("CardsDiscarded", seat=seat, cards=[ch.hand_a[0], ch.hand_r[0]], why="stunned")
     ctx.then([{"op": "act", "seat": seat}])
 
 
 @step("act", "seat")
 def act(ctx: Ctx, st: Step) -> None:
-    if ctx.s.chars[st["seat"]]["hp"] > 0 and ctx.s.turn == st["seat"]:
+    if ctx.s.chars[st["seat"]].hp > 0 and ctx.s.turn == st["seat"]:
         ctx.ask(Act(seat=st["seat"]))
 
 
@@ -71,25 +71,25 @@ def end_step(ctx: Ctx, st: Step) -> None:
     """End step: optionally discard the whole hand, then draw as at the start (AtD L269)."""
     seat = st["seat"]
     ch = ctx.s.chars[seat]
-    if st["discard"] and (ch["hand_a"] or ch["hand_r"]):
-        ctx.emit("HandDiscarded", seat=seat, cards=ch["hand_a"] + ch["hand_r"])
-    if ch["hp"] > 0:
+    if st["discard"] and (ch.hand_a or ch.hand_r):
+        ctx.emit("HandDiscarded", seat=seat, cards=ch.hand_a + ch.hand_r)
+    if ch.hp > 0:
         draw_up(ctx, seat)
     ctx.emit("TurnEnded", seat=seat)
 
 
 def speed_blocked(s: State, seat: int) -> bool:
     ch = s.chars[seat]
-    return ch["speed_used"] or (s.arena and ch["statuses"].get("immobilized", 0) > s.round)
+    return ch.speed_used or (s.arena and ch.statuses.get("immobilized", 0) > s.round)
 
 
 def act_choices(s: State, d: Act) -> list[Any]:
     seat = int(d.seat)
     ch = s.chars[seat]
     out: list[Choice] = []
-    if not ch["fatigued"]:
+    if not ch.fatigued:
         seen: set[str] = set()
-        for inst in ch["hand_a"]:
+        for inst in ch.hand_a:
             card = action(s, inst)
             if card.id in seen or not own_turn_parts(card):
                 continue
@@ -97,16 +97,16 @@ def act_choices(s: State, d: Act) -> list[Any]:
                 seen.add(card.id)
                 out.append(Choice("play", {"card": inst}, f"Play {card.name} ({card.cost.label()})"))
         if ability_ready(s, seat):
-            ab = C.classes[ch["cls"]].ability
+            ab = C.classes[ch.cls].ability
             out.append(Choice("ability", {}, f"{ab['name']}: {ab['text']}"))
     for item in usable_equipment(s, seat):
         out.append(Choice("equip", {"item": item}, f"Use {C.equipment[s.cards[item]].name}"))
     if not speed_blocked(s, seat):
-        speed = ch["speed"] - penalty(s, ckey(seat), "move")
+        speed = ch.speed - penalty(s, ckey(seat), "move")
         for sq, n in sorted(move_squares(s, ckey(seat), speed).items()):
             out.append(Choice("speed", {"to": lst(sq)}, f"Move to {sq[0]},{sq[1]} ({n} squares)"))
     out.append(Choice("end_turn", {"discard": False}, "End the turn and draw"))
-    if ch["hand_a"] or ch["hand_r"]:
+    if ch.hand_a or ch.hand_r:
         out.append(Choice("end_turn", {"discard": True}, "End the turn, discard the whole hand and draw"))
     return out
 
@@ -117,13 +117,13 @@ def act_unavailable(s: State, d: Act) -> list[Any]:
     ch = s.chars[seat]
     out: list[Unavailable] = []
     seen: set[str] = set()
-    for inst in ch["hand_a"]:
+    for inst in ch.hand_a:
         card = action(s, inst)
         if card.id in seen:
             continue
         seen.add(card.id)
         label = f"Play {card.name}"
-        if ch["fatigued"]:
+        if ch.fatigued:
             out.append(
                 Unavailable(
                     "play", label, "a fatigued character only moves at speed and uses equipment", "AtD L71"
@@ -142,9 +142,9 @@ def act_unavailable(s: State, d: Act) -> list[Any]:
                     "AtD L140, L143",
                 )
             )
-    if ch["speed_used"]:
+    if ch.speed_used:
         out.append(Unavailable("speed", "Move at speed", "the speed move is once per turn", "AtD L82"))
-    elif s.arena and ch["statuses"].get("immobilized", 0) > s.round:
+    elif s.arena and ch.statuses.get("immobilized", 0) > s.round:
         out.append(
             Unavailable(
                 "speed", "Move at speed", "an immobilized character has no speed move in Arena", "AtD L293"
