@@ -37,7 +37,9 @@ class Table:
 
     def craft(self, tiles: list[tuple[int, int, str]], positions: dict[int, tuple[int, int]]) -> None:
         """Replace the encounter: these tiles (the first is the stairs), characters where
-        given (others off the map), no monsters, round 1, seat 0's action step."""
+        given (others off the map), no monsters, round 1, seat 0's action step, with the rest
+        of the round still to come as a real round would hold it (the turns after seat 0's
+        in marching order, then the monster phase: AtD L265-270)."""
         s = self.state
         s.tiles = [Tile(x, y, o, k == 0, None, flipped=True) for k, (x, y, o) in enumerate(tiles)]
         s.monsters, s.line, s.line_cards = {}, [], {}
@@ -45,7 +47,10 @@ class Table:
         for seat, ch in enumerate(s.chars):
             ch.pos = square_of(positions[seat]) if seat in positions else None
             ch.speed_used = False
-        s.agenda = [{"op": "end_step", "seat": 0, "discard": False}]
+        later = s.order[s.order.index(0) + 1 :] if 0 in s.order else []
+        s.agenda = [{"op": "player_turn", "seat": seat} for seat in later]
+        if not s.arena:
+            s.agenda.append({"op": "monster_phase"})
         s.decision = Act(seat=0)
 
     def card(self, seat: int, card: str, where: str = "hand") -> str:

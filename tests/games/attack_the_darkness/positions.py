@@ -34,12 +34,10 @@ def craft(
     *monsters: tuple[Any, ...],
 ) -> list[str]:
     """``Table.craft`` with ``monsters`` (each ``(card, square)`` or ``(card, square, hp)``)
-    placed, then seat 0's action step begun afresh; returns the monsters' ids.
-
-    The harness queues an end step after its crafted action step and the end-turn command
-    queues its own, so a crafted turn would end twice (two end-step draws): the ``act``
-    step alone asks the same question with nothing queued. It runs once the monsters
-    stand, or the encounter would be won on the spot (AtD L265)."""
+    placed, then seat 0's action step asked afresh with nothing queued after it (a test
+    reads one turn: its end goes straight to the round's scheduling, no monster phase);
+    returns the monsters' ids. The ``act`` step runs once the monsters stand, or the
+    encounter would be won on the spot (AtD L265)."""
     t.craft(tiles, places)
     ids = [t.monster(*m) for m in monsters]
     t.run({"op": "act", "seat": 0})
