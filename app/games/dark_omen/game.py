@@ -175,9 +175,9 @@ class DarkOmen(FlowGame):
     def step_check(self) -> Any:
         return check
 
-    def seat_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
+    def list_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
         """A hero's choices as its seat sends them (the hero is the seat), with prices."""
-        return [targets.priced(state, int(seat), strip(c)) for c in super().seat_choices(state, d, seat)]
+        return [targets.priced(state, int(seat), strip(c)) for c in super().list_choices(state, d, seat)]
 
     def choice_seat(self, state: State, choice: Choice) -> Any:
         return choice.args.get("hero")

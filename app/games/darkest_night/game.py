@@ -12,16 +12,7 @@ from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import Combat, decision_hero, decision_title
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event, page_extras
-from app.games.darkest_night.engine import (
-    RULES,
-    Ctx,
-    apply,
-    hand_on,
-    known_answers,
-    listed,
-    published_memo,
-    reading,
-)
+from app.games.darkest_night.engine import RULES, Ctx, apply
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.any_time import ANY_TIME
@@ -31,7 +22,7 @@ from app.games.darkest_night.rules.setup import build_decks, initial_steps
 from app.games.darkest_night.state import State
 from app.games.darkest_night.targets import choice_target
 from app.games.darkest_night.view import TITLES, event_view, secrets, view
-from app.kernel.flow import RESUME_OP, Decision, FlowGame, Window
+from app.kernel.flow import RESUME_OP, Decision, FlowGame
 from app.kernel.flow.records import WAITING_EVENT, WAITING_VERSION
 from app.kernel.types import (
     Choice,
@@ -75,6 +66,7 @@ LOG_MARKS = {"RoundStarted": "round", "TurnStarted": "turn", "NecromancerTurnSta
 
 class DarkestNight(FlowGame):
     rules = RULES
+    keeps_answers = True
     name = "darkest_night"
     title = "Darkest Night"
     summary = (
@@ -156,9 +148,9 @@ class DarkestNight(FlowGame):
     # -- the decision loop's hooks (the loop is the kernel's ``FlowGame``) ---------------------
 
     def command_ctx(self, state: State, rng: random.Random) -> Ctx:
-        """A copy-on-write successor of ``state`` (``State.fork``) with a working memo that
-        starts from what was worked out about ``state``'s heroes and blights."""
-        return Ctx(state.fork(), rng, load()).working().knowing(known_answers(state))
+        """A copy-on-write successor of ``state`` (``State.fork``) with a working memo (the
+        kernel starts it from what was worked out about ``state``'s heroes and blights)."""
+        return Ctx(state.fork(), rng, load()).working()
 
     def schedule(self, ctx: Ctx) -> None:
         schedule(ctx)
@@ -167,26 +159,9 @@ class DarkestNight(FlowGame):
         return victory_check()
 
     def reached(self, ctx: Ctx) -> State:
-        """The command's state, settled; what its rules worked out since its last change of
-        a hero or a blight holds for it, so its readers start from that."""
-        after = ctx.s.settle()
-        if ctx.memo is not None:
-            hand_on(after, ctx.memo)
-        return after
-
-    def reading(self, state: State) -> reading:
-        return reading(state)
-
-    def seat_choices(self, state: State, d: Decision, seat: Any) -> list[Choice]:
-        """Listed once per published state (its prompts list them; its memo keeps them)."""
-        memo = published_memo(state)
-        if memo is None:
-            return super().seat_choices(state, d, seat)
-        key = ("choices", seat)
-        known = memo.get(key)
-        if known is None:
-            known = memo[key] = super().seat_choices(state, d, seat)
-        return known
+        """The command's state, settled (``State.settle``), published with its memo."""
+        ctx.s = ctx.s.settle()
+        return super().reached(ctx)
 
     def choice_seat(self, state: State, choice: Choice) -> Any:
         """A question asking several players (who goes next, DN 6.0) offers each the choices
@@ -196,19 +171,6 @@ class DarkestNight(FlowGame):
 
     def window_seats(self, state: State) -> list[int]:
         return sorted({h.seat for h in state.heroes.values() if not h.dead})  # the living
-
-    def window_choices(self, state: State, window: Window, seat: Any) -> list[Choice]:
-        """What ``seat`` may do at any time, listed once per published state (its prompts
-        list it; a command sent in the window is checked against that very list)."""
-        known = listed(state, ("any_time", seat))
-        if known is not None:
-            return known
-        with reading(state):
-            memo = published_memo(state)
-            offer = window.choices(state, seat)
-            if memo is not None:
-                memo[("any_time", seat)] = offer
-            return offer
 
     def prompt_title(self, state: State, d: Decision, seat: Any) -> str:
         return prompt_title(state, d)

@@ -56,6 +56,23 @@ class Ctx(Generic[S, C]):
         """How many of the events changed the state (had an applier): an answer read from
         the state holds while this stays the same."""
 
+    def working(self) -> Ctx[S, C]:
+        """Give this command a memo of answers about its private state, valid until the
+        next event that changes what they read: only events change a state, so an answer
+        worked out since then still holds (``emit`` forgets them, but for the events of
+        ``memo_survives``). For a game whose rules ask the same questions many times per
+        step (``app.kernel.flow.memo``)."""
+        self.memo = {}
+        return self
+
+    def knowing(self, known: dict[Any, Any] | None) -> Ctx[S, C]:
+        """Start a working memo from ``known``, answers about the published state this
+        command's state was made from: it equals that state until its first event, which
+        forgets them here (a copy: they stay true there)."""
+        if self.memo is not None and known:
+            self.memo.update(known)
+        return self
+
     def emit(self, type_: str, **data: Any) -> None:
         """Record a fact and apply it to the private state at once."""
         rules = self.rules

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from contextlib import nullcontext
 from typing import Any, ClassVar
 
 from app.kernel import table as kernel
 from app.kernel.flow.ctx import Ctx
 from app.kernel.flow.decisions import Decision
 from app.kernel.flow.folding import RulesFold
+from app.kernel.flow.memo import hand_on, known_answers, reading, remembered
 from app.kernel.flow.rules import Rules, Window
 from app.kernel.game import GameBase
 from app.kernel.types import GM_SEAT, Choice, Command, Event, Prompt, RuleError, Seat, Viewer
@@ -42,6 +42,12 @@ class FlowGame(RulesFold, GameBase):
     """``GameBase`` with the kernel's decision loop over ``rules`` (mix in first)."""
 
     rules: ClassVar[Rules]
+    keeps_answers: ClassVar[bool] = False
+    """Does the game keep answers about a published state (``app.kernel.flow.memo``)? Then
+    each seat's choices and "any time" offers are listed once per published state, and a
+    command's working memo (``Ctx.working``) starts from the answers about the state it was
+    made from. Only for a game whose states are never changed in place once published
+    (tests stating positions included): Darkest Night."""
 
     # -- what a game supplies ------------------------------------------------------------------
 
@@ -59,24 +65,28 @@ class FlowGame(RulesFold, GameBase):
 
     def reached(self, ctx: Ctx[Any, Any]) -> Any:
         """The state a command's rules reached: the fold of its events (the kernel keeps it
-        for that fold)."""
+        for that fold), published with what the command's memo still knows about it."""
+        if ctx.memo is not None:
+            hand_on(ctx.s, ctx.memo)
         return ctx.s
 
     def playing(self, state: Any) -> bool:
         """Is the table set up and its game not over?"""
         return bool(state.started) and state.result is None
 
-    def reading(self, state: Any) -> Any:
-        """A context manager around listing a published state's prompts (a game that keeps
-        answers about a published state opens its memo here); none by default."""
-        return nullcontext()
-
     # -- whom a question asks what ---------------------------------------------------------------
 
     def seat_choices(self, state: Any, d: Decision, seat: Seat) -> list[Choice]:
-        """The choices ``seat`` is offered by the pending decision ``d``, as sent: the
-        decision kind's own per-seat list if it registered one, else its choices (those of
-        another seat left out when several seats are asked, by ``choice_seat``)."""
+        """The choices ``seat`` is offered by the pending decision ``d``, as sent (listed
+        once per published state when the game ``keeps_answers``)."""
+        if not self.keeps_answers:
+            return self.list_choices(state, d, seat)
+        return remembered(state, ("choices", seat), lambda: self.list_choices(state, d, seat))
+
+    def list_choices(self, state: Any, d: Decision, seat: Seat) -> list[Choice]:
+        """``seat_choices`` worked out: the decision kind's own per-seat list if it
+        registered one, else its choices (those of another seat left out when several
+        seats are asked, by ``choice_seat``)."""
         rule = self.rules.decisions[d.kind]
         if rule.seat_choices is not None:
             return rule.seat_choices(state, d, seat)
@@ -94,7 +104,16 @@ class FlowGame(RulesFold, GameBase):
         return ()
 
     def window_choices(self, state: Any, window: Window, seat: Seat) -> list[Choice]:
-        """What ``seat`` may do in ``window`` now, as sent."""
+        """What ``seat`` may do in ``window`` now, as sent (when the game ``keeps_answers``,
+        listed once per published state: its prompts list it, and a command sent in the
+        window is routed by that very list)."""
+        if not self.keeps_answers:
+            return self.list_window(state, window, seat)
+        with reading(state):
+            return remembered(state, (window.name, seat), lambda: self.list_window(state, window, seat))
+
+    def list_window(self, state: Any, window: Window, seat: Seat) -> list[Choice]:
+        """``window_choices`` worked out."""
         return window.choices(state, seat)
 
     def command_args(self, state: Any, command: Command) -> dict[str, Any]:
@@ -116,7 +135,7 @@ class FlowGame(RulesFold, GameBase):
         prompt for each seat that may act in it."""
         if not self.playing(state):
             return []
-        with self.reading(state):
+        with reading(state):
             out: list[Prompt] = []
             d = state.decision
             if d is not None:
@@ -149,6 +168,8 @@ class FlowGame(RulesFold, GameBase):
             if not any(c.type == command.type and c.args == command.args for c in offer):
                 window = None  # the same type answers the pending decision (a seat it asks)
         ctx = self.command_ctx(state, rng)
+        if ctx.memo is not None:
+            ctx.knowing(known_answers(state))
         args = self.command_args(state, command)
         if window is not None:
             ctx.interrupt(window, seat, command.type, args)

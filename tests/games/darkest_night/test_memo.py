@@ -186,9 +186,9 @@ def answers_hold(state: State, answers: dict[Any, Any]) -> int:
 def test_answers_handed_from_state_to_state_hold() -> None:
     """A command starts from the answers about the state it was forked from (those its
     prompts worked out, ``Ctx.knowing``) and hands those its rules worked out since its
-    last change to the state it made (``engine.hand_on``): each is the answer worked out
+    last change to the state it made (``memo.hand_on``): each is the answer worked out
     afresh on that published state, after its prompts are listed and before."""
-    from app.games.darkest_night import engine
+    from app.kernel.flow import memo
 
     game = DARKEST_NIGHT
     checked = 0
@@ -201,9 +201,9 @@ def test_answers_handed_from_state_to_state_hold() -> None:
         for _ in range(300):
             if game.outcome(state) is not None:
                 break
-            checked += answers_hold(state, engine.known_answers(state) or {})  # handed on
+            checked += answers_hold(state, memo.known_answers(state) or {})  # handed on
             prompts = [p for p in game.prompts(state) if p.choices]
-            checked += answers_hold(state, engine.known_answers(state) or {})  # and listed
+            checked += answers_hold(state, memo.known_answers(state) or {})  # and listed
             optional = [p for p in prompts if not p.required]
             pool = optional if optional and picker.random() < 0.2 else [p for p in prompts if p.required]
             prompt = picker.choice(pool)
@@ -220,8 +220,8 @@ def test_any_time_offers_listed_once_are_those_of_the_fork_a_command_checks() ->
     (``FlowGame.window_choices``), not listed again on the command's fork: they are the
     offers worked out afresh on the published state, and on its fork with the pending
     decision and agenda set aside (as ``Ctx.interrupt`` leaves it)."""
-    from app.games.darkest_night.engine import reading
     from app.games.darkest_night.rules.any_time import ANY_TIME, anytime_choices
+    from app.kernel.flow.memo import reading
 
     checked = 0
     for seed in (6, 8):

@@ -10,7 +10,7 @@ from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import Action
-from app.games.darkest_night.engine import Ctx, Step, decision, explained, published_memo, step
+from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.blights import attackable, move_hero
 from app.games.darkest_night.rules.cards import placed_actions, run_placed_action
 from app.games.darkest_night.rules.common import (
@@ -37,6 +37,7 @@ from app.games.darkest_night.rules.powers import (
 )
 from app.games.darkest_night.rules.stakes import blight_dice_sources, dice_word, effects_text, sources_text
 from app.games.darkest_night.state import Hero, State
+from app.kernel.flow.memo import explained, published_memo
 from app.kernel.types import Choice, Unavailable
 
 PRAY_TARGET = 3

@@ -8,7 +8,7 @@ from functools import cache, partial
 from typing import Any
 
 from app.games.darkest_night.decisions import COMBAT, Combat, Sacrifice
-from app.games.darkest_night.engine import Ctx, Step, decision, explained, step
+from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.blights import is_protected
 from app.games.darkest_night.rules.common import NECROMANCER_STRENGTH, automatic, end_game, hero_name, spend
 from app.games.darkest_night.rules.dice import blight_dice, chance, terror_here
@@ -21,6 +21,7 @@ from app.games.darkest_night.rules.stakes import (
     sources_text,
 )
 from app.games.darkest_night.state import Hero, State
+from app.kernel.flow.memo import explained
 from app.kernel.types import Choice
 
 
