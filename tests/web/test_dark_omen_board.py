@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from app.games.dark_omen import DARK_OMEN, drawing
 from app.games.dark_omen.board import SECTORS, distance, load_board
 from app.games.dark_omen.content import load
+from app.games.dark_omen.state import GambleTable, Location, Prop, Question
 from app.kernel import table as kernel
 from app.kernel.rng import rng_for
 from app.kernel.types import GAME_MASTER, SPECTATOR, Choice, Command, Viewer
@@ -297,7 +298,7 @@ def test_the_board_renders_every_state_of_random_play_without_leaking() -> None:
             state, command, Viewer("seat", frozenset({prompt.seat})), rng_for("rand", step)
         )
         state = kernel.fold_all(DARK_OMEN, state, events)
-        kinds |= {h.pending["kind"] for h in state.heroes if h.pending}
+        kinds |= {h.pending.kind for h in state.heroes if h.pending}
         if step % 7:
             continue
         secrets = [str(s.value) for s in DARK_OMEN.secrets(state)]
@@ -323,7 +324,7 @@ def test_the_loot_under_your_hero_and_a_creature_in_reach_are_clicks() -> None:
     state = arranged(table(2), at=10)
     state.loot[10] = "l05.1"
     state.loot[12] = "l06.1"
-    state.locations[10] = {"kind": "stone_of_rejuvenation", "open": False}
+    state.locations[10] = Location("stone_of_rejuvenation")
     state.heroes[0].blood = 2
     enemy(state, space=10, name="Test Foe")
     prompt = next(p for p in DARK_OMEN.prompts(state) if p.seat == 0)
@@ -364,7 +365,7 @@ def test_a_boss_is_shown_with_its_stats_and_stage() -> None:
     """Day 6 brings the chapter's boss (DO L493): its stats, phases and stage in view."""
     state = arranged(table(1), at=10)
     boss = enemy(state, space=12, hp=16, armor=0, dr="d4+1", cid="boss1", name="Vahva the cave bear")
-    boss.update(kind="boss", card="vahva", stage={"below_hp": 8, "armor": 1})
+    boss.kind, boss.card, boss.stage = "boss", "vahva", {"below_hp": 8, "armor": 1}
     board = board_of(state, SPECTATOR)
     assert "Boss: Vahva the cave bear</b> on 12 — 16 HP" in board["do-omens"]
     assert "below 8 HP its armour rises by 1" in board["do-omens"]
@@ -424,10 +425,7 @@ def test_an_omens_tokens_lie_on_the_map_and_are_tended_by_a_click() -> None:
     """DO L141-143: an omen sets tokens on the map (fires, relics, a person to lead); one on
     the board is a click, one carried shows on its bearer's sheet."""
     state = arranged(table(2), at=10)
-    state.props = [  # type: ignore[attr-defined]  # State.props lands with issue 14's omens
-        {"id": "p1", "kind": "fire", "name": "Burning hut", "space": 10, "carried_by": None},
-        {"id": "p2", "kind": "relic", "name": "Old Idol", "space": 10, "carried_by": 1},
-    ]
+    state.props = [Prop("p1", "fire", "Burning hut", 10), Prop("p2", "relic", "Old Idol", 10, carried_by=1)]
     board = board_of(state, SPECTATOR)
     assert 'data-target="prop:p1"' in board["do-map"] and "Burning hut on 10" in board["do-map"]
     assert "prop:p2" not in board["do-map"] and "Old Idol" in board["do-heroes"]
@@ -440,11 +438,9 @@ def test_dice_games_and_barrows_show_their_dice_and_rolls_left() -> None:
     """Draugr Dice, Hard Life (DO L342-356) and a barrow's exploration (DO L321-330) lie on
     the table with the rolls left; a game of chance names its players and their dice."""
     state = arranged(table(2), at=10)
-    state.heroes[0].pending = {"kind": "draugr", "dice": [3, 4, 5], "rolls_left": 2}
-    state.heroes[1].pending = {"kind": "barrow", "dice": [6, 6, 2], "rolls_left": 1}
-    state.gambles = {
-        "0": {"game": "draugr", "players": [0, 1], "invited": [], "scores": {"1": [2, 2, 6]}, "ante": 2}
-    }
+    state.heroes[0].pending = Question("draugr", dice=[3, 4, 5], rolls_left=2)
+    state.heroes[1].pending = Question("barrow", dice=[6, 6, 2], rolls_left=1)
+    state.gambles = {"0": GambleTable("draugr", [0, 1], [], {"1": [2, 2, 6]}, ante=2)}
     battle = board_of(state, SPECTATOR)["do-battle"]
     assert "hidden" not in battle.split(">", 1)[0]
     assert "P1: Draugr Dice" in battle and "score 9" in battle and "2 rolls left" in battle  # 3s count 0

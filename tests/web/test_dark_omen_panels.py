@@ -5,11 +5,10 @@ a lost race naming who got there first, and the damage rolls die by die in the b
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.content import load
-from app.games.dark_omen.state import METER_MAX, State
+from app.games.dark_omen.state import METER_MAX, Creature, State
 from app.kernel.types import SPECTATOR, Viewer
 from app.web import fragments
 from app.web.templating import make_environment
@@ -29,25 +28,24 @@ def token_of(face: str, taken: set[str]) -> str:
     return token
 
 
-def with_boss(state: State, card: str = "vahva", hp: int | None = None) -> dict[str, Any]:
+def with_boss(state: State, card: str = "vahva", hp: int | None = None) -> Creature:
     """The boss of ``card`` on space 11, placed the way rules/days.py places it (party-scaled HP)."""
     boss = load().bosses[card]
     top = -(-boss["hp"] * (1 + len(state.heroes)) // 5)
-    creature = {
-        "id": "b1",
-        "space": 11,
-        "level": 1,
-        "kind": "boss",
-        "omen": True,
-        "dice": boss["ar_dice"],
-        "card": card,
-        "name": boss["name"],
-        "hp": top if hp is None else hp,
-        "armor": boss["armor"],
-        "dr": boss["dr"],
-        "stage": boss["stage"],
-        "involved": [],
-    }
+    creature = Creature(
+        id="b1",
+        space=11,
+        level=1,
+        kind="boss",
+        omen=True,
+        dice=boss["ar_dice"],
+        card=card,
+        name=boss["name"],
+        hp=top if hp is None else hp,
+        armor=boss["armor"],
+        dr=boss["dr"],
+        stage=boss["stage"],
+    )
     state.creatures.append(creature)
     return creature
 
@@ -59,12 +57,12 @@ def test_a_boss_has_its_own_board_with_its_stages_and_what_the_next_one_does() -
     state = arranged(table(2), at=10)
     boss = with_boss(state)
     card = load().bosses["vahva"]
-    top, below = boss["hp"], card["stage"]["below_hp"]
+    top, below = boss.hp, card["stage"]["below_hp"]
     omens = board_of(state, SPECTATOR)["do-omens"]
     board = re.search(r'<article id="do-boss-b1".*?</article>', omens, flags=re.S)
     assert board, omens
     text = board.group(0)
-    assert f"<b>{top}</b>/{top} HP · stage 1" in text and f"<b>Boss: {boss['name']}</b> on 11" in text
+    assert f"<b>{top}</b>/{top} HP · stage 1" in text and f"<b>Boss: {boss.name}</b> on 11" in text
     rows = re.findall(
         r"<tr[^>]*><td>(\d)[^<]*(?:<small>\(now\)</small>)?</td><td>(\d+)–(\d+)</td>"
         r"<td>(\d+)</td><td>(\d+)</td><td>([^<]+)</td></tr>",
@@ -84,7 +82,7 @@ def test_a_boss_has_its_own_board_with_its_stages_and_what_the_next_one_does() -
     assert 'class="do-stage-now" aria-current="true"><td>1' in text
     assert f"Next stage: below {below} HP its armour rises by {card['stage']['armor']}" in text
     assert "ability, then movement" in text and "DO L54, L493" in text and "DO L487-488" in text
-    boss["hp"], boss["staged"], boss["armor"] = below - 2, True, card["armor"] + card["stage"]["armor"]
+    boss.hp, boss.staged, boss.armor = below - 2, True, card["armor"] + card["stage"]["armor"]
     staged = board_of(state, SPECTATOR)["do-omens"]
     assert f"<b>{below - 2}</b>/{top} HP · stage 2" in staged and "Its last stage." in staged
     assert 'class="do-stage-now" aria-current="true"><td>2' in staged

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.games.dark_omen import DARK_OMEN
-from app.games.dark_omen.state import DAYS_PER_CHAPTER, METER_MAX
+from app.games.dark_omen.state import DAYS_PER_CHAPTER, METER_MAX, Result
 from app.kernel.game import campaign
 from app.main import create_app
 from app.store.migrate import upgrade
@@ -121,6 +121,6 @@ def test_between_chapters_the_line_keeps_the_darkness_meter() -> None:
     assert standing is not None and standing["between"] is True
     assert standing["line"] == f"Between chapters: 1 of 4 played, darkness meter 6 of {METER_MAX}"
     assert [c["detail"] for c in standing["chapters"]] == [f"darkness meter 6 of {METER_MAX}", "", "", ""]
-    state.result = {"result": "loss", "reason": "the darkness meter reached 0"}
+    state.result = Result("loss", "the darkness meter reached 0")
     over = campaign(DARK_OMEN, state)
     assert over is not None and over["line"] == "Campaign over: 1 of 4 chapters played"

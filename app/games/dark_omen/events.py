@@ -12,7 +12,22 @@ from typing import Any
 
 from app.games.dark_omen.content import base_token, load
 from app.games.dark_omen.engine import RULES
-from app.games.dark_omen.state import AP_PER_ROUND, Hero, State
+from app.games.dark_omen.state import (
+    AP_PER_ROUND,
+    Battle,
+    Belongings,
+    Creature,
+    GambleTable,
+    Hero,
+    Location,
+    Omen,
+    Prop,
+    Question,
+    Result,
+    SavePoint,
+    State,
+    TeamAttack,
+)
 
 PLACES = frozenset(
     {
@@ -49,7 +64,7 @@ def _chapter(s: State, d: dict[str, Any]) -> None:
     s.omen_days = list(d["omen_days"])
     s.omen, s.omens_seen = None, []
     s.barrows, s.barrows_gone, s.campfires = [], 0, []
-    s.locations = {int(k): {"kind": v, "open": v in PLACES} for k, v in d["locations"].items()}
+    s.locations = {int(k): Location(v, open=v in PLACES) for k, v in d["locations"].items()}
     s.creatures, s.props = [], []
     s.vortices = list(d.get("vortices", []))
     for h in s.heroes:
@@ -58,9 +73,7 @@ def _chapter(s: State, d: dict[str, Any]) -> None:
         h.pending = h.pending if not h.alive else None  # the fallen still need a character
         h.must_attack = None
         h.effects = {k: v for k, v in h.effects.items() if k == "black"}
-    s.save_point = copy.deepcopy(
-        {"heroes": s.heroes, "meter": s.meter, "fallen": s.fallen, "pile": s.pile, "graves": s.graves}
-    )
+    s.save_point = copy.deepcopy(SavePoint(s.heroes, s.meter, s.fallen, s.pile, s.graves))
 
 
 @RULES.applies("ChapterRestarted")
@@ -68,8 +81,8 @@ def _restarted(s: State, d: dict[str, Any]) -> None:
     """The game master restarts the chapter from its start after a wipe (DO L114)."""
     saved = copy.deepcopy(s.save_point)
     assert saved is not None
-    s.heroes, s.meter, s.fallen = saved["heroes"], saved["meter"], saved["fallen"]
-    s.pile, s.graves, s.loot, s.dropped = saved["pile"], saved["graves"], {}, {}
+    s.heroes, s.meter, s.fallen = saved.heroes, saved.meter, saved.fallen
+    s.pile, s.graves, s.loot, s.dropped = saved.pile, saved.graves, {}, {}
     s.creatures, s.omen, s.barrows, s.campfires, s.props = [], None, [], [], []
 
 
@@ -108,7 +121,7 @@ def _round_ended(s: State, d: dict[str, Any]) -> None:
 
 @RULES.applies("DayEnded")
 def _day_ended(s: State, d: dict[str, Any]) -> None:
-    s.creatures = [c for c in s.creatures if not c.get("omen")]
+    s.creatures = [c for c in s.creatures if not c.omen]
     s.omen, s.props = None, []  # the omen's setup leaves with its day (DO L141)
 
 
@@ -124,7 +137,7 @@ def _chapter_ended(s: State, d: dict[str, Any]) -> None:
 
 @RULES.applies("CampaignEnded")
 def _campaign_ended(s: State, d: dict[str, Any]) -> None:
-    s.result = {"result": d["result"], "reason": d["reason"]}
+    s.result = Result(d["result"], d["reason"])
 
 
 @RULES.applies("ChapterReady")
@@ -154,7 +167,7 @@ def _loot_cleared(s: State, d: dict[str, Any]) -> None:
 def _layers(s: State, d: dict[str, Any]) -> None:
     s.layers = {"white": d["white"], "clear": d["clear"]}
     for h in s.heroes:
-        if h.pending and h.pending["kind"] == "runehenge":
+        if h.pending and h.pending.kind == "runehenge":
             h.pending = None
 
 
@@ -172,38 +185,36 @@ def _rune_gone(s: State, d: dict[str, Any]) -> None:
 
 @RULES.applies("OmenDrawn")
 def _omen(s: State, d: dict[str, Any]) -> None:
-    s.omen = {"id": d["omen"], "status": "active", "blood": 0}
+    s.omen = Omen(d["omen"])
     s.omens_seen.append(d["omen"])
 
 
 @RULES.applies("OmenEnded")
 def _omen_ended(s: State, d: dict[str, Any]) -> None:
     if s.omen is not None:
-        s.omen["status"] = d["status"]
+        s.omen.status = d["status"]
 
 
 @RULES.applies("BloodOffered")
 def _blood_offered(s: State, d: dict[str, Any]) -> None:
     hero(s, d["seat"]).blood -= d["n"]
     if s.omen is not None:
-        s.omen["blood"] += d["n"]
+        s.omen.blood += d["n"]
 
 
 @RULES.applies("PropPlaced")
 def _prop(s: State, d: dict[str, Any]) -> None:
     """A generic token standing for an omen's prop (DO L143)."""
-    s.props.append(
-        {"id": d["id"], "kind": d["kind"], "name": d["name"], "space": d["space"], "carried_by": None}
-    )
+    s.props.append(Prop(d["id"], d["kind"], d["name"], d["space"]))
 
 
 @RULES.applies("PropTended")
 def _tended(s: State, d: dict[str, Any]) -> None:
     """A fire doused or a grave laid to rest leaves the map; omen loot or a person to escort
     goes with the hero (DO L243)."""
-    prop = next(p for p in s.props if p["id"] == d["prop"])
+    prop = next(p for p in s.props if p.id == d["prop"])
     if d["carry"]:
-        prop["carried_by"] = d["seat"]
+        prop.carried_by = d["seat"]
     else:
         s.props.remove(prop)
 
@@ -220,10 +231,7 @@ def _story(s: State, d: dict[str, Any]) -> None:
 
 @RULES.applies("CreaturePlaced")
 def _creature(s: State, d: dict[str, Any]) -> None:
-    c = dict(d)
-    c.setdefault("involved", [])
-    c.setdefault("card", None)
-    s.creatures.append(c)
+    s.creatures.append(Creature(**d))
     s.next_creature += 1
 
 
@@ -231,33 +239,33 @@ def _creature(s: State, d: dict[str, Any]) -> None:
 def _flipped(s: State, d: dict[str, Any]) -> None:
     c = s.creature(d["creature"])
     assert c is not None
-    c["flipped"] = True
+    c.flipped = True
 
 
 @RULES.applies("CreatureRevealed")
 def _revealed(s: State, d: dict[str, Any]) -> None:
     c = s.creature(d["creature"])
     assert c is not None
-    c.update(card=d["card"], name=d["name"], hp=d["hp"], armor=d["armor"], dr=d["dr"])
+    c.card, c.name, c.hp, c.armor, c.dr = d["card"], d["name"], d["hp"], d["armor"], d["dr"]
 
 
 @RULES.applies("CreatureHurt")
 def _hurt(s: State, d: dict[str, Any]) -> None:
     c = s.creature(d["creature"])
     assert c is not None
-    c["hp"] = d["hp"]
-    if d.get("by") is not None and d["by"] not in c["involved"]:
-        c["involved"].append(d["by"])
+    c.hp = d["hp"]
+    if d.get("by") is not None and d["by"] not in c.involved:
+        c.involved.append(d["by"])
     if d.get("armor") is not None:
-        c["armor"] = d["armor"]
-        c["staged"] = True
+        c.armor = d["armor"]
+        c.staged = True
 
 
 @RULES.applies("CreatureMoved")
 def _creature_moved(s: State, d: dict[str, Any]) -> None:
     c = s.creature(d["creature"])
     assert c is not None
-    c["space"] = d["to"]
+    c.space = d["to"]
 
 
 @RULES.applies("CreatureSlain")
@@ -278,8 +286,8 @@ def _moved(s: State, d: dict[str, Any]) -> None:
     h.mp -= d["mp"]
     h.discount = 0
     for prop in s.props:
-        if prop.get("carried_by") == h.seat:
-            prop["space"] = h.at
+        if prop.carried_by == h.seat:
+            prop.space = h.at
     for effect, n in d.get("used", {}).items():
         left = h.effects.get(effect, 0) - n
         if left > 0:
@@ -437,20 +445,18 @@ def _attack(s: State, d: dict[str, Any]) -> None:
     attackers are involved in the battle (battle markers, DO L100)."""
     creature = s.creature(d["creature"])
     if creature is not None:
-        creature["involved"] += [m for m in d["members"] if m not in creature["involved"]]
+        creature.involved += [m for m in d["members"] if m not in creature.involved]
     for seat in d["members"]:
         h = hero(s, seat)
-        h.pending = {
-            "kind": "battle",
-            "leader": d["members"][0],
-            "creature": d["creature"],
-            "enemy": list(d["enemy"]),
-            "dice": {str(k): list(v) for k, v in d["dice"].items()},
-            "members": list(d["members"]),
-            "ranged": list(d["ranged"]),
-            "heroic": list(d["heroic"]),
-            "ready": [],
-        }
+        h.pending = Battle(
+            leader=d["members"][0],
+            creature=d["creature"],
+            enemy=list(d["enemy"]),
+            dice={str(k): list(v) for k, v in d["dice"].items()},
+            members=list(d["members"]),
+            ranged=list(d["ranged"]),
+            heroic=list(d["heroic"]),
+        )
         h.done = False  # a battle's boost window stays open to every member (facts §21)
         if h.must_attack == d["creature"]:
             h.must_attack = None
@@ -461,11 +467,11 @@ def _boosted(s: State, d: dict[str, Any]) -> None:
     """2 MP for +1 (DO L406), or the Courage potion's 7 (DO L268); the dice are shared by
     every member of the battle."""
     leader = hero(s, d["seat"]).pending
-    assert leader is not None
-    for seat in leader["members"]:
+    assert isinstance(leader, Battle)
+    for seat in leader.members:
         p = hero(s, seat).pending
-        if p is not None and p["kind"] == "battle":
-            p["dice"][str(d["seat"])][d["index"]] = d["to"]
+        if isinstance(p, Battle):
+            p.dice[str(d["seat"])][d["index"]] = d["to"]
     h = hero(s, d["seat"])
     h.mp -= d["mp"]
 
@@ -475,54 +481,48 @@ def _shield(s: State, d: dict[str, Any]) -> None:
     """A shield token made ready for the next blow in this battle (DO L339)."""
     for h in s.heroes:
         p = h.pending
-        if p and p["kind"] == "battle" and d["seat"] in p["members"]:
-            p["shields"] = [*p.get("shields", []), d["seat"]]
+        if isinstance(p, Battle) and d["seat"] in p.members:
+            p.shields = [*p.shields, d["seat"]]
 
 
 @RULES.applies("TieVoted")
 def _tie_voted(s: State, d: dict[str, Any]) -> None:
     for h in s.heroes:
         p = h.pending
-        if p and p["kind"] == "battle" and d["seat"] in p["members"]:
-            p["tie_votes"] = {**p.get("tie_votes", {}), str(d["seat"]): d["first"]}
+        if isinstance(p, Battle) and d["seat"] in p.members:
+            p.tie_votes = {**p.tie_votes, str(d["seat"]): d["first"]}
 
 
 @RULES.applies("BattleReady")
 def _battle_ready(s: State, d: dict[str, Any]) -> None:
     for h in s.heroes:
-        if h.pending and h.pending["kind"] == "battle" and d["seat"] in h.pending["members"]:
-            h.pending["ready"].append(d["seat"])
+        if isinstance(h.pending, Battle) and d["seat"] in h.pending.members:
+            h.pending.ready.append(d["seat"])
 
 
 @RULES.applies("BattleEnded")
 def _battle_ended(s: State, d: dict[str, Any]) -> None:
     for seat in d["members"]:
         h = hero(s, seat)
-        if h.pending and h.pending["kind"] == "battle":
+        if isinstance(h.pending, Battle):
             h.pending = None
         _check_done(h)
 
 
 @RULES.applies("TeamProposed")
 def _team(s: State, d: dict[str, Any]) -> None:
-    hero(s, d["seat"]).pending = {
-        "kind": "team",
-        "creature": d["creature"],
-        "invited": list(d["invited"]),
-        "joined": [],
-        "heroic": [],
-    }
+    hero(s, d["seat"]).pending = TeamAttack(d["creature"], list(d["invited"]))
 
 
 @RULES.applies("TeamAnswered")
 def _team_answer(s: State, d: dict[str, Any]) -> None:
     p = hero(s, d["leader"]).pending
-    assert p is not None
-    p["invited"].remove(d["seat"])
+    assert isinstance(p, TeamAttack)
+    p.invited.remove(d["seat"])
     if d["join"]:
-        p["joined"].append(d["seat"])
+        p.joined.append(d["seat"])
         if d.get("heroic"):
-            p["heroic"].append(d["seat"])
+            p.heroic.append(d["seat"])
 
 
 @RULES.applies("PendingRoll")
@@ -530,7 +530,7 @@ def _pending_roll(s: State, d: dict[str, Any]) -> None:
     """Dice lying on the table for a choice of their roller: a runehenge's throw
     (DO L312-313), a gamble's keeps (DO L344-356), a barrow's keeps (DO L318)."""
     h = hero(s, d["seat"])
-    h.pending = {k: (list(v) if isinstance(v, list) else v) for k, v in d.items() if k != "seat"}
+    h.pending = Question(**{k: (list(v) if isinstance(v, list) else v) for k, v in d.items() if k != "seat"})
     h.done = False  # a roll lying on the table is answered even with no AP left
 
 
@@ -552,17 +552,17 @@ def _died(s: State, d: dict[str, Any]) -> None:
     """DO L199-202: belongings buried with the zombie; the character is gone for good."""
     h = hero(s, d["seat"])
     s.fallen.append(h.character)
-    h.alive, h.done, h.pending, h.must_attack = False, True, {"kind": "new_character"}, None
+    h.alive, h.done, h.pending, h.must_attack = False, True, Question("new_character"), None
     h.hp, h.inventory, h.potions, h.gear, h.equipped, h.charges = 0, [], [], [], {}, {}
     h.gold, h.blood, h.effects, h.engaged = 0, 0, {}, False
     h.runes = [r for r in h.runes if d["group_runes"].count(r)]
     for prop in s.props:
-        if prop.get("carried_by") == h.seat:  # what the fallen carried lies where they fell
-            prop["carried_by"] = None
+        if prop.carried_by == h.seat:  # what the fallen carried lies where they fell
+            prop.carried_by = None
     for other in s.heroes:
         p = other.pending
-        if p and p["kind"] == "battle" and d["seat"] in p["members"]:
-            p["members"] = [m for m in p["members"] if m != d["seat"]]
+        if isinstance(p, Battle) and d["seat"] in p.members:
+            p.members = [m for m in p.members if m != d["seat"]]
 
 
 @RULES.applies("HeroJoined")
@@ -582,17 +582,20 @@ def _joined(s: State, d: dict[str, Any]) -> None:
 def _belongings(s: State, d: dict[str, Any]) -> None:
     h = hero(s, d["seat"])
     grave = s.graves.pop(str(d["space"]))
-    h.inventory += grave["inventory"][: max(0, 6 - len(h.inventory))]
-    h.potions += grave["potions"][: max(0, 3 - len(h.potions))]
-    h.gear += grave["gear"]
-    h.charges.update(grave["charges"])
-    h.gold += grave["gold"]
+    h.inventory += grave.inventory[: max(0, 6 - len(h.inventory))]
+    h.potions += grave.potions[: max(0, 3 - len(h.potions))]
+    h.gear += grave.gear
+    h.charges.update(grave.charges)
+    h.gold += grave.gold
     h.mp -= 2
 
 
 @RULES.applies("GraveDug")
 def _grave(s: State, d: dict[str, Any]) -> None:
-    s.graves[str(d["space"])] = dict(d["belongings"])
+    b = d["belongings"]
+    s.graves[str(d["space"])] = Belongings(
+        list(b["inventory"]), list(b["potions"]), list(b["gear"]), dict(b["charges"]), b["gold"]
+    )
 
 
 @RULES.applies("BarrowFound")
@@ -609,7 +612,7 @@ def _barrow_gone(s: State, d: dict[str, Any]) -> None:
 
 @RULES.applies("LocationUnlocked")
 def _unlocked(s: State, d: dict[str, Any]) -> None:
-    s.locations[d["space"]]["open"] = True
+    s.locations[d["space"]].open = True
 
 
 @RULES.applies("CampfireLit")
@@ -624,46 +627,44 @@ def _vortex(s: State, d: dict[str, Any]) -> None:
 
 @RULES.applies("CampMade")
 def _camp(s: State, d: dict[str, Any]) -> None:
-    s.locations[d["space"]]["lit"] = True
+    s.locations[d["space"]].lit = True
 
 
 @RULES.applies("GambleOpened")
 def _gamble_opened(s: State, d: dict[str, Any]) -> None:
-    s.gambles[str(d["seat"])] = {
-        "game": d["game"],
-        "players": [d["seat"]],
-        "invited": list(d["invited"]),
-        "scores": {},
-        "ante": 0,
-        "house": [],
-    }
+    s.gambles[str(d["seat"])] = GambleTable(d["game"], [d["seat"]], list(d["invited"]))
     if d["invited"]:
         host = hero(s, d["seat"])
-        host.pending, host.done = {"kind": "gamble_host"}, False
+        host.pending, host.done = Question("gamble_host"), False
 
 
 @RULES.applies("GambleAnswered")
 def _gamble_answered(s: State, d: dict[str, Any]) -> None:
     table = s.gambles[str(d["host"])]
-    table["invited"].remove(d["seat"])
+    table.invited.remove(d["seat"])
     if d["join"]:
-        table["players"].append(d["seat"])
+        table.players.append(d["seat"])
         joined = hero(s, d["seat"])
-        joined.pending, joined.done = {"kind": "gamble_wait", "host": d["host"]}, False
+        joined.pending, joined.done = Question("gamble_wait", host=d["host"]), False
 
 
 @RULES.applies("GambleStarted")
 def _gamble_started(s: State, d: dict[str, Any]) -> None:
     table = s.gambles[str(d["host"])]
-    table.update(players=list(d["players"]), ante=d["ante"], house=list(d["house"]), invited=[])
+    table.players, table.ante, table.house, table.invited = (
+        list(d["players"]),
+        d["ante"],
+        list(d["house"]),
+        [],
+    )
     for seat in d["players"]:
         player = hero(s, seat)
-        player.pending, player.done = {"kind": "gamble_wait", "host": d["host"]}, False
+        player.pending, player.done = Question("gamble_wait", host=d["host"]), False
 
 
 @RULES.applies("GambleTurnEnded")
 def _gamble_turn(s: State, d: dict[str, Any]) -> None:
-    s.gambles[str(d["host"])]["scores"][str(d["seat"])] = list(d["dice"])
+    s.gambles[str(d["host"])].scores[str(d["seat"])] = list(d["dice"])
 
 
 @RULES.applies("GambleEnded")

@@ -233,7 +233,7 @@ class DarkOmen(FlowGame):
         """Which token lies face down where (DO L82): only the game master. (The pile is a
         set drawn at random when needed; it holds no order to hide.)"""
         out = [Secret(token) for token in state.loot.values()]
-        return out + [Secret(x["token"]) for x in state.creatures if x.get("token") and not x.get("flipped")]
+        return out + [Secret(x.token) for x in state.creatures if x.token and not x.flipped]
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None:
         if event.type == "CreaturePlaced" and event.data.get("token") and not viewer.is_gm:
@@ -249,8 +249,8 @@ class DarkOmen(FlowGame):
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:
             return None
-        winners = tuple(range(len(state.names))) if state.result["result"] == "win" else ()
-        return Outcome(state.result["result"], state.result["reason"], winners)
+        winners = tuple(range(len(state.names))) if state.result.result == "win" else ()
+        return Outcome(state.result.result, state.result.reason, winners)
 
     def chapters(self, state: State) -> list[Chapter]:
         """Each chapter of the campaign, with its outcome once played (DO L110-116)."""

@@ -17,7 +17,7 @@ from app.games.dark_omen.decisions import Act, NextChapter
 from app.games.dark_omen.rules import combat, omens, stats
 from app.games.dark_omen.rules.heroes import faces
 from app.games.dark_omen.rules.potions import INGREDIENTS, RECIPE_NEEDS, RECIPES
-from app.games.dark_omen.state import METER_MAX, State
+from app.games.dark_omen.state import METER_MAX, Battle, Creature, GambleTable, Prop, State
 from app.kernel.flow import Decision
 from app.kernel.types import Viewer
 
@@ -36,7 +36,7 @@ def prompt_title(s: State, d: Decision, seat: int) -> str:
             "draugr": "Draugr Dice: keep or reroll",
             "hard_life": "Hard Life: another die?",
             "barrow": "The barrow: keep or reroll",
-        }.get(h.pending["kind"], "Your choice")
+        }.get(h.pending.kind, "Your choice")
     return f"Your actions ({h.ap_limit - h.ap} AP left)"
 
 
@@ -49,34 +49,18 @@ def blocked_edges(side_name: str, white: int, clear: int) -> tuple[str, ...]:
     return tuple(sorted(f"{e.a}-{e.b}" for e in side.edges.values() if side.blocked(e, layers)))
 
 
-PUBLIC_CREATURE = (
-    "id",
-    "space",
-    "level",
-    "kind",
-    "name",
-    "hp",
-    "armor",
-    "dr",
-    "dice",
-    "omen",
-    "stage",
-    "staged",
-)
-
-
-def boss_board(s: State, x: dict[str, Any]) -> dict[str, Any]:
+def boss_board(s: State, x: Creature) -> dict[str, Any]:
     """A boss on its own board (DO L479-493): its card's stats, its phases in the card's
     order, and its stages (DO L487-488), each with its HP band, armour, dice and damage,
     the one it is in now and what the next one does."""
-    card = load().bosses[x["card"]]
+    card = load().bosses[x.card]
     top = -(-int(card["hp"]) * (1 + len(s.heroes)) // 5)  # the party-scaled HP (rules/days.py)
     stage = card.get("stage")
     mark = min(int(stage["below_hp"]), top) if stage else 0  # a small party's boss may start below it
     bands = [(top, mark, int(card["armor"]))]
     if stage:
         bands.append((min(int(stage["below_hp"]) - 1, top), 0, int(card["armor"]) + int(stage["armor"])))
-    now = 2 if x.get("staged") else 1
+    now = 2 if x.staged else 1
     stages = [
         {
             "stage": i + 1,
@@ -111,33 +95,32 @@ def boss_board(s: State, x: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def creature_view(x: dict[str, Any], viewer: Viewer, s: State | None = None) -> dict[str, Any]:
+def creature_view(x: Creature, viewer: Viewer, s: State | None = None) -> dict[str, Any]:
     """A face-down creature token shows no level until a hero engages it (DO L476)."""
-    out = {k: v for k, v in x.items() if k in PUBLIC_CREATURE}
-    if x.get("kind") == "boss" and x.get("card") in load().bosses:
-        out["phases"] = [p.get("phase", "") for p in load().bosses[x["card"]].get("phases", [])]
+    out = x.public()
+    if x.kind == "boss" and x.card in load().bosses:
+        out["phases"] = [p.get("phase", "") for p in load().bosses[x.card].get("phases", [])]
         if s is not None:
             out["board"] = boss_board(s, x)
-    if x.get("token") and not x.get("flipped"):
+    if x.token and not x.flipped:
         out["face_down"] = True
         if not viewer.is_gm:
             out["level"] = out["dice"] = None
         else:
-            out["token"] = x["token"]
+            out["token"] = x.token
     return out
 
 
-def prop_view(prop: dict[str, Any]) -> dict[str, Any]:
+def prop_view(prop: Prop) -> dict[str, Any]:
     """An omen's token on the map (DO L141-143: fires, graves, omen loot, a person to lead),
-    lying on a space or carried by a hero. ``State.props`` comes with issue 14's omens; a
-    state without it has none (read with ``getattr`` until both land together)."""
-    return {k: prop[k] for k in ("id", "kind", "name", "space", "carried_by") if k in prop}
+    lying on a space or carried by a hero."""
+    return prop.to_json()
 
 
-def gamble_view(table: dict[str, Any]) -> dict[str, Any]:
+def gamble_view(table: GambleTable) -> dict[str, Any]:
     """A game of chance at a tavern or village (DO L342-356): the players' dice on the
     table; the board shows the house's roll only through the log, when the game ends."""
-    return {k: table[k] for k in ("game", "players", "invited", "scores", "ante") if k in table}
+    return table.to_json()
 
 
 @lru_cache(maxsize=8)
@@ -162,26 +145,26 @@ def market_view(s: State) -> dict[str, Any]:
     return {"level": s.chapter or 1, "stock": list(_stock(s.chapter or 1)), "owned": owned}
 
 
-def damage_roll(s: State, p: dict[str, Any], strike: combat.Strike) -> dict[str, Any]:
+def damage_roll(s: State, p: Battle, strike: combat.Strike) -> dict[str, Any]:
     """One damage roll of the forecast, the way ``resolve`` will roll it (DO L410-418): a hero
     rolls the weapon's die plus bonuses less the creature's armour (0 at least, then direct
     damage); the enemy rolls its damage die (and the day's fury) less each victim's armour,
     at least 1."""
     c = load()
-    target = s.creature(str(p.get("creature"))) or {}
+    target = s.creature(p.creature)
     if strike.by == "enemy":
         extra = omens.fury(s, c) + stats.creature_effect(s, c, target, "damage") if target else 0
         return {
             "by": "enemy",
             "seats": list(strike.seats),
-            "die": target.get("dr", "?"),
+            "die": target.dr if target is not None and target.dr is not None else "?",
             "bonus": extra,
             "armor": {str(v): stats.armor(s, c, v) for v in strike.seats},
             "direct": stats.creature_effect(s, c, target, "direct") if target else 0,
             "least": 1,
         }
     seat = strike.seats[0]
-    armor = int(target.get("armor", 0)) + (stats.creature_effect(s, c, target, "armor") if target else 0)
+    armor = (int(target.armor or 0) + stats.creature_effect(s, c, target, "armor")) if target else 0
     return {
         "by": "hero",
         "seats": [seat],
@@ -193,22 +176,22 @@ def damage_roll(s: State, p: dict[str, Any], strike: combat.Strike) -> dict[str,
     }
 
 
-def battle_view(s: State, p: dict[str, Any]) -> dict[str, Any]:
+def battle_view(s: State, p: Battle) -> dict[str, Any]:
     """The attack roll as it stands in the boost window (DO L398-470, ``combat``): each
     enemy die high to low and the hero die facing it, and the damage rolls that would follow
     now, in order. Forecast only: the boosts still to come change it."""
-    team = len(p["members"]) > 1
+    team = len(p.members) > 1
     contributions: dict[int, list[int]] = {}
     unused: dict[int, list[int]] = {}
-    for m in p["members"]:
-        contributions[m], unused[m] = combat.contributed(p["dice"][str(m)], m in p["heroic"], team)
+    for m in p.members:
+        contributions[m], unused[m] = combat.contributed(p.dice[str(m)], m in p.heroic, team)
     order = combat.ordered(contributions, unused)
-    enemy = sorted(p["enemy"], reverse=True)
+    enemy = sorted(p.enemy, reverse=True)
     pairs = [{"enemy": e, "hero": list(order[i]) if i < len(order) else None} for i, e in enumerate(enemy)]
     extra = [list(h) for h in order[len(enemy) :]]
-    hits = combat.strikes(p["enemy"], order, solo=not team)
+    hits = combat.strikes(p.enemy, order, solo=not team)
     return {
-        "leader": p["leader"],
+        "leader": p.leader,
         "pairs": pairs,
         "extra": extra,
         "strikes": [x.to_json() for x in hits],
@@ -304,7 +287,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                 "guild": h.guild,
                 "guild_rank": guild_rank(s, h.seat),
                 "recipes": recipes_for(c, h.inventory, h.blood),
-                "pending": h.pending,
+                "pending": None if h.pending is None else h.pending.to_json(),
                 "effects": dict(h.effects),
             }
         )
@@ -329,7 +312,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
         "loot_face_down": sorted(s.loot),
         "loot_face_up": {str(k): [{"token": t, "face": c.face(t)} for t in v] for k, v in s.dropped.items()},
         "pile": len(s.pile),
-        "locations": {str(k): dict(v) for k, v in s.locations.items()},
+        "locations": {str(k): v.to_json() for k, v in s.locations.items()},
         "creatures": [creature_view(x, viewer, s) for x in s.creatures],
         "omen": None,
         "omen_days": list(s.omen_days),
@@ -340,24 +323,24 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
         "fallen": list(s.fallen),
         "heroes": heroes,
         "waiting": None if d is None else {"kind": d.kind, "seats": d.asked},
-        "result": s.result,
+        "result": None if s.result is None else s.result.to_json(),
     }
     if s.omen is not None:
-        omen = c.omens[s.omen["id"]]
+        omen = c.omens[s.omen.id]
         out["omen"] = {
             "id": omen["id"],
             "name": omen["name"],
             "mission": omen["mission"],
-            "status": s.omen["status"],
+            "status": s.omen.status,
             "space": omen.get("space"),
-            "blood": [s.omen["blood"], omen.get("blood")],
+            "blood": [s.omen.blood, omen.get("blood")],
             **texts.omen_texts(omen["id"]),
         }
-    out["props"] = [prop_view(p) for p in getattr(s, "props", ())]
+    out["props"] = [prop_view(p) for p in s.props]
     out["battles"] = [
         battle_view(s, h.pending)
         for h in s.heroes
-        if h.pending and h.pending["kind"] == "battle" and h.pending["leader"] == h.seat
+        if isinstance(h.pending, Battle) and h.pending.leader == h.seat
     ]
     out["you"] = (
         sorted(seat for seat in viewer.seats if isinstance(seat, int)) if viewer.role == "seat" else []

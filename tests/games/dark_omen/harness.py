@@ -8,7 +8,7 @@ from typing import Any
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.content import base_token
 from app.games.dark_omen.decisions import Act
-from app.games.dark_omen.state import State
+from app.games.dark_omen.state import Creature, Omen, State
 from app.kernel import table as kernel
 from app.kernel.rng import rng_for
 from app.kernel.types import Event, SeatInfo
@@ -44,7 +44,7 @@ def arranged(state: State, *, at: int = 10, hp: int = 15, mp: int = 15, gold: in
     lying = [*s.loot.values(), *(t for ts in s.dropped.values() for t in ts)]
     s.pile = sorted({*s.pile, *(base_token(t) for t in lying)})
     s.creatures, s.loot, s.dropped = [], {}, {}
-    s.omen = {"id": "a_call_for_aid", "status": "active", "blood": 0}  # nobody to escort: stays active
+    s.omen = Omen("a_call_for_aid")  # nobody to escort: stays active
     s.layers = {"white": 0, "clear": 0}
     s.decision = Act(seat="any", seats=[h.seat for h in s.heroes])
     s.agenda = []
@@ -61,21 +61,21 @@ def enemy(
     dr: str = "3",
     cid: str = "e1",
     name: str = "Test Foe",
-) -> dict[str, Any]:
-    creature = {
-        "id": cid,
-        "space": space,
-        "level": level,
-        "kind": "creature",
-        "omen": False,
-        "dice": level,
-        "card": "groll",
-        "name": name,
-        "hp": hp,
-        "armor": armor,
-        "dr": dr,
-        "involved": [],
-    }
+) -> Creature:
+    """A known creature (a Groll's card, the given stats) on ``space``; change its fields to
+    make it a boss, a guard or a face-down token."""
+    creature = Creature(
+        id=cid,
+        space=space,
+        level=level,
+        kind="creature",
+        dice=level,
+        card="groll",
+        name=name,
+        hp=hp,
+        armor=armor,
+        dr=dr,
+    )
     state.creatures.append(creature)
     return creature
 

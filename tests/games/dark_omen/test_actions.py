@@ -11,6 +11,7 @@ from app.games.dark_omen.rules.heroes import ap_left, slots_for
 from app.games.dark_omen.rules.market import equip_choices, trade_place
 from app.games.dark_omen.rules.potions import craft_choices
 from app.games.dark_omen.rules.round import seat_choices
+from app.games.dark_omen.state import Location
 from tests.games.dark_omen.harness import arranged, enemy, table
 from tests.games.dark_omen.test_rules import holding
 
@@ -51,9 +52,9 @@ def test_trading_happens_at_a_market_or_an_open_trading_post_once_a_day() -> Non
     h.at = "Hoglichten:tavern"
     assert trade_place(s, h) is None
     h.at = 10
-    s.locations[10] = {"kind": "trading_post", "open": False}
+    s.locations[10] = Location("trading_post")
     assert trade_place(s, h) is None  # still face down
-    s.locations[10]["open"] = True
+    s.locations[10].open = True
     assert trade_place(s, h) == "trading_post"
     h.used.append("day:trade:10")
     assert trade_place(s, h) is None  # traded there today

@@ -13,7 +13,7 @@ import pytest
 from app.games.dark_omen.content import load
 from app.games.dark_omen.engine import new_ctx
 from app.games.dark_omen.rules import days, stats
-from app.games.dark_omen.state import State
+from app.games.dark_omen.state import Creature, State
 from app.kernel.types import RuleError
 from tests.games.dark_omen.harness import Rigged, arranged, choices, enemy, of, play, table
 
@@ -43,9 +43,9 @@ def equip(s: State, seat: int, gid: str, slot: str) -> None:
         h.charges[gid] = int(C.gear[gid]["charges"])
 
 
-def foe(s: State, card: str, **kw: Any) -> dict[str, Any]:
+def foe(s: State, card: str, **kw: Any) -> Creature:
     e = enemy(s, level=C.creatures[card]["level"], **kw)
-    e["card"] = card
+    e.card = card
     return e
 
 
@@ -137,7 +137,7 @@ def test_attack_modifiers_of_gear_runes_and_a_boss_card_add_to_each_die() -> Non
     assert ("boost", {"index": 1}) not in choices(s, 0)  # a boost never lifts past the face
     s = arranged(table(chapter=3))
     boss = enemy(s, level=3, hp=30)
-    boss.update(kind="boss", card="solveig", dice=3)
+    boss.kind, boss.card, boss.dice = "boss", "solveig", 3
     s, events = play(s, 0, "attack", [1, 1, 6, 5, 1], creature="e1")
     assert of(events, "AttackRolled")[0]["enemy"] == [7, 6, 2]
 
@@ -237,7 +237,7 @@ def test_solveigs_hex_follows_each_attack_and_a_ward_counters_it() -> None:
     ability is dodged or countered (Solveig's hex: a ward rune)."""
     s = arranged(table(seats=2, chapter=3))
     boss = enemy(s, level=3, hp=40, dr="1")
-    boss.update(kind="boss", card="solveig", dice=3, name="Solveig the witch")
+    boss.kind, boss.card, boss.dice, boss.name = "boss", "solveig", 3, "Solveig the witch"
     s.heroes[1].runes = [next(rid for rid, r in C.runes.items() if r["effect"]["op"] == "ward")]
     s, _ = play(s, 0, "attack", [6, 6, 1, 1, 1], creature="e1")
     s, events = play(s, 0, "finalize", [2, 2, 5, 6])
@@ -260,7 +260,7 @@ def test_every_holographic_card_is_a_boss_or_story_reward() -> None:
 def test_the_bosss_finisher_takes_its_trophy() -> None:
     s = arranged(table(seats=2))
     boss = enemy(s, hp=1, name="Vahva the cave bear")
-    boss.update(kind="boss", card="vahva", dice=1, omen=True)
+    boss.kind, boss.card, boss.dice, boss.omen = "boss", "vahva", 1, True
     s, _ = play(s, 0, "attack", [6, 1], creature="e1")
     s, events = play(s, 0, "finalize", [4])
     assert "holo_0" in s.heroes[0].gear and s.heroes[0].equipped.get("artifact") == "holo_0"

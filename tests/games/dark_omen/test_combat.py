@@ -116,7 +116,7 @@ def test_l1_solo_two_boosts_make_the_4_a_6() -> None:
     s, events = play(s, 0, "finalize", [3])
     (battle,) = of(events, "BattleEnded")
     assert [x["by"] for x in battle["strikes"]] == ["hero"]
-    assert s.creatures[0]["hp"] == 20 - 2  # unarmed D4−1: a 3 deals 2
+    assert s.creatures[0].hp == 20 - 2  # unarmed D4−1: a 3 deals 2
 
 
 def test_l1_solo_one_boost_ties_and_nobody_strikes() -> None:
@@ -131,7 +131,7 @@ def test_armour_never_takes_an_enemy_blow_below_1() -> None:
     """DO L414: at least 1 damage."""
     s, _ = solo_l1()
     s.heroes[0].gear, s.heroes[0].equipped = ["g1_a6"], {"shield": "g1_a6"}
-    s.creatures[0]["dr"] = "1"
+    s.creatures[0].dr = "1"
     s, _ = play(s, 0, "attack", [1, 6], creature="e1")
     s, events = play(s, 0, "finalize")
     assert of(events, "BattleEnded")[0]["strikes"][0]["damage"] == 1
@@ -243,7 +243,7 @@ def test_team_members_vote_on_a_tie_in_the_boost_window() -> None:
     assert ("tie_first", {"first": 1}) in choices(s, 0)
     s, _ = play(s, 0, "tie_first", first=0)
     s, _ = play(s, 1, "tie_first", first=0)
-    assert s.heroes[0].pending["tie_votes"] == {"0": 0, "1": 0}
+    assert s.heroes[0].pending.tie_votes == {"0": 0, "1": 0}
     s, _ = play(s, 0, "finalize")
     s, events = play(s, 1, "finalize", [2])
     # seat 0 first: its 6 ties the enemy 6; seat 1's 6 beats the 4 and strikes
@@ -270,4 +270,4 @@ def test_a_ranged_attack_takes_no_blow_and_the_enemy_rushes_the_attacker() -> No
     s, _ = play(s, 0, "attack", [1, 6], creature="e1")
     s, events = play(s, 0, "finalize")
     assert of(events, "BattleEnded")[0]["strikes"] == []  # the enemy's win hits nobody at range
-    assert s.heroes[0].hp == 15 and s.creatures[0]["space"] == here
+    assert s.heroes[0].hp == 15 and s.creatures[0].space == here

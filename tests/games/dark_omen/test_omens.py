@@ -87,11 +87,11 @@ def test_named_creatures_need_no_flip_and_tokens_take_the_levels_named() -> None
 def test_an_omen_flips_location_tokens_without_the_price() -> None:
     """DO L302: "Some Omens … will have you flip the location tokens without paying"."""
     s = arranged(table(chapter=3))
-    shut = [sp for sp, loc in s.locations.items() if loc["kind"] == "runehenge" and not loc["open"]]
+    shut = [sp for sp, loc in s.locations.items() if loc.kind == "runehenge" and not loc.open]
     assert shut
     s, events = with_omen(s, "l3_screaming_hall")
     assert sorted(e["space"] for e in of(events, "LocationUnlocked")) == sorted(shut)
-    assert all(s.locations[sp]["open"] for sp in shut)
+    assert all(s.locations[sp].open for sp in shut)
 
 
 def test_the_omen_is_read_aloud_with_its_rules() -> None:
@@ -114,7 +114,7 @@ def test_a_storm_makes_black_lines_dearer_all_day() -> None:
     won: its rules last the day (DO L135)."""
     here, wall = wall_step()
     s, _ = with_omen(arranged(table(), at=here), "demonic_weather")
-    s.omen["status"] = "success"  # type: ignore[index]
+    s.omen.status = "success"
     s, _ = play(s, 0, "move", to=wall)
     assert (s.heroes[0].at, s.heroes[0].mp) == (wall, 15 - 6)
 
@@ -122,7 +122,7 @@ def test_a_storm_makes_black_lines_dearer_all_day() -> None:
 def test_fury_adds_to_every_enemy_damage_roll() -> None:
     """Attack at Dawn: enemies strike 1 harder (DO L412 plus the card)."""
     s, _ = with_omen(arranged(table()), "attack_at_dawn")
-    s.creatures = [x for x in s.creatures if not x.get("omen")]
+    s.creatures = [x for x in s.creatures if not x.omen]
     enemy(s, dr="3")
     s, _ = play(s, 0, "attack", rolls=[2, 5], creature="e1")
     s, events = play(s, 0, "finalize")
@@ -136,7 +136,7 @@ def test_fire_scorches_who_steps_in_and_a_doused_fire_does_not() -> None:
     assert s.heroes[0].hp == 14
     assert ("tend", {"prop": "fire_devil.1"}) in choices(s, 0)
     s, _ = play(s, 0, "tend", prop="fire_devil.1")
-    assert s.heroes[0].ap == 2 and not any(p["space"] == 35 for p in s.props)
+    assert s.heroes[0].ap == 2 and not any(p.space == 35 for p in s.props)
     s, _ = play(s, 0, "move", to=36)
     s, _ = play(s, 0, "move", to=35)
     assert s.heroes[0].hp == 14
@@ -170,7 +170,7 @@ def test_collecting_the_omen_loot_succeeds_when_every_piece_is_held() -> None:
     s, events = play(s, 0, "tend", prop="l1_hungry_ferry.1")
     assert not of(events, "OmenEnded")
     s, _ = play(s, 0, "move", to=107)
-    assert next(p for p in s.props if p["id"] == "l1_hungry_ferry.1")["space"] == 107  # it goes along
+    assert next(p for p in s.props if p.id == "l1_hungry_ferry.1").space == 107  # it goes along
     s, events = play(s, 1, "tend", prop="l1_hungry_ferry.2")
     assert of(events, "OmenEnded") == [{"omen": "l1_hungry_ferry", "status": "success"}]
 
@@ -199,22 +199,22 @@ def test_a_race_for_the_same_omen_loot_is_lost_by_the_second() -> None:
 def test_clearing_every_grave_succeeds_and_pays_at_once() -> None:
     """Broken Barrow: lay each grave to rest, 1 AP each (facts §7: a location action)."""
     s, _ = with_omen(arranged(table(chapter=2)), "l2_broken_barrow")
-    graves = [(p["id"], p["space"]) for p in s.props]
+    graves = [(p.id, p.space) for p in s.props]
     assert [sp for _, sp in graves] == [62, 64, 25]
     for i, (pid, space) in enumerate(graves):
         s.heroes[0].at = space
         s, events = play(s, 0, "tend", prop=pid)
         assert bool(of(events, "OmenEnded")) == (i == len(graves) - 1)
-    assert s.heroes[0].ap == 3 and s.omen["status"] == "success"  # type: ignore[index]
+    assert s.heroes[0].ap == 3 and s.omen.status == "success"
 
 
 def test_a_call_for_aid_leads_the_hunter_home() -> None:
     """A Call for Aid (DO L142): lead the one calling for aid to Hoglichten's gate."""
     s, _ = with_omen(arranged(table(), at=41), "a_call_for_aid")
     s, _ = play(s, 0, "tend", prop="a_call_for_aid.1")
-    assert s.props[0]["carried_by"] == 0
+    assert s.props[0].carried_by == 0
     s.heroes[0].at = 40
-    s.props[0]["space"] = 40
+    s.props[0].space = 40
     s.layers = {"white": 0, "clear": 0}
     step = next(a for t, a in choices(s, 0) if t == "move" and a["to"] == 39)
     s, events = play(s, 0, "move", **{k: v for k, v in step.items() if k != "hero"})
@@ -228,7 +228,7 @@ def test_the_escorted_falls_where_the_hero_falls_and_the_props_leave_with_the_da
     enemy(s, space=41, dr="3")
     s, _ = play(s, 0, "attack", rolls=[1, 6], creature="e1")
     s, _ = play(s, 0, "finalize", rolls=[3])
-    assert not s.heroes[0].alive and s.props[0]["carried_by"] is None and s.props[0]["space"] == 41
+    assert not s.heroes[0].alive and s.props[0].carried_by is None and s.props[0].space == 41
     s2 = arranged(table())
     s2, _ = with_omen(s2, "fire_devil")
     s2.round = 4
@@ -245,8 +245,8 @@ def test_the_omen_guards_stand_in_hunts_and_must_fall_too() -> None:
     assert set(placed) == omen_guards
     assert all(placed[g]["mission"] == "hunt" and placed[g]["level"] == C.guards[g]["level"] for g in placed)
     s, events = with_omen(arranged(table()), "l1_weeping_ford")
-    guard = next(x for x in s.creatures if x["kind"] == "guard")
-    assert guard["name"] == "Gate Warden" and guard["space"] == 5 and guard["omen"]
+    guard = next(x for x in s.creatures if x.kind == "guard")
+    assert guard.name == "Gate Warden" and guard.space == 5 and guard.omen
     s.creatures = [guard]
     assert not omens.hunt_met(s, C, C.omens["l1_weeping_ford"])
     s.creatures = []

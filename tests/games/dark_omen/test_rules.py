@@ -8,6 +8,7 @@ from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.board import load_board, neighbours, pos_to_tab, tab_to_pos
 from app.games.dark_omen.content import load
 from app.games.dark_omen.rules import stats
+from app.games.dark_omen.state import Omen, Question
 from app.kernel import table as kernel
 from app.kernel.types import RuleError, Viewer
 from tests.games.dark_omen.harness import arranged, choices, enemy, of, play, table
@@ -55,10 +56,10 @@ def test_the_runehenge_turns_each_layer_the_way_the_player_chooses() -> None:
     """DO L312-313: on 47, a gold offered, rolls 4 and 3, white counter-clockwise and clear
     clockwise: tabs 18 → 14 and 17 → 20; 1 AP and 1 gold."""
     s = arranged(table(), at=47, gold=1)
-    s.locations[47]["open"] = True
+    s.locations[47].open = True
     s.layers = {"white": tab_to_pos(18), "clear": tab_to_pos(17)}
     s, _ = play(s, 0, "runehenge", [4, 3], offering="gold")
-    assert s.heroes[0].pending == {"kind": "runehenge", "rolls": [4, 3]}
+    assert s.heroes[0].pending == Question("runehenge", rolls=[4, 3])
     s, events = play(s, 0, "turn", white="ccw", clear="cw")
     assert {k: pos_to_tab(v) for k, v in s.layers.items()} == {"white": 14, "clear": 20}
     assert (s.heroes[0].ap, s.heroes[0].gold) == (1, 0)
@@ -66,7 +67,7 @@ def test_the_runehenge_turns_each_layer_the_way_the_player_chooses() -> None:
 
 def test_no_runehenge_without_an_offering_or_away_from_one() -> None:
     s = arranged(table(), at=47, gold=0)
-    s.locations[47]["open"] = True
+    s.locations[47].open = True
     with pytest.raises(RuleError):
         play(s, 0, "runehenge", [4, 3], offering="gold")
     s = arranged(table(), at=46, gold=1)
@@ -77,11 +78,11 @@ def test_no_runehenge_without_an_offering_or_away_from_one() -> None:
 def test_a_location_token_is_unlocked_with_1_ap_and_2_blood() -> None:
     """DO L302."""
     s = arranged(table(), at=47, gold=1)
-    assert not s.locations[47]["open"]
+    assert not s.locations[47].open
     assert not any(t == "runehenge" for t, _ in choices(s, 0))
     s.heroes[0].blood = 2
     s, _ = play(s, 0, "unlock")
-    assert s.locations[47]["open"] and s.heroes[0].blood == 0 and s.heroes[0].ap == 1
+    assert s.locations[47].open and s.heroes[0].blood == 0 and s.heroes[0].ap == 1
 
 
 def test_towns_are_entered_by_the_gate_and_their_moves_cost_ap() -> None:
@@ -165,7 +166,7 @@ def test_courage_makes_a_5_a_7_that_beats_a_6() -> None:
     holding(s, 0, "herb_blue", "herb_yellow")
     s, _ = play(s, 0, "attack", [5, 6], creature="e1")
     s, _ = play(s, 0, "courage", index=0)
-    assert s.heroes[0].pending["dice"]["0"] == [7]
+    assert s.heroes[0].pending.dice["0"] == [7]
     s, events = play(s, 0, "finalize", [4])
     assert [x["by"] for x in of(events, "BattleEnded")[0]["strikes"]] == ["hero"]
 
@@ -173,10 +174,10 @@ def test_courage_makes_a_5_a_7_that_beats_a_6() -> None:
 def test_meditation_needs_an_active_omen() -> None:
     """DO L288-289."""
     s = arranged(table())
-    assert s.omen is not None and s.omen["status"] == "active"
+    assert s.omen is not None and s.omen.status == "active"
     s, _ = play(s, 0, "meditate")
     assert s.heroes[0].mp == 16
-    s.omen["status"] = "success"
+    s.omen.status = "success"
     with pytest.raises(RuleError):
         play(s, 0, "meditate")
 
@@ -191,9 +192,9 @@ def test_a_fallen_hero_rises_as_a_zombie_guarding_the_belongings() -> None:
     s, events = play(s, 0, "finalize", [5])
     (died,) = of(events, "HeroDied")
     assert died["seat"] == 0 and not s.heroes[0].alive
-    zombie = next(c for c in s.creatures if c["kind"] == "zombie")
-    assert (zombie["hp"], zombie["armor"], zombie["space"]) == (8, 0, 10)
-    assert s.graves["10"]["gold"] == 3
+    zombie = next(c for c in s.creatures if c.kind == "zombie")
+    assert (zombie.hp, zombie.armor, zombie.space) == (8, 0, 10)
+    assert s.graves["10"].gold == 3
     assert s.heroes[0].character in s.fallen
     assert not choices(s, 0)  # the new character comes at the start of the next round
     s, _ = play(s, 1, "end_round")
@@ -256,7 +257,7 @@ def test_gambling_costs_1_ap_1_mp_and_1_gold() -> None:
     s, _ = play(s, 0, "gamble", [1, 1, 2, 6, 6], game="draugr")
     assert (s.heroes[0].ap, s.heroes[0].mp, s.heroes[0].gold) == (1, 14, 1)
     s, _ = play(s, 0, "reroll", [1, 3], faces=[6])
-    assert s.heroes[0].pending["dice"] == [1, 1, 2, 1, 3]
+    assert s.heroes[0].pending.dice == [1, 1, 2, 1, 3]
     s, events = play(s, 0, "stand", [6, 6, 5, 4])
     assert of(events, "GambleEnded")[0]["winners"] == [0]
     assert s.heroes[0].gold == 4 and s.heroes[0].pending is None
@@ -323,11 +324,11 @@ def test_valor_adds_1_damage_and_resistance_halves_the_kill_morale() -> None:
 def test_an_omen_pays_at_once_and_moves_the_meter_toward_light() -> None:
     """DO L138: success pays immediately and the day goes on."""
     s = arranged(table(seats=2), at=79)
-    s.omen = {"id": "demonic_weather", "status": "active", "blood": 0}  # reach 80
+    s.omen = Omen("demonic_weather")  # reach 80
     meter = s.meter
     s, events = play(s, 0, "move", to=80)
     assert of(events, "OmenEnded") == [{"omen": "demonic_weather", "status": "success"}]
-    assert s.meter == meter + 1 and s.omen["status"] == "success"
+    assert s.meter == meter + 1 and s.omen.status == "success"
     assert s.heroes[0].ap == 1 and s.round == 1
 
 
@@ -402,7 +403,7 @@ def test_a_face_down_creature_token_hides_its_level_until_engaged() -> None:
 
     s = arranged(table(chapter=2))
     foe = enemy(s, level=1, cid="c9")
-    foe.update(card=None, name=None, hp=None, token="ct03.c9")
+    foe.card, foe.name, foe.hp, foe.token = None, None, None, "ct03.c9"
     seen = DARK_OMEN.view(s, SPECTATOR)["creatures"][0]
     assert seen["face_down"] and seen["level"] is None and "token" not in seen
     assert DARK_OMEN.view(s, GAME_MASTER)["creatures"][0]["level"] == 1
@@ -410,7 +411,7 @@ def test_a_face_down_creature_token_hides_its_level_until_engaged() -> None:
     assert all("level" not in label for label in (c.label for p in DARK_OMEN.prompts(s) for c in p.choices))
     s, events = play(s, 0, "attack", [5, 1, 3], creature="c9")
     assert of(events, "CreatureTokenFlipped") == [{"creature": "c9", "token": "ct03.c9", "level": 1}]
-    assert C.creatures[s.creatures[0]["card"]]["level"] == 1 and not DARK_OMEN.secrets(s)
+    assert C.creatures[s.creatures[0].card]["level"] == 1 and not DARK_OMEN.secrets(s)
 
 
 def test_free_actions_stay_open_after_a_seat_is_done_with_the_round() -> None:

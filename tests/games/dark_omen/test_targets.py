@@ -33,7 +33,7 @@ def test_the_offered_attack_and_moves_name_their_creature_and_spaces() -> None:
     s = arranged(table(seats=2), at=10)
     foe = enemy(s, space=10)
     offered = [Choice(t, a, "") for t, a in choices(s, 0)]
-    assert f"creature:{foe['id']}" in {targets.choice_target(s, c) for c in offered}
+    assert f"creature:{foe.id}" in {targets.choice_target(s, c) for c in offered}
     moves = [c for c in offered if c.type == "move"]
     assert moves and all(targets.choice_target(s, c) == f"space:{c.args['to']}" for c in moves)
 

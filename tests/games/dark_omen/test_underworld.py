@@ -12,8 +12,8 @@ UNDER = load_board().underworld
 def test_chapter_4_is_played_on_the_underworld_always_at_night() -> None:
     s = table(chapter=4)
     assert s.night and s.round == 1
-    assert s.locations[39]["kind"] == "mole_dwarf_ruin" and s.locations[39]["open"]  # a place
-    assert not s.locations[12]["open"]  # Gloomy Waters: a face-down token
+    assert s.locations[39].kind == "mole_dwarf_ruin" and s.locations[39].open  # a place
+    assert not s.locations[12].open  # Gloomy Waters: a face-down token
     a, b = s.vortices
     assert ring_sector(a)[0] == ring_sector(b)[0] == 1  # both on the middle ring (DO L534-535)
 

@@ -10,7 +10,7 @@ import random
 from app.games.dark_omen.board import distance, neighbours
 from app.games.dark_omen.content import load
 from app.games.dark_omen.rules.stats import side_of
-from app.games.dark_omen.state import State
+from app.games.dark_omen.state import Battle, State
 from app.kernel.types import Choice, Prompt
 
 
@@ -35,16 +35,16 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
     if "turn" in by:
         return rng.choice(by["turn"])
     p = h.pending
-    if p is not None and p["kind"] == "battle":
+    if p is not None and p.kind == "battle":
         return battle_pick(s, prompt.seat, by)
-    if p is not None and p["kind"] in ("draugr", "barrow"):
+    if p is not None and p.kind in ("draugr", "barrow"):
         high = [c for c in by.get("reroll", []) if all(f >= 4 for f in c.args["faces"])]
-        return (high[-1] if high and p["kind"] == "draugr" else None) or first("stand")
-    if p is not None and p["kind"] == "hard_life":
-        return first("draw_die") if sum(p["dice"]) <= 13 else first("stand")
-    if p is not None and p["kind"] == "gamble_host":
+        return (high[-1] if high and p.kind == "draugr" else None) or first("stand")
+    if p is not None and p.kind == "hard_life":
+        return first("draw_die") if sum(p.dice) <= 13 else first("stand")
+    if p is not None and p.kind == "gamble_host":
         return first("start_gamble") or prompt.choices[0]
-    if p is not None and p["kind"] == "team":
+    if p is not None and p.kind == "team":
         return first("launch_team", "withdraw_team")
     pick = first("join_team")
     if pick is not None and h.hp > 5:
@@ -103,9 +103,9 @@ def battle_pick(s: State, seat: int, by: dict[str, list[Choice]]) -> Choice:
     morale lasts; then resolve."""
     h = s.heroes[seat]
     p = h.pending
-    assert p is not None
-    enemy = sorted(p["enemy"], reverse=True)
-    dice = p["dice"][str(seat)]
+    assert isinstance(p, Battle)
+    enemy = sorted(p.enemy, reverse=True)
+    dice = p.dice[str(seat)]
     best: tuple[int, Choice] | None = None
     for c in by.get("boost", []):
         i = c.args["index"]
@@ -143,18 +143,18 @@ def goal_space(s: State, seat: int) -> int | str | None:
         town = min(side.towns, key=lambda name: (distance(h.at, side.towns[name]), name))  # type: ignore[arg-type]
         return f"{town}:market"
     targets: list[int] = []
-    if s.omen and s.omen["status"] == "active":
-        omen = c.omens[s.omen["id"]]
+    if s.omen and s.omen.status == "active":
+        omen = c.omens[s.omen.id]
         if omen["mission"] == "reach":
             return int(omen["space"])
         if omen["mission"] in ("hunt", "boss"):
-            targets = [x["space"] for x in s.creatures if x.get("omen") and isinstance(x["space"], int)]
-        if omen["mission"] == "escort" and any(p["carried_by"] == seat for p in s.props):
+            targets = [x.space for x in s.creatures if x.omen and isinstance(x.space, int)]
+        if omen["mission"] == "escort" and any(p.carried_by == seat for p in s.props):
             return int(omen["to"])
         if omen["mission"] in ("collect", "clear", "escort"):
-            targets = [p["space"] for p in s.props if p["carried_by"] is None and isinstance(p["space"], int)]
+            targets = [p.space for p in s.props if p.carried_by is None and isinstance(p.space, int)]
     if not targets and h.hp > 8:
-        targets = [x["space"] for x in s.creatures if isinstance(x["space"], int) and x["kind"] != "boss"]
+        targets = [x.space for x in s.creatures if isinstance(x.space, int) and x.kind != "boss"]
     if not targets:
         targets = list(s.loot)
     if not targets:

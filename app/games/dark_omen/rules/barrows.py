@@ -29,7 +29,7 @@ from app.games.dark_omen.rules.heroes import (
     torch_charges,
 )
 from app.games.dark_omen.rules.stats import side_of
-from app.games.dark_omen.state import Hero, State
+from app.games.dark_omen.state import Hero, Question, State
 from app.kernel.types import Choice
 
 
@@ -68,19 +68,19 @@ def keep_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """Keep some dice and reroll the rest (DO L344-346, L318): one choice per set of faces
     to reroll, and standing."""
     p = h.pending
-    assert p is not None
+    assert isinstance(p, Question)
     seat = h.seat
-    out = [ch("stand", seat, f"Stop with {p['dice']}")]
-    if p["rolls_left"] > 0:
-        distinct = sorted(set(p["dice"]))
+    out = [ch("stand", seat, f"Stop with {p.dice}")]
+    if p.rolls_left > 0:
+        distinct = sorted(set(p.dice))
         for n in range(1, len(distinct) + 1):
             for group in combinations(distinct, n):
                 out.append(
                     ch("reroll", seat, f"Reroll every {', '.join(map(str, group))}", faces=list(group))
                 )
-    if p["kind"] == "barrow" and torch_charges(s, c, h) > 0:
+    if p.kind == "barrow" and torch_charges(s, c, h) > 0:
         out.append(ch("torch_rolls", seat, "Spend a torch charge for 3 more rolls"))
-        if len(p["dice"]) < 4:
+        if len(p.dice) < 4:
             out.append(ch("torch_die", seat, "Spend a torch charge to add a 4th die"))
     return out
 
@@ -108,38 +108,41 @@ def do_explore_barrow(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 @action("torch_rolls")
 def do_torch_rolls(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     p = ctx.s.heroes[seat].pending
-    assert p is not None
+    assert isinstance(p, Question)
     spend_torch(ctx, seat)
-    ctx.emit("PendingRoll", seat=seat, kind="barrow", dice=p["dice"], rolls_left=p["rolls_left"] + 3)
+    ctx.emit("PendingRoll", seat=seat, kind="barrow", dice=p.dice, rolls_left=p.rolls_left + 3)
 
 
 @action("torch_die")
 def do_torch_die(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     p = ctx.s.heroes[seat].pending
-    assert p is not None
+    assert isinstance(p, Question)
     spend_torch(ctx, seat)
-    ctx.emit("PendingRoll", seat=seat, kind="barrow", dice=[*p["dice"], d6(ctx)], rolls_left=p["rolls_left"])
+    ctx.emit("PendingRoll", seat=seat, kind="barrow", dice=[*p.dice, d6(ctx)], rolls_left=p.rolls_left)
 
 
 @action("reroll")
 def do_reroll(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     h = ctx.s.heroes[seat]
     p = h.pending
-    assert p is not None
-    dice = [d6(ctx) if d in args["faces"] else d for d in p["dice"]]
-    new = {k: v for k, v in p.items() if k != "kind"} | {"dice": dice, "rolls_left": p["rolls_left"] - 1}
-    ctx.emit("PendingRoll", seat=seat, kind=p["kind"], **new)
-    if p["kind"] == "draugr" and (new["rolls_left"] == 0 or shoots_the_moon(dice)):
+    assert isinstance(p, Question)
+    dice = [d6(ctx) if d in args["faces"] else d for d in p.dice]
+    new = {k: v for k, v in p.to_json().items() if k != "kind"} | {
+        "dice": dice,
+        "rolls_left": p.rolls_left - 1,
+    }
+    ctx.emit("PendingRoll", seat=seat, kind=p.kind, **new)
+    if p.kind == "draugr" and (new["rolls_left"] == 0 or shoots_the_moon(dice)):
         end_turn(ctx, seat)
-    elif p["kind"] == "barrow" and new["rolls_left"] == 0 and torch_charges(ctx.s, ctx.c, h) == 0:
+    elif p.kind == "barrow" and new["rolls_left"] == 0 and torch_charges(ctx.s, ctx.c, h) == 0:
         finish_barrow(ctx, seat)
 
 
 @action("stand")
 def do_stand(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     p = ctx.s.heroes[seat].pending
-    assert p is not None
-    if p["kind"] in ("draugr", "hard_life"):
+    assert isinstance(p, Question)
+    if p.kind in ("draugr", "hard_life"):
         end_turn(ctx, seat)
     else:
         finish_barrow(ctx, seat)
@@ -165,9 +168,9 @@ def finish_barrow(ctx: DoCtx, seat: int) -> None:
     s, c = ctx.s, ctx.c
     h = s.heroes[seat]
     p = h.pending
-    assert p is not None
-    pattern = barrow_pattern(p["dice"])
-    ctx.emit("BarrowExplored", seat=seat, dice=p["dice"], pattern=pattern)
+    assert isinstance(p, Question)
+    pattern = barrow_pattern(p.dice)
+    ctx.emit("BarrowExplored", seat=seat, dice=p.dice, pattern=pattern)
     ctx.emit("PendingCleared", seat=seat)
     lvl = stats_level(ctx)
     if pattern == "pair":

@@ -34,7 +34,7 @@ from app.games.dark_omen.rules.stats import (
     side_of,
     weapon_range,
 )
-from app.games.dark_omen.state import Hero, State
+from app.games.dark_omen.state import Battle, Creature, Hero, State, TeamAttack
 from app.kernel.types import Choice
 
 
@@ -45,12 +45,12 @@ def can_reach(s: State, seat: int, cid: str) -> bool:
     h = s.heroes[seat]
     if target is None:
         return False
-    if target["space"] == h.at:
+    if target.space == h.at:
         return True
     reach = weapon_range(s, c, seat)
-    if reach <= 0 or not isinstance(h.at, int) or not isinstance(target["space"], int):
+    if reach <= 0 or not isinstance(h.at, int) or not isinstance(target.space, int):
         return False
-    steps = line_of_sight(side_of(s, c), h.at, target["space"], s.layers)
+    steps = line_of_sight(side_of(s, c), h.at, target.space, s.layers)
     return steps is not None and steps <= reach
 
 
@@ -59,7 +59,7 @@ def engaged_by(s: State, cid: str) -> int | None:
     reserved until it resolves)."""
     for h in s.heroes:
         p = h.pending
-        if p and p["kind"] in ("battle", "team") and p["creature"] == cid:
+        if p and p.kind in ("battle", "team") and p.creature == cid:
             return h.seat
     return None
 
@@ -78,26 +78,26 @@ def attack_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     seat = h.seat
     out: list[Choice] = []
     for target in s.creatures:
-        if can_reach(s, seat, target["id"]) and engaged_by(s, target["id"]) in (None, seat):
-            out.append(ch("attack", seat, f"Attack the {name_of(target)} (1 AP)", creature=target["id"]))
+        if can_reach(s, seat, target.id) and engaged_by(s, target.id) in (None, seat):
+            out.append(ch("attack", seat, f"Attack the {name_of(target)} (1 AP)", creature=target.id))
             if level(s) >= 3 and h.mp >= heroic_cost(s, c, seat):
                 out.append(
                     ch(
                         "attack",
                         seat,
                         f"Heroic attack on the {name_of(target)}",
-                        creature=target["id"],
+                        creature=target.id,
                         heroic=True,
                     )
                 )
-            allies = team_allies(s, seat, target["id"])
+            allies = team_allies(s, seat, target.id)
             if allies:
                 out.append(
                     ch(
                         "propose_team",
                         seat,
                         f"Propose a team attack on the {name_of(target)}",
-                        creature=target["id"],
+                        creature=target.id,
                     )
                 )
     return out
@@ -106,10 +106,10 @@ def attack_choices(s: State, c: Content, h: Hero) -> list[Choice]:
 def team_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """The proposer of a team attack launches it once someone joined, or withdraws it."""
     p = h.pending
-    assert p is not None
+    assert isinstance(p, TeamAttack)
     out = [ch("withdraw_team", h.seat, "Withdraw the team attack")]
-    if p["joined"]:
-        out.insert(0, ch("launch_team", h.seat, f"Launch the team attack ({1 + len(p['joined'])} heroes)"))
+    if p.joined:
+        out.insert(0, ch("launch_team", h.seat, f"Launch the team attack ({1 + len(p.joined)} heroes)"))
     return out
 
 
@@ -117,19 +117,19 @@ def battle_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """The boost window (DO L404-406): 2 MP for +1 on one of your dice, never past 6; the
     Courage potion sets a die to 7 (DO L268); in a team only your contributed die(s)."""
     p = h.pending
-    assert p is not None
+    assert isinstance(p, Battle)
     seat = h.seat
-    if seat in p["ready"]:
+    if seat in p.ready:
         return []
-    team = len(p["members"]) > 1
-    dice = p["dice"][str(seat)]
-    usable = contributed_indices(dice, seat in p["heroic"], team)
+    team = len(p.members) > 1
+    dice = p.dice[str(seat)]
+    usable = contributed_indices(dice, seat in p.heroic, team)
     out: list[Choice] = []
     for i in usable:
         if dice[i] < 6 and h.mp >= 2:
             out.append(ch("boost", seat, f"Boost your {dice[i]} to {dice[i] + 1} (2 MP)", index=i))
     shield = h.equipped.get("shield")
-    if shield is not None and h.charges.get(shield, 0) > 0 and seat not in p.get("shields", []):
+    if shield is not None and h.charges.get(shield, 0) > 0 and seat not in p.shields:
         name = c.gear[shield]["name"]
         out.append(ch("raise_shield", seat, f"Raise the {name}: a token turns the next blow (DO L339)"))
     held = faces(c, h.inventory)
@@ -147,12 +147,12 @@ def tie_choices(s: State, h: Hero) -> list[Choice]:
     """Heroes whose contributed dice tie choose who faces the enemy first (DO L428); if the
     tied players name the same hero, that order stands (facts §21)."""
     p = h.pending
-    assert p is not None
-    mine = max(p["dice"][str(h.seat)])
-    tied = [m for m in p["members"] if m != h.seat and max(p["dice"][str(m)]) == mine]
+    assert isinstance(p, Battle)
+    mine = max(p.dice[str(h.seat)])
+    tied = [m for m in p.members if m != h.seat and max(p.dice[str(m)]) == mine]
     if not tied:
         return []
-    votes = p.get("tie_votes", {})
+    votes = p.tie_votes
     return [
         ch("tie_first", h.seat, f"{s.names[x]} faces the enemy first", first=x)
         for x in sorted([h.seat, *tied])
@@ -172,9 +172,9 @@ def invitation_choices(s: State, seat: int) -> list[Choice]:
     out = []
     for other in s.heroes:
         p = other.pending
-        if p and p["kind"] == "team" and seat in p["invited"]:
+        if p and p.kind == "team" and seat in p.invited:
             h = s.heroes[seat]
-            if ap_left(h) >= 1 and can_reach(s, seat, p["creature"]):
+            if ap_left(h) >= 1 and can_reach(s, seat, p.creature):
                 out.append(ch("join_team", seat, f"Join {s.names[other.seat]}'s attack", leader=other.seat))
                 if level(s) >= 3 and h.mp >= heroic_cost(s, load(), seat) and heroic_fits(s, p):
                     out.append(
@@ -184,18 +184,18 @@ def invitation_choices(s: State, seat: int) -> list[Choice]:
     return out
 
 
-def heroic_fits(s: State, p: dict[str, Any]) -> bool:
+def heroic_fits(s: State, p: TeamAttack) -> bool:
     """DO L463: no heroic die that would give the heroes more dice than the enemy. Judged on
     the team so far (the leader, those who joined, and this hero) once the enemy is known; a
     face-down token's dice stay hidden (DO L476), so launching drops what no longer fits."""
-    target = s.creature(p["creature"])
+    target = s.creature(p.creature)
     if target is None:
         return False
-    if target.get("card") is None:
+    if target.card is None:
         return True
-    members = 2 + len(p["joined"])
-    dice = int(target["dice"]) + creature_effect(s, load(), target, "dice")
-    return members + len(p["heroic"]) + 1 <= dice
+    members = 2 + len(p.joined)
+    dice = int(target.dice) + creature_effect(s, load(), target, "dice")
+    return members + len(p.heroic) + 1 <= dice
 
 
 @action("attack")
@@ -212,10 +212,10 @@ def do_attack(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
         change(ctx, seat, "a heroic attack", mp=-heroic_cost(s, c, seat))
     reveal(ctx, target)
     n = hero_dice(s) + (1 if heroic else 0)
-    ranged = [seat] if target["space"] != h.at else []
+    ranged = [seat] if target.space != h.at else []
     ctx.emit(
         "AttackRolled",
-        creature=target["id"],
+        creature=target.id,
         members=[seat],
         dice={str(seat): hero_roll(ctx, seat, n)},
         enemy=enemy_roll(ctx, target),
@@ -231,12 +231,12 @@ def hero_roll(ctx: DoCtx, seat: int, n: int) -> list[int]:
     return [max(1, d6(ctx) + bonus) for _ in range(n)]
 
 
-def enemy_dice(ctx: DoCtx, target: dict[str, Any]) -> int:
+def enemy_dice(ctx: DoCtx, target: Creature) -> int:
     """Its level's dice (DO L402) or its card's, plus any its effects add (DO L395)."""
-    return int(target["dice"]) + creature_effect(ctx.s, ctx.c, target, "dice")
+    return int(target.dice) + creature_effect(ctx.s, ctx.c, target, "dice")
 
 
-def enemy_roll(ctx: DoCtx, target: dict[str, Any]) -> list[int]:
+def enemy_roll(ctx: DoCtx, target: Creature) -> list[int]:
     """The enemy's attack dice, each with its card's modifier (a boss's "+1", DO L493)."""
     bonus = creature_effect(ctx.s, ctx.c, target, "attack")
     return [max(1, d6(ctx) + bonus) for _ in range(enemy_dice(ctx, target))]
@@ -252,8 +252,8 @@ def do_raise_shield(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 @action("boost")
 def do_boost(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     p = ctx.s.heroes[seat].pending
-    assert p is not None
-    die = p["dice"][str(seat)][args["index"]]
+    assert isinstance(p, Battle)
+    die = p.dice[str(seat)][args["index"]]
     ctx.emit("DieBoosted", seat=seat, index=args["index"], to=die + 1, mp=2)
 
 
@@ -278,12 +278,12 @@ def do_tie_first(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 def do_finalize(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     h = ctx.s.heroes[seat]
     p = h.pending
-    assert p is not None
+    assert isinstance(p, Battle)
     ctx.emit("BattleReady", seat=seat)
     p = h.pending
-    assert p is not None
-    living = [m for m in p["members"] if ctx.s.heroes[m].alive]
-    if all(m in p["ready"] for m in living):
+    assert isinstance(p, Battle)
+    living = [m for m in p.members if ctx.s.heroes[m].alive]
+    if all(m in p.ready for m in living):
         resolve_battle(ctx, p)
 
 
@@ -306,7 +306,7 @@ def do_join_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 def do_decline_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     ctx.emit("TeamAnswered", seat=seat, leader=args["leader"], join=False)
     p = ctx.s.heroes[args["leader"]].pending
-    if p is not None and not p["invited"] and not p["joined"]:
+    if isinstance(p, TeamAttack) and not p.invited and not p.joined:
         ctx.emit("TeamWithdrawn", seat=args["leader"], why="nobody joined")
 
 
@@ -321,19 +321,17 @@ def do_launch_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     would give the heroes more dice than the enemy is refused (DO L463)."""
     s, c = ctx.s, ctx.c
     p = s.heroes[seat].pending
-    assert p is not None
-    target = s.creature(p["creature"])
+    assert isinstance(p, TeamAttack)
+    target = s.creature(p.creature)
     members = [seat] + [
-        m
-        for m in p["joined"]
-        if s.heroes[m].alive and ap_left(s.heroes[m]) >= 1 and can_reach(s, m, p["creature"])
+        m for m in p.joined if s.heroes[m].alive and ap_left(s.heroes[m]) >= 1 and can_reach(s, m, p.creature)
     ]
     ctx.emit("TeamWithdrawn", seat=seat, why="launched")
     if target is None or len(members) < 2:
         return
     reveal(ctx, target)
     heroic: list[int] = []
-    for m in p["heroic"]:
+    for m in p.heroic:
         if m in members and len(members) + len(heroic) + 1 <= enemy_dice(ctx, target):
             heroic.append(m)
     for m in members:
@@ -341,10 +339,10 @@ def do_launch_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     for m in heroic:
         change(ctx, m, "a heroic attack", mp=-heroic_cost(s, c, m))
     dice = {str(m): hero_roll(ctx, m, hero_dice(s) + (1 if m in heroic else 0)) for m in members}
-    ranged = [m for m in members if s.heroes[m].at != target["space"]]
+    ranged = [m for m in members if s.heroes[m].at != target.space]
     ctx.emit(
         "AttackRolled",
-        creature=target["id"],
+        creature=target.id,
         members=members,
         dice=dice,
         enemy=enemy_roll(ctx, target),

@@ -170,7 +170,7 @@ def lose_campaign(ctx: DoCtx, reason: str) -> None:
 def restartable(state: State) -> bool:
     """A chapter is being played and a hero has fallen since it began."""
     saved = state.save_point
-    return state.chapter is not None and saved is not None and len(state.fallen) > len(saved["fallen"])
+    return state.chapter is not None and saved is not None and len(state.fallen) > len(saved.fallen)
 
 
 def restart_choices(state: State, seat: Any) -> list[Choice]:

@@ -16,6 +16,7 @@ from app.games.dark_omen.rules.heroes import change, name_of, roll_spec
 from app.games.dark_omen.rules.omens import fury
 from app.games.dark_omen.rules.runes import ward
 from app.games.dark_omen.rules.stats import armor, creature_effect, damage_bonus, direct_damage, weapon_roll
+from app.games.dark_omen.state import Battle, Creature
 
 
 def agreed_order(order: list[tuple[int, int]], votes: dict[str, int]) -> list[tuple[int, int]]:
@@ -36,13 +37,13 @@ def agreed_order(order: list[tuple[int, int]], votes: dict[str, int]) -> list[tu
     return out
 
 
-def unblocked_picker(ctx: DoCtx, p: dict[str, Any]) -> Any:
+def unblocked_picker(ctx: DoCtx, p: Battle) -> Any:
     """The table option for whom an unblocked enemy die hits (DO L430, L467)."""
     rule = ctx.s.options.get("unblocked_target", "lowest")
     heroes = ctx.s.heroes
 
     def dice_of(seat: int) -> list[int]:
-        return sorted(p["dice"][str(seat)], reverse=True)
+        return sorted(p.dice[str(seat)], reverse=True)
 
     def pick(seats: list[int]) -> int:
         match rule:
@@ -59,34 +60,34 @@ def unblocked_picker(ctx: DoCtx, p: dict[str, Any]) -> Any:
     return None if rule == "lowest" else pick
 
 
-def resolve_battle(ctx: DoCtx, p: dict[str, Any]) -> None:
+def resolve_battle(ctx: DoCtx, p: Battle) -> None:
     """Pair the dice and resolve every damage roll in order (combat.strikes); the enemy
     DR is its card's roll minus each hero's armour, at least 1 (DO L412-414); a hero's DR
     is the weapon roll plus bonuses minus the enemy's armour (DO L416-419)."""
     s, c = ctx.s, ctx.c
-    members = [m for m in p["members"] if s.heroes[m].alive]
-    target = s.creature(p["creature"])
-    team = len(p["members"]) > 1
+    members = [m for m in p.members if s.heroes[m].alive]
+    target = s.creature(p.creature)
+    team = len(p.members) > 1
     outcomes: list[dict[str, Any]] = []
     slain_by: int | None = None
-    shields = list(p.get("shields", []))
+    shields = list(p.shields)
     if target is not None and members:
         contributions: dict[int, list[int]] = {}
         unused: dict[int, list[int]] = {}
         for m in members:
-            contributions[m], unused[m] = contributed(p["dice"][str(m)], m in p["heroic"], team)
-        order = agreed_order(ordered(contributions, unused), p.get("tie_votes", {}))
+            contributions[m], unused[m] = contributed(p.dice[str(m)], m in p.heroic, team)
+        order = agreed_order(ordered(contributions, unused), p.tie_votes)
         if not team:
             order = [(members[0], d) for d in contributions[members[0]]]
-        hits = strikes(p["enemy"], order, solo=not team, unblocked_target=unblocked_picker(ctx, p))
+        hits = strikes(p.enemy, order, solo=not team, unblocked_target=unblocked_picker(ctx, p))
         for hit in hits:
-            if target["hp"] <= 0 or not any(s.heroes[m].alive for m in members):
+            if target.hp <= 0 or not any(s.heroes[m].alive for m in members):
                 break
             if hit.by == "enemy":
-                victims = [v for v in hit.seats if s.heroes[v].alive and v not in p["ranged"]]
+                victims = [v for v in hit.seats if s.heroes[v].alive and v not in p.ranged]
                 if not victims:
                     continue
-                roll = roll_spec(ctx, target["dr"]) + fury(s, c)
+                roll = roll_spec(ctx, target.dr) + fury(s, c)
                 roll += creature_effect(s, c, target, "damage")
                 direct = creature_effect(s, c, target, "direct")
                 wound = creature_effect(s, c, target, "wound")
@@ -113,19 +114,19 @@ def resolve_battle(ctx: DoCtx, p: dict[str, Any]) -> None:
                         continue
                     change(ctx, striker, "three black tokens (DO L541)", mp=-1)
                 roll = roll_spec(ctx, weapon_roll(s, c, striker))
-                enemy_armor = int(target["armor"]) + creature_effect(s, c, target, "armor")
+                enemy_armor = int(target.armor) + creature_effect(s, c, target, "armor")
                 damage = max(0, roll + damage_bonus(s, c, striker) - enemy_armor)
                 damage += direct_damage(s, c, striker)
                 outcomes.append({"by": "hero", "seat": striker, "roll": roll, "damage": damage})
                 hurt_creature(ctx, target, damage, striker, announce=False)
-                if target["hp"] <= 0:
+                if target.hp <= 0:
                     slain_by = striker
-    ctx.emit("BattleEnded", creature=p["creature"], members=p["members"], strikes=outcomes)
-    if target is not None and target["hp"] <= 0:
+    ctx.emit("BattleEnded", creature=p.creature, members=p.members, strikes=outcomes)
+    if target is not None and target.hp <= 0:
         creature_slain(ctx, target, slain_by if slain_by is not None else members[0])
-    elif target is not None and p["ranged"]:
+    elif target is not None and p.ranged:
         rush(ctx, target, p)
-    if target is not None and target["kind"] == "boss" and target in s.creatures:
+    if target is not None and target.kind == "boss" and target in s.creatures:
         boss_phases(ctx, "after_attack")
 
 
@@ -139,14 +140,14 @@ def shield_blocks(ctx: DoCtx, seat: int) -> bool:
     return True
 
 
-def rush(ctx: DoCtx, target: dict[str, Any], p: dict[str, Any]) -> None:
+def rush(ctx: DoCtx, target: Creature, p: Battle) -> None:
     """A ranged attack enrages the enemy: it rushes to the ranged attacker with the least
     HP + MP, unless a melee attacker was on its space (DO L363-365, facts §15)."""
     s = ctx.s
-    if any(m not in p["ranged"] for m in p["members"]):
+    if any(m not in p.ranged for m in p.members):
         return
-    living = [m for m in p["ranged"] if s.heroes[m].alive]
+    living = [m for m in p.ranged if s.heroes[m].alive]
     if not living:
         return
     seat = min(living, key=lambda m: (s.heroes[m].hp + s.heroes[m].mp, m))
-    ctx.emit("CreatureMoved", creature=target["id"], to=s.heroes[seat].at, why="rushes the ranged attacker")
+    ctx.emit("CreatureMoved", creature=target.id, to=s.heroes[seat].at, why="rushes the ranged attacker")

@@ -198,12 +198,12 @@ def end_day(ctx: DoCtx, st: dict[str, Any]) -> None:
     """An unfinished omen fails at day end (DO L138); after day 6 the chapter ends."""
     s, c = ctx.s, ctx.c
     last = s.day >= days_in_chapter(s)
-    if s.omen is not None and s.omen["status"] == "active":
-        omen = c.omens[s.omen["id"]]
-        ctx.emit("OmenEnded", omen=s.omen["id"], status="failure")
+    if s.omen is not None and s.omen.status == "active":
+        omen = c.omens[s.omen.id]
+        ctx.emit("OmenEnded", omen=s.omen.id, status="failure")
         reward(ctx, omen["failure"], f"{omen['name']} failed")
         move_meter(ctx, int(omen.get("meter_failure", -1)), f"{omen['name']} failed")
-    result = "win" if s.omen is not None and s.omen["status"] == "success" else "loss"
+    result = "win" if s.omen is not None and s.omen.status == "success" else "loss"
     ctx.emit("DayEnded", day=s.day)
     if s.result is not None:
         return
@@ -225,19 +225,19 @@ def check(ctx: DoCtx) -> None:
     if out_of_characters(s):
         lose_campaign(ctx, "a player needs a new character and none is left (DO L202)")
         return
-    if s.omen is None or s.omen["status"] != "active":
+    if s.omen is None or s.omen.status != "active":
         return
-    omen = c.omens[s.omen["id"]]
+    omen = c.omens[s.omen.id]
     if mission_met(s, c, omen):
-        ctx.emit("OmenEnded", omen=s.omen["id"], status="success")
+        ctx.emit("OmenEnded", omen=s.omen.id, status="success")
         reward(ctx, omen["success"], f"{omen['name']} succeeded")
         move_meter(ctx, int(omen.get("meter_success", 1)), f"{omen['name']} succeeded")
 
 
 def blood_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """Blood of the beast handed in for an omen that gathers it (DO L422), at 0 AP."""
-    if s.omen and s.omen["status"] == "active" and h.blood > 0:
-        omen = c.omens[s.omen["id"]]
+    if s.omen and s.omen.status == "active" and h.blood > 0:
+        omen = c.omens[s.omen.id]
         if omen["mission"] == "gather":
             return [ch("offer_blood", h.seat, "Hand in a blood of the beast for the omen")]
     return []
@@ -250,7 +250,7 @@ def omen_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     if may_meditate(s, c):
         out.append(ch("meditate", h.seat, "Meditate (+1 MP, 1 AP)"))
     for prop in tasks_here(s, h.at):
-        out.append(ch("tend", h.seat, task_label(prop), prop=prop["id"]))
+        out.append(ch("tend", h.seat, task_label(prop), prop=prop.id))
     return out
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from app.games.dark_omen.content import Content
 from app.games.dark_omen.engine import DoCtx, action
 from app.games.dark_omen.rules.heroes import ap_left, ch, change, d6, spend_ap
-from app.games.dark_omen.state import Hero, State
+from app.games.dark_omen.state import Hero, Question, State
 from app.kernel.types import Choice
 
 
@@ -77,7 +77,7 @@ def gamble_invitations(s: State, seat: int) -> list[Choice]:
     h = s.heroes[seat]
     out = []
     for host, table in s.gambles.items():
-        if seat in table["invited"]:
+        if seat in table.invited:
             name = s.names[int(host)]
             if ap_left(h) >= 1 and h.mp >= 1 and h.gold >= 1 and h.at == s.heroes[int(host)].at:
                 out.append(
@@ -98,14 +98,14 @@ def game_choices(seat: int) -> list[Choice]:
 def host_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """The host starts the game once the others have answered (DO L342)."""
     table = s.gambles[str(h.seat)]
-    return [ch("start_gamble", h.seat, f"Start the game ({len(table['players'])} player(s))")]
+    return [ch("start_gamble", h.seat, f"Start the game ({len(table.players)} player(s))")]
 
 
 def hard_life_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """Hard Life: another die, or stand on the sum (DO L349-353)."""
     p = h.pending
-    assert p is not None
-    return [ch("draw_die", h.seat, "Roll another die"), ch("stand", h.seat, f"Stand on {sum(p['dice'])}")]
+    assert isinstance(p, Question)
+    return [ch("draw_die", h.seat, "Roll another die"), ch("stand", h.seat, f"Stand on {sum(p.dice)}")]
 
 
 def pay_to_gamble(ctx: DoCtx, seat: int) -> None:
@@ -166,8 +166,8 @@ def start_gamble(ctx: DoCtx, host: int) -> None:
     """Everyone antes 1 gold, the house 2; turns go in seat order from the host; in Hard
     Life the house first rolls two dice and sets them aside (DO L344, L351-352)."""
     table = ctx.s.gambles[str(host)]
-    players = sorted(table["players"], key=lambda p: (p - host) % len(ctx.s.heroes))
-    house = [d6(ctx), d6(ctx)] if table["game"] == "hard_life" else []
+    players = sorted(table.players, key=lambda p: (p - host) % len(ctx.s.heroes))
+    house = [d6(ctx), d6(ctx)] if table.game == "hard_life" else []
     ctx.emit("GambleStarted", host=host, players=players, ante=len(players) + 2, house=house)
     next_gambler(ctx, host)
 
@@ -175,32 +175,34 @@ def start_gamble(ctx: DoCtx, host: int) -> None:
 def next_gambler(ctx: DoCtx, host: int) -> None:
     """The next player's turn, or the house's when all have played."""
     table = ctx.s.gambles[str(host)]
-    left = [p for p in table["players"] if str(p) not in table["scores"]]
+    left = [p for p in table.players if str(p) not in table.scores]
     if not left:
         finish_gamble(ctx, host)
         return
     seat = left[0]
-    if table["game"] == "draugr":
+    if table.game == "draugr":
         ctx.emit(
             "PendingRoll", seat=seat, kind="draugr", dice=[d6(ctx) for _ in range(5)], rolls_left=2, host=host
         )
-        if shoots_the_moon(ctx.s.heroes[seat].pending["dice"]):  # type: ignore[index]
+        p = ctx.s.heroes[seat].pending
+        assert isinstance(p, Question) and p.dice is not None
+        if shoots_the_moon(p.dice):
             end_turn(ctx, seat)
     else:
         dice = [d6(ctx) for _ in range(3)]
         ctx.emit("PendingRoll", seat=seat, kind="hard_life", dice=dice, host=host)
         if sum(dice) == 18:  # DO L358: half the ante, rounded down, from the supply
-            change(ctx, seat, "an 18 on three dice (DO L358)", gold=table["ante"] // 2)
+            change(ctx, seat, "an 18 on three dice (DO L358)", gold=table.ante // 2)
 
 
 def end_turn(ctx: DoCtx, seat: int) -> None:
     p = ctx.s.heroes[seat].pending
-    assert p is not None
-    host = p["host"]
-    ctx.emit("GambleTurnEnded", seat=seat, host=host, dice=p["dice"])
+    assert isinstance(p, Question)
+    host = p.host
+    ctx.emit("GambleTurnEnded", seat=seat, host=host, dice=p.dice)
     ctx.emit("PendingCleared", seat=seat)
     table = ctx.s.gambles[str(host)]
-    if table["game"] == "draugr" and shoots_the_moon(p["dice"]):
+    if table.game == "draugr" and shoots_the_moon(p.dice):
         finish_gamble(ctx, host)  # Shooting the Moon: no further play (DO L345)
     else:
         next_gambler(ctx, host)
@@ -210,8 +212,8 @@ def finish_gamble(ctx: DoCtx, host: int) -> None:
     """The house plays last; the winners split the ante, rounded up from the supply; a
     house win returns it to the supply (DO L347-348, L355-357)."""
     table = ctx.s.gambles[str(host)]
-    scores = {int(k): v for k, v in table["scores"].items()}
-    if table["game"] == "draugr":
+    scores = {int(k): v for k, v in table.scores.items()}
+    if table.game == "draugr":
         moon = [p for p, dice in scores.items() if shoots_the_moon(dice)]
         house = [] if moon else [d6(ctx) for _ in range(4)]
         winners = moon[:1] if moon else draugr_winners(scores, house)
@@ -219,26 +221,26 @@ def finish_gamble(ctx: DoCtx, host: int) -> None:
     else:
         totals = {p: sum(dice) for p, dice in scores.items()}
         standing = [t for t in totals.values() if t <= 18]
-        house = hard_life_house(table["house"], max(standing) if standing else None, lambda: d6(ctx))
+        house = hard_life_house(table.house, max(standing) if standing else None, lambda: d6(ctx))
         result = hard_life_result(totals, sum(house))
         winners = result or None
         push = [p for p, t in totals.items() if t == sum(house)] if result == [] else []
     ctx.emit(
         "GambleEnded",
         host=host,
-        game=table["game"],
-        scores=table["scores"],
+        game=table.game,
+        scores=table.scores,
         house=house,
         winners=winners or [],
         push=push,
     )
-    for seat in table["players"]:
+    for seat in table.players:
         if ctx.s.heroes[seat].pending is not None:
             ctx.emit("PendingCleared", seat=seat)
     if winners:
-        share = -(-table["ante"] // len(winners))
+        share = -(-table.ante // len(winners))
         for seat in winners:
-            change(ctx, seat, f"the ante ({table['game'].replace('_', ' ')})", gold=share)
+            change(ctx, seat, f"the ante ({table.game.replace('_', ' ')})", gold=share)
     for seat in push:  # a push: the tied players take their gold back (facts §13)
         change(ctx, seat, "a push: the stake back", gold=1)
 
@@ -247,8 +249,8 @@ def finish_gamble(ctx: DoCtx, host: int) -> None:
 def do_draw_die(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     """Hard Life: one more die; 19 or more loses at once (DO L353)."""
     p = ctx.s.heroes[seat].pending
-    assert p is not None
-    dice = [*p["dice"], d6(ctx)]
-    ctx.emit("PendingRoll", seat=seat, kind="hard_life", dice=dice, host=p["host"])
+    assert isinstance(p, Question)
+    dice = [*p.dice, d6(ctx)]
+    ctx.emit("PendingRoll", seat=seat, kind="hard_life", dice=dice, host=p.host)
     if sum(dice) > 18:
         end_turn(ctx, seat)

@@ -19,7 +19,7 @@ from app.games.dark_omen.content import Content
 from app.games.dark_omen.engine import DoCtx
 from app.games.dark_omen.rules.combat import parse_roll
 from app.games.dark_omen.rules.stats import hp_cap
-from app.games.dark_omen.state import INVENTORY, POTIONS, TRACK_MAX, Hero, State
+from app.games.dark_omen.state import INVENTORY, POTIONS, TRACK_MAX, Creature, Hero, Location, State
 from app.kernel.types import Choice
 
 STORED_POTIONS = {
@@ -63,21 +63,21 @@ def town_of(at: int | str) -> tuple[str, str] | None:
     return None
 
 
-def location_at(s: State, at: int | str) -> dict[str, Any] | None:
+def location_at(s: State, at: int | str) -> Location | None:
     if isinstance(at, int):
         return s.locations.get(at)
     return None
 
 
-def creatures_here(s: State, space: int | str) -> list[dict[str, Any]]:
-    return [c for c in s.creatures if c["space"] == space]
+def creatures_here(s: State, space: int | str) -> list[Creature]:
+    return [x for x in s.creatures if x.space == space]
 
 
-def name_of(creature: dict[str, Any]) -> str:
+def name_of(creature: Creature) -> str:
     """How choices name an enemy: a face-down token by nothing but that (DO L476)."""
-    if creature.get("token") and not creature.get("flipped"):
+    if creature.token and not creature.flipped:
         return "face-down creature"
-    return str(creature.get("name") or f"level {creature['level']} creature")
+    return str(creature.name or f"level {creature.level} creature")
 
 
 def room_for(h: Hero, f: str) -> bool:

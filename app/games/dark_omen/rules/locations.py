@@ -30,7 +30,7 @@ from app.games.dark_omen.rules.market import repair_choices
 from app.games.dark_omen.rules.potions import HERBS
 from app.games.dark_omen.rules.stats import side_of
 from app.games.dark_omen.rules.underworld import place_choices
-from app.games.dark_omen.state import Hero, State
+from app.games.dark_omen.state import Hero, Question, State
 from app.kernel.types import Choice
 
 OFFERINGS = ("straw_doll", "chicken", "mushroom", "red_mushroom", "gear_scroll", "coin", "ring")
@@ -43,12 +43,12 @@ def location_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     loc = location_at(s, h.at)
     if loc is None:
         return []
-    if not loc["open"]:
+    if not loc.open:
         return [ch("unlock", seat, "Unlock this location (1 AP, 2 blood)")] if h.blood >= 2 else []
     out = []
-    match loc["kind"]:
+    match loc.kind:
         case "runehenge" | "dwarven_clocktower":
-            for offering in offering_choices(s, c, h, loc["kind"]):
+            for offering in offering_choices(s, c, h, loc.kind):
                 out.append(
                     ch("runehenge", seat, f"Offer {offering[1]} at the runehenge", offering=offering[0])
                 )
@@ -153,8 +153,8 @@ def do_runehenge(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 @action("turn")
 def do_turn(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     h = ctx.s.heroes[seat]
-    assert h.pending is not None
-    white_roll, clear_roll = h.pending["rolls"]
+    assert isinstance(h.pending, Question) and h.pending.rolls is not None
+    white_roll, clear_roll = h.pending.rolls
     layers = ctx.s.layers
     ctx.emit(
         "LayersTurned",

@@ -117,7 +117,7 @@ def throw_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """The first direct-damage token held, thrown at an enemy on the hero's space (DO L254)."""
     here = h.at
     out: list[Choice] = []
-    if not isinstance(here, int) or not any(x["space"] == here for x in s.creatures):
+    if not isinstance(here, int) or not any(x.space == here for x in s.creatures):
         return out
     for token in h.inventory:
         f = face(c, token)
@@ -129,7 +129,7 @@ def throw_choices(s: State, c: Content, h: Hero) -> list[Choice]:
                         h.seat,
                         f"Throw the {label(f)} at the {name_of(target)}",
                         token=token,
-                        creature=target["id"],
+                        creature=target.id,
                     )
                 )
             break

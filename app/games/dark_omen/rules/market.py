@@ -42,9 +42,9 @@ def trade_place(s: State, h: Hero) -> str | None:
     if town is not None:
         return "market" if town[1] == "market" else None
     loc = location_at(s, h.at)
-    if loc and loc["open"] and loc["kind"] in ("trading_post", "village"):
+    if loc and loc.open and loc.kind in ("trading_post", "village"):
         key = f"day:trade:{h.at}"
-        return None if key in h.used else loc["kind"]
+        return None if key in h.used else loc.kind
     return None
 
 

@@ -19,11 +19,10 @@ paying its success or failure is ``days.py``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from app.games.dark_omen.content import Card, Content
 from app.games.dark_omen.engine import DoCtx
-from app.games.dark_omen.state import State
+from app.games.dark_omen.state import Prop, State
 
 RULE_TEXTS = {
     "storm": "Crossing a black line costs {n} MP more today",
@@ -37,7 +36,7 @@ RULE_TEXTS = {
 
 def omen_card(s: State, c: Content) -> Card | None:
     """The omen of the day, finished or not: its rules hold until the day ends (DO L135)."""
-    return c.omens[s.omen["id"]] if s.omen is not None else None
+    return c.omens[s.omen.id] if s.omen is not None else None
 
 
 def rule(s: State, c: Content, name: str) -> int:
@@ -65,24 +64,24 @@ def chill(s: State, c: Content) -> int:
 
 def burning(s: State, c: Content, space: int | str) -> int:
     """HP lost stepping onto a burning space."""
-    if not any(p["kind"] == "fire" and p["space"] == space and p["carried_by"] is None for p in s.props):
+    if not any(p.kind == "fire" and p.space == space and p.carried_by is None for p in s.props):
         return 0
     return rule(s, c, "burning")
 
 
 def may_meditate(s: State, c: Content) -> bool:
     """Meditation needs an active, unfinished omen (DO L289), and no omen of silence."""
-    return s.omen is not None and s.omen["status"] == "active" and not rule(s, c, "silence")
+    return s.omen is not None and s.omen.status == "active" and not rule(s, c, "silence")
 
 
 def hunt_met(s: State, c: Content, omen: Card) -> bool:
     """Every creature and guard the omen placed is slain."""
-    return not any(x.get("omen") and x["kind"] in ("creature", "guard") for x in s.creatures)
+    return not any(x.omen and x.kind in ("creature", "guard") for x in s.creatures)
 
 
 def boss_met(s: State, c: Content, omen: Card) -> bool:
     """The boss is beaten (DO L125, L479)."""
-    return not any(x["kind"] == "boss" for x in s.creatures)
+    return not any(x.kind == "boss" for x in s.creatures)
 
 
 def reach_met(s: State, c: Content, omen: Card) -> bool:
@@ -92,28 +91,24 @@ def reach_met(s: State, c: Content, omen: Card) -> bool:
 
 def gather_met(s: State, c: Content, omen: Card) -> bool:
     """Enough blood of the beast handed in (DO L422: "required to resolve omens")."""
-    return bool(s.omen) and s.omen["blood"] >= omen["blood"]  # type: ignore[index]
+    return s.omen is not None and s.omen.blood >= omen["blood"]
 
 
 def collect_met(s: State, c: Content, omen: Card) -> bool:
     """Every piece of the omen's own loot is held by a living hero (DO L243: "an Omen will
     require you to collect specific loot tokens")."""
-    relics = [p for p in s.props if p["kind"] == "relic"]
-    return bool(relics) and all(
-        p["carried_by"] is not None and s.heroes[p["carried_by"]].alive for p in relics
-    )
+    relics = [p for p in s.props if p.kind == "relic"]
+    return bool(relics) and all(p.carried_by is not None and s.heroes[p.carried_by].alive for p in relics)
 
 
 def clear_met(s: State, c: Content, omen: Card) -> bool:
     """Every fire is doused and every grave laid to rest."""
-    return not any(p["kind"] in ("fire", "grave") for p in s.props)
+    return not any(p.kind in ("fire", "grave") for p in s.props)
 
 
 def escort_met(s: State, c: Content, omen: Card) -> bool:
     """The person calling for aid (DO L142-143) is led onto the omen's destination."""
-    return any(
-        p["kind"] == "person" and p["carried_by"] is not None and p["space"] == omen["to"] for p in s.props
-    )
+    return any(p.kind == "person" and p.carried_by is not None and p.space == omen["to"] for p in s.props)
 
 
 MISSIONS: dict[str, Callable[[State, Content, Card], bool]] = {
@@ -142,19 +137,19 @@ TASKS: dict[str, tuple[str, bool]] = {
 whether the prop then goes with them."""
 
 
-def tasks_here(s: State, at: int | str) -> list[dict[str, Any]]:
+def tasks_here(s: State, at: int | str) -> list[Prop]:
     """The props lying on a space that a hero may tend."""
-    return [p for p in s.props if p["space"] == at and p["carried_by"] is None]
+    return [p for p in s.props if p.space == at and p.carried_by is None]
 
 
-def task_label(prop: dict[str, Any]) -> str:
-    return TASKS[prop["kind"]][0].format(name=prop["name"]) + " (1 AP)"
+def task_label(prop: Prop) -> str:
+    return TASKS[prop.kind][0].format(name=prop.name) + " (1 AP)"
 
 
 def tend(ctx: DoCtx, seat: int, prop_id: str) -> None:
-    prop = next(p for p in ctx.s.props if p["id"] == prop_id)
-    ctx.emit("ApSpent", seat=seat, n=1, why=TASKS[prop["kind"]][0].format(name=prop["name"]), engaged=False)
-    ctx.emit("PropTended", seat=seat, prop=prop_id, kind=prop["kind"], carry=TASKS[prop["kind"]][1])
+    prop = next(p for p in ctx.s.props if p.id == prop_id)
+    ctx.emit("ApSpent", seat=seat, n=1, why=TASKS[prop.kind][0].format(name=prop.name), engaged=False)
+    ctx.emit("PropTended", seat=seat, prop=prop_id, kind=prop.kind, carry=TASKS[prop.kind][1])
 
 
 def setup_props(ctx: DoCtx, omen: Card) -> None:
@@ -173,7 +168,7 @@ def unlock_locations(ctx: DoCtx, omen: Card) -> None:
     """ "Some Omens … have you flip the location tokens without paying the cost" (DO L302)."""
     kinds = set(omen.get("unlock", []))
     for space, loc in sorted(ctx.s.locations.items()):
-        if loc["kind"] in kinds and not loc["open"]:
+        if loc.kind in kinds and not loc.open:
             ctx.emit("LocationUnlocked", space=space, why=f"the omen {omen['name']}")
 
 

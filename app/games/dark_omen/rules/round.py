@@ -88,7 +88,7 @@ def omen_round(ctx: DoCtx) -> None:
         return
     for h in s.heroes:
         if h.alive and isinstance(h.at, int) and h.at not in s.campfires:
-            change(ctx, h.seat, f"the omen's chill ({ctx.c.omens[s.omen['id']]['name']})", hp=-n)  # type: ignore[index]
+            change(ctx, h.seat, f"the omen's chill ({ctx.c.omens[s.omen.id]['name']})", hp=-n)  # type: ignore[union-attr]
 
 
 @RULES.step("act")
@@ -144,7 +144,7 @@ def seat_choices(s: State, c: Content, seat: int) -> list[Choice]:
         target = s.creature(h.must_attack)
         if target is not None and ap_left(h) >= 1:
             return out + [
-                ch("attack", seat, f"Fight the {name_of(target)} (surprise attack)", creature=target["id"])
+                ch("attack", seat, f"Fight the {name_of(target)} (surprise attack)", creature=target.id)
             ]
     out += free_choices(s, c, h)
     if ap_left(h) >= 1:
@@ -157,7 +157,7 @@ def pending_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """The answers to the seat's open sub-question, and nothing else."""
     p = h.pending
     assert p is not None
-    match p["kind"]:
+    match p.kind:
         case "battle":
             return battle_choices(s, c, h)
         case "team":

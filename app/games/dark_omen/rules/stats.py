@@ -8,12 +8,10 @@ players the negative cards are ignored, with 3–4 the beneficial ones (DO L158-
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.dark_omen.board import Side
 from app.games.dark_omen.content import Card, Content
 from app.games.dark_omen.rules.omens import storm_mp
-from app.games.dark_omen.state import OBSTACLE_MP, TRACK_MAX, State
+from app.games.dark_omen.state import OBSTACLE_MP, TRACK_MAX, Creature, State
 
 VALOR = 2
 """The meter at 1–2 is the State of Valor: +1 damage (DO L40)."""
@@ -95,24 +93,24 @@ def direct_damage(s: State, c: Content, seat: int) -> int:
     return total + gear_bonus(s, c, seat, "direct")
 
 
-def creature_card(c: Content, target: dict[str, Any]) -> Card:
+def creature_card(c: Content, target: Creature) -> Card:
     """The card an enemy on the map was set up from (creature, guard, boss or zombie)."""
-    card = target.get("card")
+    card = target.card
     if card is None:
         return {}
-    if target["kind"] == "boss":
+    if target.kind == "boss":
         return c.bosses.get(card, {})
-    if target["kind"] == "zombie":
+    if target.kind == "zombie":
         return c.zombie
     return c.creatures.get(card) or c.guards.get(card) or {}
 
 
-def creature_effect(s: State, c: Content, target: dict[str, Any], op: str) -> int:
+def creature_effect(s: State, c: Content, target: Creature, op: str) -> int:
     """An enemy card's combat effects (DO L395, L417): ``dice`` (more attack dice),
     ``attack`` (added to each attack die, the boss card's "AR dice strength incl. modifier",
     DO L493), ``damage``, ``direct`` (damage ignoring armour, DO L384), ``armor``, ``wound``
     (each hit lowers max HP, DO L195); each may hold only ``when = "night"`` or ``"day"``."""
-    total = int(target.get(op, 0)) if op in ("attack",) else 0
+    total = target.attack if op == "attack" else 0
     for effect in creature_card(c, target).get("effects", []):
         when = effect.get("when")
         if effect["op"] == op and (when is None or (when == "night") == s.night):
@@ -222,7 +220,7 @@ def region_at(s: State, c: Content, at: int | str) -> str | None:
     if not hardcore(s) or not isinstance(at, int):
         return None
     loc = s.locations.get(at)
-    if loc is not None and loc["kind"] in SAFE_PLACES:
+    if loc is not None and loc.kind in SAFE_PLACES:
         return None
     return side_of(s, c).region(at)
 

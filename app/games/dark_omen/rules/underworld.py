@@ -26,7 +26,7 @@ from app.games.dark_omen.rules.heroes import (
     torch_charges,
 )
 from app.games.dark_omen.rules.stats import hardcore, has_torch, region_at, side_of
-from app.games.dark_omen.state import Hero, State
+from app.games.dark_omen.state import Hero, Location, State
 from app.kernel.types import Choice
 
 
@@ -38,11 +38,11 @@ def maze_exits(s: State, c: Content, here: int | str) -> list[tuple[int, int]]:
     return [(sp, 2 + i) for i, sp in enumerate(others[:3])]
 
 
-def place_choices(s: State, c: Content, h: Hero, loc: dict[str, Any]) -> list[Choice]:
+def place_choices(s: State, c: Content, h: Hero, loc: Location) -> list[Choice]:
     """The Underworld's places (DO L505-532), open from the start."""
     seat = h.seat
     out: list[Choice] = []
-    match loc["kind"]:
+    match loc.kind:
         case "gloomy_waters":
             if h.inventory and "round:gloomy" not in h.used:
                 out.append(ch("gloomy", seat, "Discard a loot for 3 MP", token=h.inventory[0]))
@@ -70,10 +70,10 @@ def place_choices(s: State, c: Content, h: Hero, loc: dict[str, Any]) -> list[Ch
                     if card and n < int(card.get("charges", 0)):
                         out.append(ch("smithy", seat, f"Reforge {card['name']} (2 torch charges)", gear=gid))
         case "permanent_camp":
-            if not loc.get("lit") and torch_charges(s, c, h) > 0:
+            if not loc.lit and torch_charges(s, c, h) > 0:
                 out.append(ch("make_camp", seat, "Make a permanent campfire with a torch"))
         case "gear_hoard":
-            if h.mp >= 5 and not any(x.get("hoard") for x in s.creatures):  # shut while its dead walk
+            if h.mp >= 5 and not any(x.hoard for x in s.creatures):  # shut while its dead walk
                 out.append(ch("hoard", seat, "Search the cabins (5 MP)"))
         case "eternal_maze":
             for there, cost in maze_exits(s, c, h.at):
@@ -88,7 +88,7 @@ def camp_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     seat = h.seat
     out: list[Choice] = []
     loc = location_at(s, h.at)
-    if loc is not None and loc.get("lit") and "round:camp" not in h.used:
+    if loc is not None and loc.lit and "round:camp" not in h.used:
         out.append(ch("warm", seat, "Warm up at the permanent camp (+2 MP)"))
     if (
         region_at(s, c, h.at) == "The Great Mycelia"
