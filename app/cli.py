@@ -184,8 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="P",
-        help="live: 'umbra serve --processes P', P serving processes behind nginx, each table in one "
-        "(PostgreSQL and nginx; default 1); the server's CPU is summed over the whole tree",
+        help="live and soak: 'umbra serve --processes P', P serving processes behind nginx, each "
+        "table in one (PostgreSQL and nginx; default 1); live sums the server's CPU over the whole "
+        "tree; soak --chaos kills one serving process at a time",
     )
     live = bench.add_argument_group("live", "options of 'umbra bench live'")
     live.add_argument(

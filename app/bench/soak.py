@@ -55,7 +55,7 @@ from app.bench.databases import (
 )
 from app.bench.soak_checks import Tally
 from app.bench.soak_clients import SEAT_NAMES, Api, Clients, SoakPlan
-from app.bench.soak_cluster import Chaos, Incarnation, PgControl, SoakServer, watch_exits
+from app.bench.soak_cluster import Chaos, ClusterSoakServer, Incarnation, PgControl, SoakServer, watch_exits
 from app.bench.stats import fmt, percentile
 from app.bench.stats import table as text_table
 
@@ -72,6 +72,7 @@ def make_plan(args: argparse.Namespace | Any) -> SoakPlan:
         tables=max(1, tables if tables is not None else (3 if quick else 20)),
         minutes=max(0.01, minutes if minutes is not None else (0.3 if quick else 10.0)),
         workers=min(2, max(1, int(getattr(args, "workers", None) or 2))),
+        processes=max(1, int(getattr(args, "processes", None) or 1)),
         chaos=bool(getattr(args, "chaos", False)),
         seed=seed if seed is not None else random.SystemRandom().randrange(1_000_000),
     )
@@ -135,16 +136,19 @@ def run_soak(args: argparse.Namespace | Any) -> int:
         notes = []
         if db.label != "postgresql":
             notes.append(f"SQLite, one server process (PostgreSQL skipped: {why_not_pg})")
-            plan = replace(plan, workers=1)
+            plan = replace(plan, workers=1, processes=1)
         pg = PgControl(cluster)
         if plan.chaos and not pg.can_restart:
             where = "SQLite" if db.label != "postgresql" else "a PostgreSQL server this bench did not start"
             notes.append(f"chaos can only kill server processes: the database is {where}")
         process = "process" if plan.workers == 1 else "processes"
+        servers = f"{plan.workers} server {process}"
+        if plan.processes > 1:
+            servers = f"umbra serve --processes {plan.processes} (nginx in front, each table in one process)"
         print(
             f"umbra bench soak: {plan.tables} Darkest Night tables (1 client seat + {len(SEAT_NAMES) - 1} "
             f"bot seats + {plan.viewers_per_table} viewers each) for {plan.minutes:g} min on "
-            f"{plan.workers} server {process}; chaos {'on' if plan.chaos else 'off'}; seed {plan.seed}\n"
+            f"{servers}; chaos {'on' if plan.chaos else 'off'}; seed {plan.seed}\n"
             f"{db.label}: {db.about}" + "".join(f"\nnote: {n}" for n in notes),
             flush=True,
         )
@@ -182,10 +186,14 @@ async def soak(db: BenchDatabase, pg: PgControl, plan: SoakPlan, folder: Path, o
     def say(message: str) -> None:
         print(f"[{CLOCK() - t0:7.1f} s] {message}", flush=True)
 
-    out.servers = [
-        SoakServer(name, db.url, folder / f"server-{name}.log", plan.bot_delay, t0)
-        for name in SERVER_NAMES[: plan.workers]
-    ]
+    if plan.processes > 1:
+        cluster = ClusterSoakServer("A", db.url, folder / "cluster.log", plan.bot_delay, t0, plan.processes)
+        out.servers = [cluster]
+    else:
+        out.servers = [
+            SoakServer(name, db.url, folder / f"server-{name}.log", plan.bot_delay, t0)
+            for name in SERVER_NAMES[: plan.workers]
+        ]
     stop, stop_watch = asyncio.Event(), asyncio.Event()
     api = Api(out.servers, out.tally, t0, connections=plan.tables * 2 + 16)
     background: list[asyncio.Task[Any]] = []

@@ -45,6 +45,9 @@ class SoakPlan:
     workers: int
     chaos: bool
     seed: int
+    processes: int = 1
+    """``--processes``: one ``umbra serve --processes N`` behind nginx instead of ``workers``
+    separate servers."""
     viewers_per_table: int = 2
     bot_delay: float = 0.02
     chat_every_s: tuple[float, float] = (5.0, 15.0)

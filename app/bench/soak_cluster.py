@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import signal
 import subprocess
 import time
@@ -176,6 +177,77 @@ class SoakServer:
             return ""
 
 
+class ClusterSoakServer(SoakServer):
+    """``umbra serve --processes N`` behind its nginx, as one server to the clients (every
+    request and websocket through nginx). Chaos kills one of its serving processes, not the
+    whole: its supervisor restarts that process on its port, and meanwhile nginx hands its
+    tables to the next process on the ring (issue 25)."""
+
+    def __init__(
+        self, name: str, database_url: str, log_path: Path, bot_delay: float, t0: float, processes: int
+    ) -> None:
+        super().__init__(name, database_url, log_path, bot_delay, t0)
+        self.processes = processes
+        self.member_ports: list[int] = []
+        self.killed: tuple[int, int] | None = None
+        """(port, pid) of the serving process chaos killed last, until it is back."""
+
+    def start(self) -> None:
+        with open(self.log_path, "ab") as log:
+            log.write(f"--- cluster {self.name} starting at {CLOCK() - self.t0:.1f} s ---\n".encode())
+            log.flush()
+            self.proc = spawn_serve(
+                self.port,
+                self.database_url,
+                log,
+                processes=self.processes,
+                UMBRA_BOT_DELAY=str(self.bot_delay),
+            )
+        self.incarnations.append(Incarnation(self.proc.pid, CLOCK() - self.t0))
+
+    async def wait_ready(self, timeout: float = 60) -> None:
+        await super().wait_ready(timeout)
+        said = re.search(r"processes on 127\.0\.0\.1 ports ([\d, ]+),", self.log_tail(200))
+        if said:
+            self.member_ports = [int(p) for p in said.group(1).split(", ")]
+
+    async def member_pid(self, port: int) -> int | None:
+        import httpx
+
+        async with httpx.AsyncClient(timeout=2, trust_env=False) as client:
+            with contextlib.suppress(httpx.HTTPError):
+                r = await client.get(f"http://127.0.0.1:{port}/healthz")
+                if r.status_code == 200:
+                    return int(r.json()["pid"])
+        return None
+
+    async def kill_member(self, rng: random.Random) -> str:
+        """``kill -9`` one serving process; what was killed."""
+        port = rng.choice(self.member_ports)
+        pid = await self.member_pid(port)
+        if pid is None:
+            return f"no serving process answered on port {port}"
+        os.kill(pid, signal.SIGKILL)
+        self.killed = (port, pid)
+        return f"kill -9 serving process on port {port} (pid {pid}) of cluster {self.name}"
+
+    async def member_back(self, timeout: float = 60) -> float:
+        """Wait until the supervisor's restart of the killed process answers; how long it took."""
+        assert self.killed is not None
+        port, old = self.killed
+        started = CLOCK()
+        while True:
+            pid = await self.member_pid(port)
+            if pid is not None and pid != old:
+                self.killed = None
+                return CLOCK() - started
+            if CLOCK() - started > timeout:
+                raise RuntimeError(
+                    f"the serving process on port {port} was not restarted within {timeout:g} s"
+                )
+            await asyncio.sleep(0.1)
+
+
 class PgControl:
     """Stops and starts the throwaway cluster (``tests/pg_cluster.py``) the bench started.
     A server it did not start (``--postgres-url``, ``$UMBRA_TEST_PG_URL``) is not its to stop."""
@@ -255,6 +327,12 @@ class Chaos:
                 return
 
     async def kill_one(self, server: SoakServer) -> None:
+        if isinstance(server, ClusterSoakServer):
+            self.note(await server.kill_member(self.rng))
+            if server.killed is not None:
+                back = await server.member_back()
+                self.note(f"the supervisor restarted it: answering after {back:.1f} s")
+            return
         pause = self.rng.uniform(*self.restart_after_s)
         pid = server.proc.pid if server.proc else None
         server.kill()

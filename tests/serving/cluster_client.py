@@ -37,11 +37,11 @@ def nginx_missing() -> str | None:
 class Cluster:
     """``umbra serve --processes n`` of this checkout on a free port."""
 
-    def __init__(self, database_url: str, processes: int, log: Path) -> None:
+    def __init__(self, database_url: str, processes: int, log: Path, **env: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
-        env = dict(os.environ, DATABASE_URL=database_url, UMBRA_TEST_MODE="1", PYTHONPATH=str(ROOT))
+        env = dict(os.environ, DATABASE_URL=database_url, UMBRA_TEST_MODE="1", PYTHONPATH=str(ROOT), **env)
         command = [sys.executable, "-m", "app.cli", "serve", "--processes", str(processes)]
         command += ["--port", str(self.port), "--log-level", "warning"]
         self.out = log.open("wb")
@@ -165,8 +165,8 @@ class Viewer(threading.Thread):
 
 
 @contextlib.contextmanager
-def cluster(database_url: str, processes: int, log: Path) -> Iterator[Cluster]:
-    running = Cluster(database_url, processes, log)
+def cluster(database_url: str, processes: int, log: Path, **env: str) -> Iterator[Cluster]:
+    running = Cluster(database_url, processes, log, **env)
     try:
         yield running
     finally:
