@@ -94,6 +94,7 @@ from app.bench.server import (
     extra_game_modules,
     import_extra_games,
     postgres_cpu,
+    tree_cpu_by_name,
 )
 from app.kernel.game import Game, has_bot
 from app.kernel.types import GM_SEAT
@@ -349,10 +350,12 @@ async def bench_server(
             deadline = CLOCK() + plan.run_budget_s
             for phase in figures.phases:
                 cpu0, db0, phase.start = server_cpu(server), database_cpu(), CLOCK()
+                proxy0 = proxy_cpu(server)
                 client_cpu0 = time.process_time()
                 await run_phase(client, game, tables, plan, phase, deadline)
                 phase.drained = await caught_up(tables, plan.drain_budget_s)
                 phase.cpu_s, db1, phase.end = server_cpu(server) - cpu0, database_cpu(), CLOCK()
+                phase.proxy_cpu_s = proxy_cpu(server) - proxy0
                 phase.client_cpu_s = time.process_time() - client_cpu0
                 if db0 is not None and db1 is not None:
                     phase.db_cpu_s = db1 - db0
@@ -962,6 +965,11 @@ async def follow(client: Any, game: Game, table: LiveTable, command: dict[str, A
         table.replica_seq = body["seq"]
     else:
         await resync(client, game, table)  # counted: the replica disagreed with the server
+
+
+def proxy_cpu(server: Server) -> float:
+    """nginx's CPU seconds in front of ``--processes`` (already in ``server_cpu``); 0 without."""
+    return tree_cpu_by_name(server.pid).get("nginx", 0.0) if server.processes > 1 else 0.0
 
 
 def server_cpu(server: Server) -> float:

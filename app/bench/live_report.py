@@ -64,6 +64,8 @@ class Phase:
     table's previous command had not come back yet)."""
     db_cpu_s: float | None = None
     """PostgreSQL's CPU seconds over the phase (its postmaster and backends), when local."""
+    proxy_cpu_s: float = 0.0
+    """nginx's part of ``cpu_s`` in front of ``--processes`` (0 without)."""
     loop_lag_ms: dict[str, float] = field(default_factory=dict)
     """The server's event-loop lag over the phase (``/healthz``: p50, p99, max)."""
 
@@ -128,6 +130,7 @@ class Phase:
             "diff_ratio": _num(per_command / page if page else nan),
             "frame_bytes_p50": _num(percentile(self.frame_bytes, 50)),
             "server_cpu_ms_per_command": _num(self.cpu_s * 1000 / commands if commands else nan),
+            "nginx_cpu_ms_per_command": _num(self.proxy_cpu_s * 1000 / commands if commands else nan),
             "server_cpu_percent": _num(self.cpu_s / self.seconds * 100 if self.seconds else nan),
             "postgres_cpu_ms_per_command": _num(self.db_ms_per_command),
             "loop_lag_ms": self.loop_lag_ms,
@@ -267,6 +270,12 @@ class Figures:
                 + (f" ({refused})" if refused else "")
                 + f"; bench client CPU {fmt(client_cpu, 0)} %"
             )
+            if self.processes > 1 and phase.commands:
+                serving = (phase.cpu_s - phase.proxy_cpu_s) * 1000 / phase.commands
+                lines.append(
+                    f"  {phase.name}: server CPU ms per command: serving processes {fmt(serving, 2)}, "
+                    f"nginx {fmt(phase.proxy_cpu_s * 1000 / phase.commands, 2)}"
+                )
         for phase in self.phases:
             if phase.cut_short:
                 lines.append(f"  {phase.name}: {phase.cut_short} tables stopped at the time budget")

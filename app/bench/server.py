@@ -172,6 +172,21 @@ def cpu_seconds(pid: int, *, children: bool = False) -> float:
     return total
 
 
+def tree_cpu_by_name(pid: int) -> dict[str, float]:
+    """CPU seconds of ``pid`` and every live process below it, by process name (``/proc``
+    ``comm``: "python" for the serving processes and the supervisor, "nginx" for nginx)."""
+    out: dict[str, float] = {}
+    stack = [pid]
+    while stack:
+        current = stack.pop()
+        with contextlib.suppress(OSError):
+            name = Path(f"/proc/{current}/comm").read_text().strip()
+            kind = "nginx" if name.startswith("nginx") else "python"
+            out[kind] = out.get(kind, 0.0) + cpu_seconds(current)
+            stack += child_pids(current)
+    return out
+
+
 def child_pids(pid: int) -> list[int]:
     """The live processes whose parent is ``pid``."""
     found = []

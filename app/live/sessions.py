@@ -107,28 +107,31 @@ class SessionCache:
 
     # -- leaving memory ---------------------------------------------------------------
 
+    def _unwatched(self, session: TableSession) -> bool:
+        """Nobody here watches ``session``: no subscriber, no bot playing, no command in hand."""
+        return session.subscribers == 0 and not session.lock.locked() and not self.bots.is_playing(session.id)
+
+    def _drop(self, session: TableSession) -> None:
+        self.bots.forget(session.id)
+        del self.sessions[session.id]
+        self.evicted += 1
+
     def evict_idle(self, now: float | None = None) -> list[str]:
         """Let tables leave memory (they reload from snapshot + log on demand): every table
         idle for ``idle_evict_seconds`` that nobody watches and no bot is playing, and,
         above ``max_loaded_tables``, the least recently used such tables idle a few seconds.
         A bot merely waiting on a person is stopped too; loading the table restarts it."""
         now = time.monotonic() if now is None else now
-        idle = [
-            s
-            for s in self.sessions.values()
-            if s.subscribers == 0 and not s.lock.locked() and not self.bots.is_playing(s.id)
-        ]
+        idle = [s for s in self.sessions.values() if self._unwatched(s)]
         idle.sort(key=lambda s: s.last_used)
         over = len(self.sessions) - self.settings.max_loaded_tables
         gone: list[str] = []
         for session in idle:
             quiet = now - session.last_used
             if quiet >= self.settings.idle_evict_seconds or (over > 0 and quiet >= MIN_IDLE_FOR_LRU):
-                self.bots.forget(session.id)
-                del self.sessions[session.id]
+                self._drop(session)
                 gone.append(session.id)
                 over -= 1
-        self.evicted += len(gone)
         return gone
 
     async def _keep_house(self) -> None:
@@ -172,6 +175,13 @@ class SessionCache:
         table_id, _, what = payload.rpartition(":")
         session = self.sessions.get(table_id)
         if session is None:
+            return
+        if what.isdigit() and int(what) > session.seq and self._unwatched(session):
+            # Another process serves this table (issue 25: each table lives in the process
+            # nginx routes it to; this one merely created or once read it) and nobody here
+            # watches it: let it go rather than read and fold every commit it makes. A
+            # request for it here reloads it from the store.
+            self._drop(session)
             return
         if what == "seats":
             self._poke(session, None, seats=True)
