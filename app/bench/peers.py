@@ -4,7 +4,7 @@ harness (``../shared/peers`` beside the checkout, read-only: it is copied to a s
 folder, where ``npm install`` runs once; ``--keep DIR`` reuses a copy).
 
     .venv/bin/python -m app.bench.peers [--tables 25] [--spectators 1] [--moves 20]
-        [--interval 1000] [--format html|json] [--rounds 1] [--workers N]
+        [--interval 1000] [--format html|json] [--rounds 1] [--workers N] [--processes N]
         [--database-url URL | --sqlite] [--keep DIR] [--json]
 
 Load shape (the harness's): T tables x (4 seat clients + S spectators), one legal move per
@@ -60,6 +60,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--format", choices=["html", "json"], default="html", help="Umbra's websockets")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="umbra serve --workers (PostgreSQL)")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="umbra serve --processes, nginx in front (PostgreSQL)"
+    )
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--sqlite", action="store_true", help="Umbra on a temporary SQLite file")
     parser.add_argument("--peers", type=Path, default=PEERS, help=f"the harness (default {PEERS})")
@@ -71,7 +74,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def command_line(args: argparse.Namespace) -> str:
     """The command that runs this comparison again (printed with its figures)."""
     words = ["python", "-m", "app.bench.peers"]
-    for option in ("tables", "spectators", "moves", "interval", "format", "rounds", "workers"):
+    for option in ("tables", "spectators", "moves", "interval", "format", "rounds", "workers", "processes"):
         words += ["--" + option, str(getattr(args, option))]
     if args.sqlite:
         words.append("--sqlite")
@@ -124,6 +127,33 @@ def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 60) -> 
     raise RuntimeError(f"nothing listens on port {port} after {timeout:g} s")
 
 
+def wait_answers(port: int, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    """Until ``/healthz`` answers 200 (behind nginx, the serving processes are up)."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"the server on port {port} did not answer within {timeout:g} s")
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every live process below it (workers, serving processes, nginx)."""
+    from app.bench.server import child_pids
+
+    out, stack = [], [pid]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack += child_pids(current)
+    return out
+
+
 def run_boardgameio(where: Path, args: argparse.Namespace, out: Path) -> dict[str, Any]:
     folder = where / "boardgameio"
     port = free_port()
@@ -139,14 +169,15 @@ def run_boardgameio(where: Path, args: argparse.Namespace, out: Path) -> dict[st
 
 
 def run_umbra(where: Path, url: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
-    from app.bench.server import child_pids, postmaster_pid
+    from app.bench.server import postmaster_pid
 
     port = free_port()
     with open(out.with_suffix(".log"), "ab") as log:
-        server = spawn_serve(port, url, log, workers=args.workers)
+        server = spawn_serve(port, url, log, workers=args.workers, processes=args.processes)
     try:
         wait_port(port, server)
-        pids = [server.pid, *child_pids(server.pid)] if args.workers > 1 else [server.pid]
+        wait_answers(port, server)
+        pids = process_tree(server.pid) if args.workers > 1 or args.processes > 1 else [server.pid]
         postmaster = postmaster_pid(url) or 0
         load = [str(port), str(args.tables), str(args.spectators), str(args.moves), str(args.interval)]
         load += [args.format, "1", "2", ",".join(map(str, pids)), str(postmaster), str(out)]
