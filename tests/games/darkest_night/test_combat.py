@@ -104,6 +104,9 @@ def test_death_at_zero_grace() -> None:
     t.begin_turn("valkyrie")
     start_combat(t, "valkyrie", {"name": "Dread", "strength": 5, "awareness": 5}, fail=[{"op": "wound"}])
     t.act("yield")
+    # Her own Shield Maiden could still spare her (DN 14.3.2): asked, she lets the wound kill.
+    assert [c.type for c in t.choices() if c.type in ("spend_grace", "accept_death")] == ["accept_death"]
+    t.act("accept_death")
     assert t.decision.kind == "fallen_item"  # the players choose who takes it (DN 15.1)
     t.act("take_fallen_item", item="i50", to="prince")
     valkyrie = t.hero("valkyrie")

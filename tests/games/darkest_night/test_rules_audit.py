@@ -179,6 +179,8 @@ def test_the_players_choose_who_takes_each_item_of_a_fallen_hero() -> None:
     )
     t.begin_turn("prince")
     run_steps(t, [{"op": "wound", "hero": "prince", "why": "a test"}])
+    # The Valkyrie's Shield Maiden here could still spare him (DN 14.3.2): he lets it kill.
+    t.act("accept_death")
     assert t.decision.kind == "fallen_item"
     assert {c.args["to"] for c in t.choices() if c.type == "take_fallen_item"} == {
         "valkyrie",

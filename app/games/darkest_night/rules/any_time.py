@@ -94,6 +94,20 @@ def anytime_choices(s: State, seat: int) -> list[Choice]:
     return out
 
 
+USES = frozenset({"use_item", "use_power"})
+"""The "any time" offers that act on the game (DN 14.3.2, 15.0): using a power or an item.
+Trades (give, store, take) do not change what a wound does, and a fallen hero's items pass
+on anyway (DN 15.1); turning auto-pass on or off is a setting."""
+
+
+def anytime_uses(s: State) -> list[Choice]:
+    """Every seat's "any time" uses now (DN 14.3.2): what a question the rules would skip
+    must still wait for, since any of them may change what it resolves (the Crusader's
+    Martyr or the Valkyrie's Shield Maiden before a wound at 0 grace, DN 13.1)."""
+    seats = sorted({h.seat for h in s.heroes.values() if not h.dead})
+    return [c for seat in seats for c in anytime_choices(s, seat) if c.type in USES]
+
+
 def own_turn(s: State, hero: Hero) -> bool:
     return s.phase == "turn" and s.current == hero.id
 

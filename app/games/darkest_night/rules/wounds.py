@@ -4,10 +4,13 @@ heroes there, or to the next to arrive (DN 13.1, 15.1); a lost turn (DN 13.3).""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from app.games.darkest_night.content import load
 from app.games.darkest_night.decisions import AfterRoll, FallenItem, Roll, Wound
 from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.any_time import anytime_uses, resolve_anytime
 from app.games.darkest_night.rules.common import can_spend, hero_name, raise_darkness, spend
 from app.games.darkest_night.rules.dice import settle_roll
 from app.games.darkest_night.rules.items import can_receive, item_name
@@ -17,14 +20,17 @@ from app.kernel.types import Choice
 
 @step("wound", "hero", "power", "quest", "why")
 def wound(ctx: Ctx, st: Step) -> None:
-    """A wound kills unless the hero spends 1 grace (DN 13.1)."""
+    """A wound kills unless the hero spends 1 grace (DN 13.1), "unless another effect
+    prevents it": at 0 grace the wound still waits while any seat may use a power or an
+    item at any time (DN 14.3.2: after a roll, before its effects), e.g. the Crusader's
+    Martyr (1 grace) or the Valkyrie's Shield Maiden; with none, death has one answer."""
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
     if hero.flags.get("turn:safe_from_wounds"):
         ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
         return
-    if can_spend(hero, "grace", 1):
+    if can_spend(hero, "grace", 1) or may_be_saved(ctx.s, hero.id):
         ctx.ask(Wound(seat=hero.seat, hero=hero.id, why=st.get("why", "")))
         return
     ctx.then([{"op": "die", "hero": hero.id, "why": st.get("why", "a wound with no grace left")}])
@@ -34,7 +40,8 @@ def settle_pending(ctx: Ctx) -> None:
     """A wound asked about, then made moot before it resolved by something used "any time"
     (DN 14.3.2: "after making a die roll … but before resolving its effects"): Shield
     Maiden spares the hero, so the wound prompt is not asked again; a hero already dead
-    suffers nothing more."""
+    suffers nothing more; a hero at 0 grace whom nothing used at any time can save any
+    more dies (DN 13.1: death is then the one answer)."""
     d = ctx.s.decision
     if isinstance(d, Roll | AfterRoll):
         settle_roll(ctx, d)
@@ -47,6 +54,80 @@ def settle_pending(ctx: Ctx) -> None:
     elif hero.flags.get("turn:safe_from_wounds"):
         ctx.s.decision = None
         ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
+    elif not can_spend(hero, "grace", 1) and not may_be_saved(ctx.s, hero.id):
+        ctx.s.decision = None
+        ctx.then([{"op": "die", "hero": hero.id, "why": d.why or "a wound with no grace left"}])
+
+
+POWER_DRAWING_ITEMS = frozenset({"treasure_chest", "tome_of_retraining"})
+"""Items whose use draws powers (DN 15.0): the power drawn is hidden (the deck's order), and
+might save the hero, so their use counts without being tried."""
+
+RESCUE_DEPTH = 3
+"""How many "any time" uses and their questions one rescue may take (the Soothing Lyre
+refreshes Martyr, then Martyr gains the grace; Intercession asks which hero)."""
+
+
+class _AgendaDone(Exception):
+    """A tried rescue has run all its steps."""
+
+
+def _stop(_: Ctx) -> None:
+    raise _AgendaDone
+
+
+def spared(s: State, hero_id: str) -> bool:
+    """Whether a wound would now spare the hero: a grace to spend, or safe this turn (DN 13.1)."""
+    hero = s.heroes[hero_id]
+    return not hero.dead and (can_spend(hero, "grace", 1) or bool(hero.flags.get("turn:safe_from_wounds")))
+
+
+def may_be_saved(s: State, hero_id: str) -> bool:
+    """Whether some seat may still keep a wound from killing this hero at 0 grace, by a power
+    or an item used at any time (DN 13.1 "unless another effect prevents it", DN 14.3.2):
+    each use offered is tried on a copy of the state (with the questions it asks, up to
+    ``RESCUE_DEPTH``); the wound asks only if one may work, so a use that cannot help (a
+    Shield Maiden at another location, 2 secrecy) asks nothing."""
+    return _rescue_found(s, hero_id, RESCUE_DEPTH)
+
+
+def _rescue_found(s: State, hero_id: str, depth: int) -> bool:
+    if depth <= 0:
+        return False
+    for use in anytime_uses(s):
+        if use.type == "use_item" and _item_kind(s, use.args) in POWER_DRAWING_ITEMS:
+            return True
+        ctx = Ctx(s.clone(), random.Random(0), load())
+        ctx.s.decision, ctx.s.agenda = None, []
+        resolve_anytime(ctx, s.heroes[use.args["hero"]].seat, use.type, dict(use.args))
+        if _spared_after(ctx, hero_id, depth):
+            return True
+    return False
+
+
+def _spared_after(ctx: Ctx, hero_id: str, depth: int) -> bool:
+    """Run what a tried use scheduled; answer each question it asks every way it may be
+    answered; then whether the hero is spared, or may be by a further use."""
+    try:
+        ctx.run(_stop)
+    except _AgendaDone:
+        pass
+    d = ctx.s.decision
+    if d is not None:
+        rule = ctx.rules.decisions[d.kind]
+        for choice in rule.choices(ctx.s, d):
+            answered = Ctx(ctx.s.clone(), random.Random(0), load())
+            answered.s.decision = None
+            rule.resolve(answered, d, choice.type, dict(choice.args))
+            if _spared_after(answered, hero_id, depth - 1):
+                return True
+        return False
+    return spared(ctx.s, hero_id) or _rescue_found(ctx.s, hero_id, depth - 1)
+
+
+def _item_kind(s: State, args: dict[str, Any]) -> str:
+    item = s.heroes[args["hero"]].item(args["item"])
+    return item.kind if item is not None else ""
 
 
 def wound_choices(s: State, d: Wound) -> list[Choice]:
@@ -60,7 +141,9 @@ def wound_choices(s: State, d: Wound) -> list[Choice]:
             "accept_death",
             {},
             f"Let the wound kill {hero_name(s, hero.id)}",
-            "not recommended (DN 13.1)" if out else "no grace left to spend (DN 13.1, 4.1)",
+            "not recommended (DN 13.1)"
+            if out
+            else "no grace left (DN 13.1, 4.1): a power or an item used at any time may still prevent it (DN 14.3.2)",
         )
     )
     return out
