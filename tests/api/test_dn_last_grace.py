@@ -72,7 +72,8 @@ def imported(db_url: str) -> Iterator[tuple[TestClient, str, list[str]]]:
         events = graceless_crusader_log()
         at = doc["events"][0]["at"]
         doc["events"] = [
-            {"seq": i, "type": e.type, "v": e.v, "data": e.data, "at": at} for i, e in enumerate(events, start=1)
+            {"seq": i, "type": e.type, "v": e.v, "data": e.data, "at": at}
+            for i, e in enumerate(events, start=1)
         ]
         response = client.post("/api/tables/import", json=resign(doc))
         assert response.status_code == 201, response.text
@@ -106,7 +107,7 @@ def send(client: TestClient, tid: str, token: str, command: dict[str, Any] | Non
 
 def test_martyr_saves_the_graceless_crusader_through_the_api(imported: Any) -> None:
     """DN 14.3.2, 13.1: the Crusader's player is asked before the wound kills, uses Martyr
-    (1 grace), then spends it to survive."""
+    (1 grace), then spends it (asked: the Valkyrie's Shield Maiden could still spare it)."""
     client, tid, tokens = imported
     crusader_player = tokens[0]
     types = [c["type"] for c in offered(client, tid, crusader_player)]

@@ -97,12 +97,16 @@ class Table:
 
     def _done_by_the_rules(self, type_: str, args: dict[str, Any]) -> bool:
         """Questions with one answer are not asked (issue 11): the action step ended when no
-        free action was left, the last hero of a round took the turn. A test written as a
+        free action was left, the last hero of a round took the turn, a wound took the grace
+        that death was the only other answer to. A test written as a
         player would click may still send them; they are then already done."""
         if type_ == "end_action" and not args:
             return any(
                 e.type == "Automatic" and "action step ends" in e.data["what"] for e in self.last_command
             )
+        if type_ == "spend_grace" and not args:
+            said = (e.data["what"] for e in self.last_command if e.type == "Automatic")
+            return any("spends 1 grace to survive" in what for what in said)
         if type_ == "take_turn":
             return self.state.current == args.get("hero") and self.state.phase == "turn"
         return False

@@ -318,8 +318,11 @@ def test_dark_champion_by_darkness(darkness: int, foe: str, stats: tuple[int, in
     table.edit(lambda s: setattr(s, "darkness_thresholds_reached", 2))
     table, _ = meet_on(table, "dark_champion")
     assert table.decision.step["foe"] == {"name": foe, "strength": stats[0], "awareness": stats[1]}
-    table.act("yield")
-    assert table.decision.kind == "wound"  # failing the champion is a wound
+    grace = table.state.heroes[table.state.current].grace
+    events = table.act("yield")
+    # Failing the champion is a wound: with no one to spare it, the grace is spent (DN 13.1).
+    assert any(e.type == "Automatic" and "spends 1 grace to survive" in e.data["what"] for e in events)
+    assert table.state.heroes[table.state.current].grace == grace - 1
 
 
 # -- (c) the ops events.toml added -----------------------------------------------------------

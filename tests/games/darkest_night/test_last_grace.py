@@ -68,20 +68,18 @@ def crusader_fails_against_the_ghoul(martyr: bool = True, shield_maiden: bool = 
 def test_a_graceless_hero_holding_martyr_is_asked_before_the_wound_kills_him() -> None:
     """DN 14.3.2, 13.1: after the lost roll, before the wound resolves, the table waits: the
     Crusader's player sees death as the wound's only answer and Martyr among what he may
-    do at any time; Martyr's grace then offers "Spend 1 grace to survive"."""
+    do at any time; Martyr's grace is then spent to survive (death the only other answer)."""
     t = crusader_fails_against_the_ghoul(shield_maiden=False)
     crusader = t.hero("crusader")
     assert not crusader.dead and t.decision.kind == "wound"
     offered = {c.type for c in t.choices(crusader.seat)}
     assert {"accept_death", "use_power"} <= offered and "spend_grace" not in offered
-    t.act("use_power", hero="crusader", power="crusader.martyr")
-    assert t.decision.kind == "wound" and t.hero("crusader").grace == 1
-    assert [c.type for c in t.choices() if c.type in ("spend_grace", "accept_death")] == [
-        "spend_grace",
-        "accept_death",
-    ]
-    events = t.act("spend_grace")
+    events = t.act("use_power", hero="crusader", power="crusader.martyr")
     assert "HeroDied" not in t.types(events)
+    assert "Crusader spends 1 grace to survive the wound" in [
+        e.data["what"] for e in events if e.type == "Automatic"
+    ]
+    assert t.decision is None or t.decision.kind != "wound"
     assert not t.hero("crusader").dead and t.hero("crusader").grace == 0
     assert t.state.darkness == 0
 

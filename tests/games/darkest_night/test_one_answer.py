@@ -89,7 +89,8 @@ def test_attacking_the_necromancer_with_one_way_rolls_at_once() -> None:
     t.begin_turn("seer")
     events = t.act("attack_necromancer", dice=[1])
     assert "Seer fights with no tactic" in automatic_lines(t, events)
-    assert t.decision.kind == "wound"  # the failed fight's wound (DN 12.2)
+    # The failed fight's wound (DN 12.2): a grace or death, so the grace (DN 13.1).
+    assert "Seer spends 1 grace to survive the wound" in automatic_lines(t, events)
 
 
 def test_a_monster_that_attacks_the_hero_is_still_asked_with_yield() -> None:
@@ -148,3 +149,36 @@ def test_bottled_magic_is_offered_on_a_won_fight_whose_successes_count() -> None
     fight_with_bottled_magic(t, win=[{"op": "gain_secrecy", "n": "$successes"}])
     t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[5])
     assert t.decision.kind == "after_roll"
+
+
+# -- a wound with grace to spend (DN 13.1, 14.3.2) ---------------------------------------
+
+
+def test_a_wound_whose_only_other_answer_is_death_spends_the_grace() -> None:
+    """DN 13.1: spend 1 grace or die: with no one able to spare the wound, the grace is
+    spent for the player, and the log says so."""
+    t = Table.start(powers=NO_TACTICS)
+    t.edit(quiet).edit(seer_at_village())
+    t.begin_turn("seer")
+    grace = t.hero("seer").grace
+    run_steps(t, [{"op": "wound", "hero": "seer", "why": "a test"}])
+    assert t.decision is None or t.decision.kind != "wound"
+    assert t.hero("seer").grace == grace - 1 and not t.hero("seer").dead
+    assert "Seer spends 1 grace to survive the wound" in automatic_lines(t, t.events)
+
+
+def test_a_wound_that_shield_maiden_could_spare_is_asked() -> None:
+    """DN 14.3.2: the Valkyrie beside the hero taking his turn may spare the wound (Shield
+    Maiden) and save his grace: spending it is no longer the one sensible answer."""
+    t = Table.start()
+    t.edit(quiet)
+    for hero in ("prince", "valkyrie"):
+        t.edit(lambda s, hero=hero: setattr(s.heroes[hero], "location", "Village"))
+    t.begin_turn("prince")
+    run_steps(t, [{"op": "wound", "hero": "prince", "why": "a test"}])
+    assert t.decision.kind == "wound"
+    assert [c.type for c in t.choices() if c.type in ("spend_grace", "accept_death")] == [
+        "spend_grace",
+        "accept_death",
+    ]
+    assert any(c.type == "use_power" and c.args["power"] == "valkyrie.shield_maiden" for c in t.choices())

@@ -100,9 +100,10 @@ def test_shield_maiden_at_the_wound_prompt_spares_the_wound() -> None:
 
 def test_a_wound_prompt_offers_no_grace_that_was_spent_meanwhile() -> None:
     """DN 13.1, 4.1: the wound prompt lists what is possible now: with no grace left it
-    offers only death (the rules no longer offer spending grace the hero lacks)."""
+    offers only death (the rules no longer offer spending grace the hero lacks). (The
+    Valkyrie's Shield Maiden beside him is why the wound is asked at all, DN 14.3.2.)"""
     t = Table.start()
-    t.edit(quiet).edit(at("prince", "Village"))
+    t.edit(quiet).edit(at("prince", "Village")).edit(at("valkyrie", "Village"))
     t.begin_turn("prince")
     run_steps(t, [{"op": "wound", "hero": "prince", "why": "a test"}])
     assert t.decision.kind == "wound"

@@ -4,14 +4,16 @@ heroes there, or to the next to arrive (DN 13.1, 15.1); a lost turn (DN 13.3).""
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 from app.games.darkest_night.content import load
 from app.games.darkest_night.decisions import AfterRoll, FallenItem, Roll, Wound
 from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.any_time import anytime_uses, resolve_anytime
-from app.games.darkest_night.rules.common import can_spend, hero_name, raise_darkness, spend
+from app.games.darkest_night.rules.common import automatic, can_spend, hero_name, raise_darkness, spend
 from app.games.darkest_night.rules.dice import settle_roll
 from app.games.darkest_night.rules.items import can_receive, item_name
 from app.games.darkest_night.state import Hero, Item, State
@@ -23,12 +25,17 @@ def wound(ctx: Ctx, st: Step) -> None:
     """A wound kills unless the hero spends 1 grace (DN 13.1), "unless another effect
     prevents it": at 0 grace the wound still waits while any seat may use a power or an
     item at any time (DN 14.3.2: after a roll, before its effects), e.g. the Crusader's
-    Martyr (1 grace) or the Valkyrie's Shield Maiden; with none, death has one answer."""
+    Martyr (1 grace) or the Valkyrie's Shield Maiden; with none, death has one answer.
+    With grace to spend and no use that could spare the wound itself, spending it is the
+    one sensible answer (the other is death): spent without asking, and said in the log."""
     hero = ctx.s.heroes[st["hero"]]
     if hero.dead:
         return
     if hero.flags.get("turn:safe_from_wounds"):
         ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
+        return
+    if can_spend(hero, "grace", 1) and not may_be_spared(ctx.s, hero.id):
+        survive(ctx, hero)
         return
     if can_spend(hero, "grace", 1) or may_be_saved(ctx.s, hero.id):
         ctx.ask(Wound(seat=hero.seat, hero=hero.id, why=st.get("why", "")))
@@ -36,12 +43,20 @@ def wound(ctx: Ctx, st: Step) -> None:
     ctx.then([{"op": "die", "hero": hero.id, "why": st.get("why", "a wound with no grace left")}])
 
 
+def survive(ctx: Ctx, hero: Hero) -> None:
+    """Spend the grace that death is the only other answer to (DN 13.1), saying so."""
+    why = "death was the only other answer, DN 13.1"
+    automatic(ctx, hero.id, f"{hero_name(ctx, hero.id)} spends 1 grace to survive the wound", why=why)
+    spend(ctx, hero, "grace", 1, "negating a wound (DN 13.1)")
+
+
 def settle_pending(ctx: Ctx) -> None:
     """A wound asked about, then made moot before it resolved by something used "any time"
     (DN 14.3.2: "after making a die roll … but before resolving its effects"): Shield
     Maiden spares the hero, so the wound prompt is not asked again; a hero already dead
     suffers nothing more; a hero at 0 grace whom nothing used at any time can save any
-    more dies (DN 13.1: death is then the one answer)."""
+    more dies (DN 13.1: death is then the one answer), and one with a grace (Martyr's) that
+    nothing can spare any more spends it."""
     d = ctx.s.decision
     if isinstance(d, Roll | AfterRoll):
         settle_roll(ctx, d)
@@ -54,7 +69,11 @@ def settle_pending(ctx: Ctx) -> None:
     elif hero.flags.get("turn:safe_from_wounds"):
         ctx.s.decision = None
         ctx.emit("WoundPrevented", hero=hero.id, why=hero.flags["turn:safe_from_wounds"])
-    elif not can_spend(hero, "grace", 1) and not may_be_saved(ctx.s, hero.id):
+    elif can_spend(hero, "grace", 1):
+        if not may_be_spared(ctx.s, hero.id):
+            ctx.s.decision = None
+            survive(ctx, hero)
+    elif not may_be_saved(ctx.s, hero.id):
         ctx.s.decision = None
         ctx.then([{"op": "die", "hero": hero.id, "why": d.why or "a wound with no grace left"}])
 
@@ -79,7 +98,19 @@ def _stop(_: Ctx) -> None:
 def spared(s: State, hero_id: str) -> bool:
     """Whether a wound would now spare the hero: a grace to spend, or safe this turn (DN 13.1)."""
     hero = s.heroes[hero_id]
-    return not hero.dead and (can_spend(hero, "grace", 1) or bool(hero.flags.get("turn:safe_from_wounds")))
+    return not hero.dead and (can_spend(hero, "grace", 1) or shielded(s, hero_id))
+
+
+def shielded(s: State, hero_id: str) -> bool:
+    """Whether wounds spare the hero this turn without a grace spent (Shield Maiden)."""
+    hero = s.heroes[hero_id]
+    return not hero.dead and bool(hero.flags.get("turn:safe_from_wounds"))
+
+
+def may_be_spared(s: State, hero_id: str) -> bool:
+    """Whether some seat may still keep the wound off the hero, so that no grace need be
+    spent (Shield Maiden, Prophecy of Safety: DN 14.3.2), tried as ``may_be_saved``."""
+    return _rescue_found(s, hero_id, RESCUE_DEPTH, shielded)
 
 
 def may_be_saved(s: State, hero_id: str) -> bool:
@@ -88,10 +119,14 @@ def may_be_saved(s: State, hero_id: str) -> bool:
     each use offered is tried on a copy of the state (with the questions it asks, up to
     ``RESCUE_DEPTH``); the wound asks only if one may work, so a use that cannot help (a
     Shield Maiden at another location, 2 secrecy) asks nothing."""
-    return _rescue_found(s, hero_id, RESCUE_DEPTH)
+    return _rescue_found(s, hero_id, RESCUE_DEPTH, spared)
 
 
-def _rescue_found(s: State, hero_id: str, depth: int) -> bool:
+Saved = Callable[[State, str], bool]
+"""What a tried rescue must reach: ``spared`` or ``shielded``."""
+
+
+def _rescue_found(s: State, hero_id: str, depth: int, saved: Saved) -> bool:
     if depth <= 0:
         return False
     for use in anytime_uses(s):
@@ -100,18 +135,16 @@ def _rescue_found(s: State, hero_id: str, depth: int) -> bool:
         ctx = Ctx(s.clone(), random.Random(0), load())
         ctx.s.decision, ctx.s.agenda = None, []
         resolve_anytime(ctx, s.heroes[use.args["hero"]].seat, use.type, dict(use.args))
-        if _spared_after(ctx, hero_id, depth):
+        if _spared_after(ctx, hero_id, depth, saved):
             return True
     return False
 
 
-def _spared_after(ctx: Ctx, hero_id: str, depth: int) -> bool:
+def _spared_after(ctx: Ctx, hero_id: str, depth: int, saved: Saved) -> bool:
     """Run what a tried use scheduled; answer each question it asks every way it may be
     answered; then whether the hero is spared, or may be by a further use."""
-    try:
+    with contextlib.suppress(_AgendaDone):
         ctx.run(_stop)
-    except _AgendaDone:
-        pass
     d = ctx.s.decision
     if d is not None:
         rule = ctx.rules.decisions[d.kind]
@@ -119,15 +152,18 @@ def _spared_after(ctx: Ctx, hero_id: str, depth: int) -> bool:
             answered = Ctx(ctx.s.clone(), random.Random(0), load())
             answered.s.decision = None
             rule.resolve(answered, d, choice.type, dict(choice.args))
-            if _spared_after(answered, hero_id, depth - 1):
+            if _spared_after(answered, hero_id, depth - 1, saved):
                 return True
         return False
-    return spared(ctx.s, hero_id) or _rescue_found(ctx.s, hero_id, depth - 1)
+    return saved(ctx.s, hero_id) or _rescue_found(ctx.s, hero_id, depth - 1, saved)
 
 
 def _item_kind(s: State, args: dict[str, Any]) -> str:
     item = s.heroes[args["hero"]].item(args["item"])
     return item.kind if item is not None else ""
+
+
+NO_GRACE_LEFT = "no grace left (DN 13.1, 4.1): a power or an item used at any time may still save (DN 14.3.2)"
 
 
 def wound_choices(s: State, d: Wound) -> list[Choice]:
@@ -141,9 +177,7 @@ def wound_choices(s: State, d: Wound) -> list[Choice]:
             "accept_death",
             {},
             f"Let the wound kill {hero_name(s, hero.id)}",
-            "not recommended (DN 13.1)"
-            if out
-            else "no grace left (DN 13.1, 4.1): a power or an item used at any time may still prevent it (DN 14.3.2)",
+            "not recommended (DN 13.1)" if out else NO_GRACE_LEFT,
         )
     )
     return out
