@@ -46,6 +46,8 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         return first("start_gamble") or prompt.choices[0]
     if p is not None and p.kind == "team":
         return first("launch_team", "withdraw_team")
+    if "leave_team" in by:
+        return None  # joined: it waits for the leader's launch (facts §21)
     pick = first("join_team")
     if pick is not None and h.hp > 5:
         return pick
