@@ -180,6 +180,19 @@ def test_a_town_visit_with_haggling_selling_and_draugr_dice(server: Served, open
     expect(game.locator(".do-die")).to_have_count(5)
     dice = [int(d) for d in game.locator(".do-die").all_inner_texts()]
     screenshot(page, "dark-omen-gamble")
+    # Keep any dice you like (DO L345): tap a die to pick it, then reroll the picked ones.
+    first_die = game.locator('[data-target="mydie:0"]')
+    expect(first_die).to_have_class(re.compile(r"\bis-target\b"))
+    with page.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
+        first_die.click()
+    assert answer.value.status == 200, answer.value.text()
+    expect(game.locator(".do-die").first).to_have_class(re.compile(r"\bdo-die-picked\b"))
+    expect(log.locator("li", has_text="picks die 1 to reroll")).to_have_count(1)
+    press(page, "Reroll the picked 1 die")
+    rerolled = driver.view()["view"]["heroes"][0]["pending"]
+    assert rerolled["dice"][1:] == dice[1:] and rerolled["rolls_left"] == 1
+    dice = rerolled["dice"]
+    expect(game.locator(".do-die.do-die-picked")).to_have_count(0)
     press(page, "Stop with")
     ended = log.locator("li", has_text="Draugr Dice: ")
     expect(ended).to_have_count(1)

@@ -446,7 +446,7 @@ def test_dice_games_and_barrows_show_their_dice_and_rolls_left() -> None:
     assert "P1: Draugr Dice" in battle and "score 9" in battle and "2 rolls left" in battle  # 3s count 0
     assert "P2: exploring a barrow" in battle and "= 14" in battle and "1 roll left" in battle
     assert "Draugr Dice at P1's table" in battle
-    assert "ante 2 gold" in battle and battle.count('class="do-die">') >= 9
+    assert "ante 2 gold" in battle and battle.count('class="do-die"') >= 9
 
 
 def test_the_market_lists_prices_by_level_open_for_the_hero_shopping_there() -> None:

@@ -284,6 +284,10 @@ def describe(event: Event, names: Names | None = None) -> str:
                 return f"{who(d)} declines {player(d['leader'])}\u2019s team attack."
             heroic = " with a heroic attack" if d.get("heroic") else ""
             return f"{who(d)} joins {player(d['leader'])}\u2019s team attack{heroic}."
+        case "RerollPicked":
+            if d["picked"]:
+                return f"{who(d)} picks die {d['index'] + 1} to reroll."
+            return f"{who(d)} keeps die {d['index'] + 1}."
         case "TeamLeft":
             return f"{who(d)} leaves the team attack led by {player(d['leader'])}."
         case "TeamWithdrawn":

@@ -38,8 +38,11 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
     if p is not None and p.kind == "battle":
         return battle_pick(s, prompt.seat, by)
     if p is not None and p.kind in ("draugr", "barrow"):
-        high = [c for c in by.get("reroll", []) if all(f >= 4 for f in c.args["faces"])]
-        return (high[-1] if high and p.kind == "draugr" else None) or first("stand")
+        if p.kind == "draugr":  # low is good: pick every 4, 5 and 6, then reroll them
+            dice = p.dice or []
+            high = [c for c in by.get("pick_die", []) if c.args["pick"] and dice[c.args["index"]] >= 4]
+            return (high[0] if high else None) or first("reroll", "stand")
+        return first("stand")
     if p is not None and p.kind == "hard_life":
         return first("draw_die") if sum(p.dice) <= 13 else first("stand")
     if p is not None and p.kind == "gamble_host":
