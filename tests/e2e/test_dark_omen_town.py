@@ -180,6 +180,19 @@ def test_a_town_visit_with_haggling_selling_and_draugr_dice(server: Served, open
     expect(game.locator(".do-die")).to_have_count(5)
     dice = [int(d) for d in game.locator(".do-die").all_inner_texts()]
     screenshot(page, "dark-omen-gamble")
+    # Keep any dice you like (DO L345): tap a die to pick it, then reroll the picked ones.
+    first_die = game.locator('[data-target="mydie:0"]')
+    expect(first_die).to_have_class(re.compile(r"\bis-target\b"))
+    with page.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
+        first_die.click()
+    assert answer.value.status == 200, answer.value.text()
+    expect(game.locator(".do-die").first).to_have_class(re.compile(r"\bdo-die-picked\b"))
+    expect(log.locator("li", has_text="picks die 1 to reroll")).to_have_count(1)
+    press(page, "Reroll the picked 1 die")
+    rerolled = driver.view()["view"]["heroes"][0]["pending"]
+    assert rerolled["dice"][1:] == dice[1:] and rerolled["rolls_left"] == 1
+    dice = rerolled["dice"]
+    expect(game.locator(".do-die.do-die-picked")).to_have_count(0)
     press(page, "Stop with")
     ended = log.locator("li", has_text="Draugr Dice: ")
     expect(ended).to_have_count(1)
@@ -199,3 +212,50 @@ def test_a_town_visit_with_haggling_selling_and_draugr_dice(server: Served, open
     expect(replay.locator("#do-map svg.do-map-svg")).to_be_visible()
     expect(replay.locator("#log-entries")).to_contain_text("Draugr Dice: ")
     screenshot(replay, "dark-omen-replay")
+
+
+@pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_market_shows_full_stats_and_what_the_hero_cannot_afford(
+    server: Served, open_page: PageFactory, viewport: tuple[int, int]
+) -> None:
+    """Issue 26: the market's 27 cards with their stats and abilities, those the hero
+    cannot afford greyed out with why, readable on a phone without sideways scrolling."""
+    options = {"mode": "quick_chapter", "character": ["nyrkki"]}
+    table = create_game_table(server.url, "dark_omen", ["Ann"], options, seed=SEED)
+    driver = Driver(table, table.seat_token(0))
+    seen = driver.view(table.created["gm_token"])["view"]
+    at = seen["heroes"][0]["at"]
+    town, gate = min(seen["towns"].items(), key=lambda t: distance(at, t[1]))
+    driver.walk_to(gate)
+    if driver.view()["view"]["heroes"][0]["ap_left"] < 3:
+        driver.send_the("end_round")
+    for where in ("gate", "market"):
+        driver.send(
+            next(c for c in driver.choices() if c["type"] == "move" and c["args"]["to"] == f"{town}:{where}")
+        )
+    gold = driver.view()["view"]["heroes"][0]["gold"]
+    market_view = driver.view()["view"]["market"]
+    stock, owned = market_view["stock"], set(market_view["owned"])
+    width, height = viewport
+    page = open_page(table.seat_url(0), viewport={"width": width, "height": height})
+    expect_live(page)
+    market = page.locator("#do-market-stock")
+    expect(market).to_be_visible()
+    expect(market.locator("tbody tr")).to_have_count(27)
+    expect(market.locator(".do-market-purse")).to_contain_text(f"{gold} gold")
+    bow = market.locator('tr[data-gear="g1_w5"]')
+    expect(bow).to_contain_text("damage d4+2, range 2")
+    expect(market.locator('tr[data-gear="g1_w3"]')).to_contain_text("1 direct damage")
+    too_dear = [g for g in stock if g["price"] > gold and g["id"] not in owned]
+    assert too_dear, "the seed's hero can afford everything"
+    expect(market.locator("tr.do-cannot-buy")).to_have_count(
+        len(too_dear) + len(owned & {g["id"] for g in stock})
+    )
+    dear = market.locator(f'tr[data-gear="{too_dear[0]["id"]}"]')
+    expect(dear).to_contain_text(f"costs {too_dear[0]['price']} gold, you have {gold}")
+    cheap = next(g for g in stock if g["price"] <= gold and g["id"] not in owned)
+    expect(market.locator(f'tr[data-gear="{cheap["id"]}"]')).not_to_have_class(re.compile("do-cannot-buy"))
+    overflow = page.evaluate("document.getElementById('do-market-stock').scrollWidth")
+    assert overflow <= width, f"the market is {overflow} px wide on a {width} px screen"
+    market.scroll_into_view_if_needed()
+    screenshot(page, f"dark-omen-market-{'phone' if width < 600 else 'desktop'}")

@@ -21,6 +21,23 @@ from app.kernel.conformance import check_views, random_playout, viewers_for
 from app.kernel.types import Choice, Event, Prompt
 
 
+def bot_player(picker: random.Random) -> playout.Picker:
+    """The bot in every seat, answering a random one of the required prompts it has a
+    choice for: a hero who joined a team attack waits for its launch (facts §21), so its
+    prompt is passed over while another seat can act."""
+
+    def pick(state: Any, prompts: list[Prompt]) -> tuple[Prompt, Choice]:
+        required = [p for p in prompts if p.required]
+        picker.shuffle(required)
+        for prompt in required:
+            choice = DARK_OMEN.bot_choice(state, prompt, picker)
+            if choice is not None:
+                return prompt, choice
+        raise RuntimeError("the bot has no choice in any prompt")
+
+    return pick
+
+
 def play_with_bots(
     options: dict[str, Any],
     seats: int,
@@ -45,8 +62,7 @@ def play_with_bots(
             where = f"bot seed {seed} command {table.commands - 1}"
             check_views(DARK_OMEN, table.state, events, viewers, where)
 
-    player = playout.bot_player(lambda state, prompt: DARK_OMEN.bot_choice(state, prompt, picker), picker)
-    playout.play(table, player, max_commands=max_commands, on_command=after)
+    playout.play(table, bot_player(picker), max_commands=max_commands, on_command=after)
     return table.state, table.commands
 
 

@@ -284,10 +284,18 @@ def describe(event: Event, names: Names | None = None) -> str:
                 return f"{who(d)} declines {player(d['leader'])}\u2019s team attack."
             heroic = " with a heroic attack" if d.get("heroic") else ""
             return f"{who(d)} joins {player(d['leader'])}\u2019s team attack{heroic}."
+        case "RerollPicked":
+            if d["picked"]:
+                return f"{who(d)} picks die {d['index'] + 1} to reroll."
+            return f"{who(d)} keeps die {d['index'] + 1}."
+        case "TeamLeft":
+            return f"{who(d)} leaves the team attack led by {player(d['leader'])}."
         case "TeamWithdrawn":
             if d["why"] == "launched":
                 return f"{who(d)} launches the team attack."
-            return f"{who(d)}\u2019s team attack is withdrawn ({d['why']})."
+            if d["why"] == "withdrawn":
+                return f"{who(d)} withdraws the team attack."
+            return f"{who(d)}\u2019s team attack is withdrawn: {d['why']}."
         case "TieVoted":
             return f"{who(d)} votes that {player(d['first'])} faces the enemy first."
         case "BattleReady":

@@ -525,6 +525,29 @@ def _team_answer(s: State, d: dict[str, Any]) -> None:
             p.heroic.append(d["seat"])
 
 
+@RULES.applies("RerollPicked")
+def _reroll_picked(s: State, d: dict[str, Any]) -> None:
+    """A die picked to be rerolled, or put back among the kept (DO L345, L319)."""
+    p = hero(s, d["seat"]).pending
+    assert isinstance(p, Question)
+    picked = set(p.picked or [])
+    if d["picked"]:
+        picked.add(d["index"])
+    else:
+        picked.discard(d["index"])
+    p.picked = sorted(picked)
+
+
+@RULES.applies("TeamLeft")
+def _team_left(s: State, d: dict[str, Any]) -> None:
+    """A member leaves a team attack before its launch (facts §21)."""
+    p = hero(s, d["leader"]).pending
+    assert isinstance(p, TeamAttack)
+    p.joined.remove(d["seat"])
+    if d["seat"] in p.heroic:
+        p.heroic.remove(d["seat"])
+
+
 @RULES.applies("PendingRoll")
 def _pending_roll(s: State, d: dict[str, Any]) -> None:
     """Dice lying on the table for a choice of their roller: a runehenge's throw

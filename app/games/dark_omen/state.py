@@ -309,6 +309,9 @@ class Question:
     dice: list[int] | None = None
     rolls_left: int | None = None
     host: int | None = None
+    picked: list[int] | None = None
+    """The dice (indices) picked so far to be rerolled (``RerollPicked``; DO L345, L319):
+    recorded one pick at a time, so a reload keeps them."""
 
     def clone(self) -> Question:
         return Question(
@@ -317,6 +320,7 @@ class Question:
             None if self.dice is None else list(self.dice),
             self.rolls_left,
             self.host,
+            None if self.picked is None else list(self.picked),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -325,6 +329,8 @@ class Question:
             value = getattr(self, key)
             if value is not None:
                 out[key] = list(value) if isinstance(value, list) else value
+        if self.picked:
+            out["picked"] = list(self.picked)
         return out
 
 

@@ -58,7 +58,7 @@ def choice_target(state: State, choice: Choice) -> str | None:
         return "grave:here"
     if choice.type == "tend" and isinstance(args.get("prop"), str):
         return f"prop:{args['prop']}"
-    if choice.type in ("boost", "courage"):
+    if choice.type in ("boost", "courage", "pick_die"):
         return f"mydie:{args['index']}"
     if choice.type in ("join_team", "decline_team"):
         return f"team:{args['leader']}"

@@ -123,6 +123,52 @@ def gamble_view(table: GambleTable) -> dict[str, Any]:
     return table.to_json()
 
 
+SLOT_WORDS = {
+    "primary": "main weapon",
+    "secondary": "off-hand",
+    "helmet": "helmet",
+    "body": "body armour",
+    "shield": "shield",
+    "accessory": "accessory",
+}
+"""Where a gear card is worn (DO L374-388), as a player says it."""
+
+BONUS_WORDS = {
+    "damage": "+{n} damage",
+    "armor": "+{n} armour",
+    "max_hp": "+{n} maximum HP",
+    "kill_mp": "+{n} MP for each kill",
+    "mp_per_round": "+{n} MP each round",
+    "obstacle_mp": "black lines cost {m} MP less to cross",
+    "attack": "+{n} on each attack die",
+}
+"""A gear card's bonuses (the ``bonus`` table of gear.toml), in words."""
+
+
+def gear_stats(card: dict[str, Any]) -> list[str]:
+    """A gear card's full stats in words: its slot, damage die and reach, damage, armour,
+    bonuses, charges and ability (DO L374-388, L339): what a buyer compares."""
+    out = [SLOT_WORDS.get(card["slot"], str(card["slot"]).replace("_", " "))]
+    if card.get("dr"):
+        reach = int(card.get("range", 0))
+        out.append(f"damage {card['dr']}, " + (f"range {reach}" if reach else "melee"))
+    if card.get("damage"):
+        out.append(f"+{card['damage']} damage")
+    if card.get("armor"):
+        out.append(f"armour {card['armor']}")
+    for key, n in (card.get("bonus") or {}).items():
+        out.append(BONUS_WORDS.get(key, f"{key.replace('_', ' ')} {{n:+}}").format(n=n, m=-n))
+    for key, n in (card.get("night_bonus") or {}).items():
+        out.append(BONUS_WORDS.get(key, key.replace("_", " ")).format(n=n, m=-n) + " at night")
+    if card.get("direct") and not card.get("ability"):
+        out.append(f"{card['direct']} direct damage")
+    if card.get("charges"):
+        n = int(card["charges"])
+        what = "shield token" if card["slot"] == "shield" else "charge"
+        out.append(f"{n} {what}{'s' if n != 1 else ''}")
+    return out
+
+
 @lru_cache(maxsize=8)
 def _stock(level: int) -> tuple[dict[str, Any], ...]:
     c = load()
@@ -133,6 +179,8 @@ def _stock(level: int) -> tuple[dict[str, Any], ...]:
             "level": c.gear[gid]["level"],
             "type": c.gear[gid]["type"],
             "price": int(c.gear[gid]["price"]),
+            "stats": gear_stats(c.gear[gid]),
+            "ability": c.gear[gid].get("ability", ""),
         }
         for gid in c.shop(level)
     )
@@ -140,9 +188,15 @@ def _stock(level: int) -> tuple[dict[str, Any], ...]:
 
 def market_view(s: State) -> dict[str, Any]:
     """What the market sells at this chapter's level, at list price (a hero's haggled
-    discount is shown on the hero, DO L332-337), and which cards a hero already owns."""
-    owned = sorted({g for h in s.heroes for g in h.gear})
-    return {"level": s.chapter or 1, "stock": list(_stock(s.chapter or 1)), "owned": owned}
+    discount is shown on the hero, DO L332-337), each card's full stats and ability, and
+    which cards a hero already owns (one copy of each card, DO L56), and who."""
+    owners = {g: h.seat for h in s.heroes for g in h.gear}
+    return {
+        "level": s.chapter or 1,
+        "stock": list(_stock(s.chapter or 1)),
+        "owned": sorted(owners),
+        "owned_by": {g: s.names[seat] for g, seat in sorted(owners.items())},
+    }
 
 
 def damage_roll(s: State, p: Battle, strike: combat.Strike) -> dict[str, Any]:

@@ -88,3 +88,14 @@ def rounds_ended(s: State, n: int) -> tuple[State, list[Event]]:
 
 def types(events: list[Event]) -> list[str]:
     return [e.type for e in events]
+
+
+def reroll(s: State, seat: int, rolls: list[int], faces: list[int]) -> tuple[State, list[Event]]:
+    """Pick every die showing one of ``faces`` (one ``pick_die`` step each, DO L345), then
+    reroll them with ``rolls``."""
+    pending = s.heroes[seat].pending
+    assert pending is not None and pending.dice is not None  # type: ignore[union-attr]
+    for i, die in enumerate(pending.dice):  # type: ignore[union-attr]
+        if die in faces:
+            s, _ = play(s, seat, "pick_die", index=i, pick=True)
+    return play(s, seat, "reroll", rolls)

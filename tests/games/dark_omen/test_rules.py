@@ -12,6 +12,7 @@ from app.games.dark_omen.state import Omen, Question
 from app.kernel import table as kernel
 from app.kernel.types import RuleError, Viewer
 from tests.games.dark_omen.harness import arranged, choices, enemy, of, play, table
+from tests.games.dark_omen.positions import reroll
 
 C = load()
 
@@ -251,12 +252,33 @@ def test_the_round_ends_when_every_seat_is_done() -> None:
     assert of(events, "RoundBegan")
 
 
+def test_draugr_dice_keeps_any_dice_one_of_two_equal_dice_rerolled_alone() -> None:
+    """DO L345: "set aside any amount that you'd like to keep. Roll the un-kept dice
+    again". Dice are picked one at a time (each pick recorded in the state, so a reload
+    keeps it), put back if wanted, then rerolled; one of two 6s may be rerolled alone."""
+    s = arranged(table(), at="Hoglichten:tavern", gold=2)
+    s, _ = play(s, 0, "gamble", [1, 1, 2, 6, 6], game="draugr")
+    labels = [c.label for c in DARK_OMEN.prompts(s)[0].choices if c.type == "stand"]
+    assert labels == ["Stop with 1, 1, 2, 6 and 6"]
+    assert [a for t, a in choices(s, 0) if t == "reroll"] == []  # nothing picked yet
+    s, events = play(s, 0, "pick_die", index=3, pick=True)
+    assert of(events, "RerollPicked") == [{"seat": 0, "index": 3, "picked": True}]
+    s, _ = play(s, 0, "pick_die", index=0, pick=True)
+    s, _ = play(s, 0, "pick_die", index=0, pick=False)  # changed my mind: keep the 1
+    assert s.heroes[0].pending.picked == [3]
+    assert s.heroes[0].pending.to_json()["picked"] == [3]  # what the view (and a reload) shows
+    assert ("pick_die", {"index": 3, "pick": False}) in choices(s, 0)
+    s, events = play(s, 0, "reroll", [3])
+    assert s.heroes[0].pending.dice == [1, 1, 2, 3, 6] and not s.heroes[0].pending.picked
+    assert of(events, "PendingRoll")[0]["rolls_left"] == 1
+
+
 def test_gambling_costs_1_ap_1_mp_and_1_gold() -> None:
     """DO L342: Draugr Dice against the house, keeps and rerolls."""
     s = arranged(table(), at="Hoglichten:tavern", gold=2)
     s, _ = play(s, 0, "gamble", [1, 1, 2, 6, 6], game="draugr")
     assert (s.heroes[0].ap, s.heroes[0].mp, s.heroes[0].gold) == (1, 14, 1)
-    s, _ = play(s, 0, "reroll", [1, 3], faces=[6])
+    s, _ = reroll(s, 0, [1, 3], [6])
     assert s.heroes[0].pending.dice == [1, 1, 2, 1, 3]
     s, events = play(s, 0, "stand", [6, 6, 5, 4])
     assert of(events, "GambleEnded")[0]["winners"] == [0]

@@ -9,7 +9,7 @@ import pytest
 from app.games.dark_omen.state import State
 from app.kernel.types import RuleError
 from tests.games.dark_omen.harness import arranged, choices, enemy, of, play, table
-from tests.games.dark_omen.positions import creature, face_down, holding, offered, rounds_ended, seen
+from tests.games.dark_omen.positions import creature, face_down, holding, offered, reroll, rounds_ended, seen
 
 
 def at_a_barrow(charges: int = 2) -> State:
@@ -91,9 +91,9 @@ def test_keep_and_reroll_twice_for_a_straight_of_3_gold() -> None:
     one more time"; DO L321: "Straight (2/3/4, 4/5/6, etc): 3 gold"."""
     s = at_a_barrow()
     s, _ = play(s, 0, "explore_barrow", [1, 1, 5])
-    s, events = play(s, 0, "reroll", [6, 1], faces=[1])
+    s, events = reroll(s, 0, [6, 1], [1])
     assert of(events, "PendingRoll")[0]["rolls_left"] == 1
-    s, events = play(s, 0, "reroll", [4, 6], faces=[1, 6])
+    s, events = reroll(s, 0, [4, 6], [1, 6])
     assert of(events, "PendingRoll")[0] == {"seat": 0, "kind": "barrow", "dice": [4, 6, 5], "rolls_left": 0}
     assert not any(t == "reroll" for t, _ in choices(s, 0))  # no third reroll
     s, events = play(s, 0, "stand")
@@ -142,7 +142,7 @@ def test_a_torch_adds_a_fourth_die_and_four_of_a_kind_is_an_artifact_and_3_gold(
     s, events = play(s, 0, "torch_die", [4])
     assert of(events, "PendingRoll")[0]["dice"] == [4, 4, 1, 4] and s.heroes[0].charges == {"g1_t0": 1}
     assert not any(t == "torch_die" for t, _ in choices(s, 0))  # never more than 4 dice
-    s, _ = play(s, 0, "reroll", [4], faces=[1])
+    s, _ = reroll(s, 0, [4], [1])
     s, events = play(s, 0, "stand")
     assert of(events, "BarrowExplored")[0]["pattern"] == "four"
     assert s.heroes[0].gold == 3 and any(

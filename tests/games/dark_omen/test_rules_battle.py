@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import pytest
 
+from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.state import State
 from app.kernel.types import RuleError
-from tests.games.dark_omen.harness import arranged, enemy, of, play, table
+from tests.games.dark_omen.harness import arranged, choices, enemy, of, play, table
 from tests.games.dark_omen.positions import creature, offered, rounds_ended, seen, types
 
 
@@ -293,6 +294,53 @@ def test_a_declined_or_withdrawn_team_attack_costs_nothing() -> None:
     s, _ = play(s, 0, "propose_team", creature="e1")
     s, events = play(s, 1, "decline_team", leader=0)
     assert "TeamWithdrawn" in types(events) and s.heroes[0].pending is None  # nobody left to ask
+
+
+def test_a_joined_member_is_committed_until_the_launch_or_leaves_by_saying_so() -> None:
+    """Facts §21: members spend no AP elsewhere until the team attack resolves (DO L212:
+    team actions wait for the allies, then are spent together). After joining, Bo is
+    offered no move, meditation or end of round, only to leave before the launch."""
+    s = arranged(table(seats=2), at=10)
+    enemy(s)
+    s, _ = play(s, 0, "propose_team", creature="e1")
+    s, _ = play(s, 1, "join_team", leader=0)
+    offered_types = {t for t, _ in choices(s, 1)}
+    assert offered_types.isdisjoint({"move", "meditate", "end_round", "attack", "propose_team"})
+    assert offered(s, 1, "leave_team") == [{"leader": 0}]
+    with pytest.raises(RuleError):
+        play(s, 1, "end_round")
+    left, events = play(s, 1, "leave_team", leader=0)
+    lines = describe_all(left, events)
+    assert lines[0] == "P2\u2019s Nyrkki leaves the team attack led by P1\u2019s Visko."
+    assert lines[1].endswith("team attack is withdrawn: nobody joined.")
+    assert left.heroes[0].pending is None and [h.ap for h in left.heroes] == [0, 0]
+    s, events = play(s, 0, "launch_team", [4, 3, 5])
+    assert describe_all(s, events)[0].endswith("launches the team attack.")
+    assert [h.ap for h in s.heroes] == [1, 1]
+
+
+def test_a_seat_done_with_the_round_is_not_pulled_into_a_team_attack() -> None:
+    """DO L211: a seat that ended its round waits for the next one and spends no more AP.
+    Ending the round declines an open invitation; a member found done at the launch (a log
+    from before members were committed) is left out and the log says why."""
+    s = arranged(table(seats=2), at=10)
+    enemy(s)
+    s, _ = play(s, 0, "propose_team", creature="e1")
+    ended, events = play(s, 1, "end_round")
+    assert types(events)[:2] == ["TeamAnswered", "TeamWithdrawn"] and ended.heroes[0].pending is None
+    assert [h.ap for h in ended.heroes] == [0, 0]
+    s, _ = play(s, 1, "join_team", leader=0)
+    s.heroes[1].done = True  # joined, then gave up the round (possible before this rule)
+    s, events = play(s, 0, "launch_team")
+    assert [line.split("\u2019s team attack ")[1] for line in describe_all(s, events)] == [
+        "is withdrawn: no member can still join."
+    ]
+    assert [h.ap for h in s.heroes] == [0, 0] and "AttackRolled" not in types(events)
+
+
+def describe_all(s: State, events: list) -> list[str]:  # type: ignore[type-arg]
+    lines = [DARK_OMEN.describe(e, DARK_OMEN.log_context(s)) for e in events]
+    return [line for line in lines if line]
 
 
 def test_in_a_team_only_the_contributed_die_may_be_boosted() -> None:

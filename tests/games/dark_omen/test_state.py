@@ -9,6 +9,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from app.games.dark_omen import DARK_OMEN
+from app.games.dark_omen.bench import bot_player
 from app.games.dark_omen.state import State
 from app.kernel import playout
 
@@ -44,8 +45,7 @@ def states_of_a_bot_game(seats: int, every: int) -> list[State]:
         if table.commands % every == 0:
             kept.append(table.state)
 
-    player = playout.bot_player(lambda state, prompt: DARK_OMEN.bot_choice(state, prompt, picker), picker)
-    playout.play(table, player, max_commands=600, on_command=keep)
+    playout.play(table, bot_player(picker), max_commands=600, on_command=keep)
     return kept
 
 

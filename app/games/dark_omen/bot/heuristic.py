@@ -38,14 +38,19 @@ def choose(s: State, prompt: Prompt, rng: random.Random) -> Choice | None:
     if p is not None and p.kind == "battle":
         return battle_pick(s, prompt.seat, by)
     if p is not None and p.kind in ("draugr", "barrow"):
-        high = [c for c in by.get("reroll", []) if all(f >= 4 for f in c.args["faces"])]
-        return (high[-1] if high and p.kind == "draugr" else None) or first("stand")
+        if p.kind == "draugr":  # low is good: pick every 4, 5 and 6, then reroll them
+            dice = p.dice or []
+            high = [c for c in by.get("pick_die", []) if c.args["pick"] and dice[c.args["index"]] >= 4]
+            return (high[0] if high else None) or first("reroll", "stand")
+        return first("stand")
     if p is not None and p.kind == "hard_life":
         return first("draw_die") if sum(p.dice) <= 13 else first("stand")
     if p is not None and p.kind == "gamble_host":
         return first("start_gamble") or prompt.choices[0]
     if p is not None and p.kind == "team":
         return first("launch_team", "withdraw_team")
+    if "leave_team" in by:
+        return None  # joined: it waits for the leader's launch (facts §21)
     pick = first("join_team")
     if pick is not None and h.hp > 5:
         return pick

@@ -8,7 +8,6 @@ in the Underworld (DO L504). Keeping and rerolling dice is shared with Draugr Di
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 from typing import Any
 
 from app.games.dark_omen.content import Content
@@ -65,19 +64,24 @@ def barrow_choices(s: State, c: Content, h: Hero) -> list[Choice]:
 
 
 def keep_choices(s: State, c: Content, h: Hero) -> list[Choice]:
-    """Keep some dice and reroll the rest (DO L344-346, L318): one choice per set of faces
-    to reroll, and standing."""
+    """Keep any dice you like and reroll the rest (DO L345: "set aside any amount that
+    you'd like to keep", L319): a question of several steps, one die at a time — each die
+    picked to be rerolled or put back (``pick_die``, recorded, so a reload keeps the
+    picks), then "Reroll" the picked ones — and standing."""
     p = h.pending
-    assert isinstance(p, Question)
+    assert isinstance(p, Question) and p.dice is not None
     seat = h.seat
-    out = [ch("stand", seat, f"Stop with {p.dice}")]
+    out = [ch("stand", seat, f"Stop with {dice_words(p.dice)}")]
     if p.rolls_left > 0:
-        distinct = sorted(set(p.dice))
-        for n in range(1, len(distinct) + 1):
-            for group in combinations(distinct, n):
-                out.append(
-                    ch("reroll", seat, f"Reroll every {', '.join(map(str, group))}", faces=list(group))
-                )
+        picked = p.picked or []
+        for i, die in enumerate(p.dice):
+            if i in picked:
+                out.append(ch("pick_die", seat, f"Keep die {i + 1} (a {die})", index=i, pick=False))
+            else:
+                out.append(ch("pick_die", seat, f"Pick die {i + 1} (a {die}) to reroll", index=i, pick=True))
+        if picked:
+            faces = dice_words([p.dice[i] for i in picked])
+            out.append(ch("reroll", seat, f"Reroll the picked {plural(len(picked), 'die', 'dice')}: {faces}"))
     if p.kind == "barrow" and torch_charges(s, c, h) > 0:
         out.append(ch("torch_rolls", seat, "Spend a torch charge for 3 more rolls"))
         if len(p.dice) < 4:
@@ -121,13 +125,31 @@ def do_torch_die(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     ctx.emit("PendingRoll", seat=seat, kind="barrow", dice=[*p.dice, d6(ctx)], rolls_left=p.rolls_left)
 
 
+def dice_words(dice: list[int]) -> str:
+    """Dice as a person reads them: "1, 3 and 6"."""
+    words = [str(d) for d in dice]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+@action("pick_die")
+def do_pick_die(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """One step of the keep-or-reroll question: a die picked for the reroll or kept."""
+    ctx.emit("RerollPicked", seat=seat, index=args["index"], picked=bool(args["pick"]))
+
+
 @action("reroll")
 def do_reroll(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """The picked dice rerolled, the others kept (DO L345, L319)."""
     h = ctx.s.heroes[seat]
     p = h.pending
-    assert isinstance(p, Question)
-    dice = [d6(ctx) if d in args["faces"] else d for d in p.dice]
-    new = {k: v for k, v in p.to_json().items() if k != "kind"} | {
+    assert isinstance(p, Question) and p.dice is not None
+    picked = set(p.picked or [])
+    dice = [d6(ctx) if i in picked else d for i, d in enumerate(p.dice)]
+    new = {k: v for k, v in p.to_json().items() if k not in ("kind", "picked")} | {
         "dice": dice,
         "rolls_left": p.rolls_left - 1,
     }

@@ -68,8 +68,30 @@ def team_allies(s: State, seat: int, cid: str) -> list[int]:
     return [
         o.seat
         for o in s.heroes
-        if o.seat != seat and o.alive and not o.done and o.pending is None and ap_left(o) >= 1
+        if o.seat != seat
+        and o.alive
+        and not o.done
+        and o.pending is None
+        and ap_left(o) >= 1
+        and joined_leader(s, o.seat) is None
     ]
+
+
+def joined_leader(s: State, seat: int) -> int | None:
+    """The leader of the team attack this seat joined and is committed to until it is
+    launched or withdrawn (facts §21: members spend no AP elsewhere until it resolves)."""
+    for other in s.heroes:
+        p = other.pending
+        if isinstance(p, TeamAttack) and seat in p.joined:
+            return other.seat
+    return None
+
+
+def member_choices(s: State, h: Hero, leader: int) -> list[Choice]:
+    """A member who joined a team attack waits for its launch (DO L212: team actions wait
+    for the allies, then are spent together; facts §21: no AP elsewhere meanwhile): the
+    only way out is to leave the team attack, before it is launched."""
+    return [ch("leave_team", h.seat, f"Leave {s.names[leader]}\u2019s team attack", leader=leader)]
 
 
 def attack_choices(s: State, c: Content, h: Hero) -> list[Choice]:
@@ -174,7 +196,7 @@ def invitation_choices(s: State, seat: int) -> list[Choice]:
         p = other.pending
         if p and p.kind == "team" and seat in p.invited:
             h = s.heroes[seat]
-            if ap_left(h) >= 1 and can_reach(s, seat, p.creature):
+            if ap_left(h) >= 1 and not h.done and can_reach(s, seat, p.creature):
                 out.append(ch("join_team", seat, f"Join {s.names[other.seat]}'s attack", leader=other.seat))
                 if level(s) >= 3 and h.mp >= heroic_cost(s, load(), seat) and heroic_fits(s, p):
                     out.append(
@@ -310,6 +332,26 @@ def do_decline_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
         ctx.emit("TeamWithdrawn", seat=args["leader"], why="nobody joined")
 
 
+@action("leave_team")
+def do_leave_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """A member leaves a team attack before its launch (facts §21); if nobody is left to
+    join or to answer, the attack is withdrawn."""
+    leader = args["leader"]
+    ctx.emit("TeamLeft", seat=seat, leader=leader)
+    p = ctx.s.heroes[leader].pending
+    if isinstance(p, TeamAttack) and not p.invited and not p.joined:
+        ctx.emit("TeamWithdrawn", seat=leader, why="nobody joined")
+
+
+def decline_invitations(ctx: DoCtx, seat: int) -> None:
+    """A seat that ends its round answers every team attack still asking it with a no
+    (DO L211: it has given up the round's AP)."""
+    for other in ctx.s.heroes:
+        p = other.pending
+        if isinstance(p, TeamAttack) and seat in p.invited:
+            do_decline_team(ctx, seat, {"leader": other.seat})
+
+
 @action("withdraw_team")
 def do_withdraw_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     ctx.emit("TeamWithdrawn", seat=seat, why="withdrawn")
@@ -318,17 +360,28 @@ def do_withdraw_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 @action("launch_team")
 def do_launch_team(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     """Launching spends an AP from each member; one roll for all (facts §21); a heroic that
-    would give the heroes more dice than the enemy is refused (DO L463)."""
+    would give the heroes more dice than the enemy is refused (DO L463). Only members still
+    in the round are pulled in (DO L211: a seat done with the round spends no more AP); if
+    none is left, the attack is withdrawn and the log says so."""
     s, c = ctx.s, ctx.c
     p = s.heroes[seat].pending
     assert isinstance(p, TeamAttack)
     target = s.creature(p.creature)
     members = [seat] + [
-        m for m in p.joined if s.heroes[m].alive and ap_left(s.heroes[m]) >= 1 and can_reach(s, m, p.creature)
+        m
+        for m in p.joined
+        if s.heroes[m].alive
+        and not s.heroes[m].done
+        and ap_left(s.heroes[m]) >= 1
+        and can_reach(s, m, p.creature)
     ]
-    ctx.emit("TeamWithdrawn", seat=seat, why="launched")
-    if target is None or len(members) < 2:
+    if target is None:
+        ctx.emit("TeamWithdrawn", seat=seat, why="the enemy is gone")
         return
+    if len(members) < 2:
+        ctx.emit("TeamWithdrawn", seat=seat, why="no member can still join")
+        return
+    ctx.emit("TeamWithdrawn", seat=seat, why="launched")
     reveal(ctx, target)
     heroic: list[int] = []
     for m in p.heroic:

@@ -14,7 +14,15 @@ from app.games.dark_omen.content import Content, load
 from app.games.dark_omen.decisions import Act
 from app.games.dark_omen.engine import ACTIONS, RULES, DoCtx, action
 from app.games.dark_omen.rules.barrows import barrow_choices, keep_choices
-from app.games.dark_omen.rules.battle import attack_choices, battle_choices, invitation_choices, team_choices
+from app.games.dark_omen.rules.battle import (
+    attack_choices,
+    battle_choices,
+    decline_invitations,
+    invitation_choices,
+    joined_leader,
+    member_choices,
+    team_choices,
+)
 from app.games.dark_omen.rules.campaign import lose_campaign
 from app.games.dark_omen.rules.creatures import boss_phases
 from app.games.dark_omen.rules.days import blood_choices, omen_choices
@@ -139,6 +147,9 @@ def seat_choices(s: State, c: Content, seat: int) -> list[Choice]:
         return new_character_choices(s, c, seat) if h.pending else []
     if h.pending is not None:
         return pending_choices(s, c, h)
+    leader = joined_leader(s, seat)
+    if leader is not None:
+        return member_choices(s, h, leader) + committed_free_choices(s, c, h)
     out = invitation_choices(s, seat) + gamble_invitations(s, seat)
     if h.must_attack is not None:
         target = s.creature(h.must_attack)
@@ -207,13 +218,26 @@ def free_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     return [choice for choices in FREE_CHOICES for choice in choices(s, c, h)]
 
 
+def committed_free_choices(s: State, c: Content, h: Hero) -> list[Choice]:
+    """A team member's 0-AP actions while it waits for the launch (facts §21): the same a
+    seat done with the round keeps, and equipping only while it costs nothing (DO L386)."""
+    engaged = h.engaged or any(x.space == h.at for x in s.creatures)
+    return [
+        choice
+        for choice in free_choices(s, c, h)
+        if choice.type in FREE_ACTIONS and not (choice.type == "equip" and engaged)
+    ]
+
+
 def ap_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     return [choice for choices in AP_CHOICES for choice in choices(s, c, h)]
 
 
 @action("end_round")
 def do_end_round(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
-    """Forfeit the rest of the round's AP (DO L211)."""
+    """Forfeit the rest of the round's AP (DO L211); team attacks still asking this seat
+    hear a no."""
+    decline_invitations(ctx, seat)
     ctx.emit("RoundPassed", seat=seat)
 
 
