@@ -26,6 +26,7 @@ from app.games.attack_the_darkness.decisions import (
     Arrange,
     ChooseTile,
     ClearRoom,
+    ConfirmPlay,
     Defend,
     GmMonster,
     GmPick,
@@ -141,6 +142,9 @@ def waiting_details(s: State, viewer: Viewer) -> dict[str, Any]:
         out["choose"] = {"name": C.monsters[d.card].name, "tiles": list(d.tiles)}
     elif isinstance(d, Arrange) and any(viewer.holds(x) for x in d.asked):
         out["arrange"] = arrange_details(s, d)
+    elif isinstance(d, ConfirmPlay) and any(viewer.holds(x) for x in d.asked):
+        cid = s.cards[d.card]
+        out["confirm"] = {"card": cid, "name": C.card_name(cid), "text": action_card(cid)}
     elif isinstance(d, Pay) and any(viewer.holds(x) for x in d.asked):
         paid, x, _, _ = payment(s, int(d.seat), d)
         cid = s.cards[d.card]

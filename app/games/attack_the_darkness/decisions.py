@@ -32,6 +32,15 @@ class Act(Decision):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ConfirmPlay(Decision):
+    """An attack card with no enemy in range does nothing, yet may be played (AtD L157):
+    the player confirms before anything is paid (issue 26)."""
+
+    kind = "confirm_play"
+    card: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Pay(Decision):
     """Resource cards are chosen before the action is declared (AtD L143)."""
 

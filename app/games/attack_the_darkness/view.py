@@ -34,6 +34,7 @@ C = load()
 TITLES = {
     "place_tile": "Place a map tile",
     "act": "Your turn: play a card, move or end the turn",
+    "confirm_play": "No enemy in range: this attack will do nothing",
     "pay": "Choose the resource cards that pay for the card",
     "discard": "Discard a card for the condition",
     "move_to": "Where to?",

@@ -225,6 +225,8 @@ def declare(t: Table, seat: int, card: str, *rcs: str, discard: tuple[str, ...] 
     """``seat`` plays ``card`` powered by ``rcs`` (AtD L143), then discards ``discard`` for
     the conditions (AtD L182): every step an offered command."""
     events = t.send(seat, "play", card=card)
+    if waiting(t) == "confirm_play":  # nothing to hit: played anyway (AtD L157)
+        events += t.send(seat, "play")
     for rc in rcs:
         events += t.send(seat, "add", rc=rc)
     events += t.send(seat, "done")

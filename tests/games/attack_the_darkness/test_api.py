@@ -139,3 +139,46 @@ def test_bad_options_are_refused_precisely(client: TestClient) -> None:
     response = client.post("/api/tables", json=body)
     assert response.status_code in (400, 422)
     assert "AtD L288" in response.json()["error"]["message"]
+
+
+def test_an_attack_with_nothing_to_hit_asks_to_confirm_through_the_api(client: TestClient) -> None:
+    """Issue 26, AtD L157: an attack card with no enemy in range is offered with "no enemy in
+    range: it will do nothing"; sending it asks "Play it anyway" or "Back" before any
+    payment; Back spends nothing; played anyway, the payment starts."""
+    created = client.post("/api/tables", json=body_of({"mode": "adventure", "dungeon": "tavern_cellar"}, 1))
+    assert created.status_code == 201, created.text
+    tid, token = created.json()["table_id"], created.json()["seats"][0]["token"]
+    rng = random.Random(1)
+
+    def seat_prompt() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        payload = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+        prompt = next(p for p in payload["prompts"] if p["seat"] == 0 and p["choices"] and p["required"])
+        return payload, prompt["choices"]
+
+    def send(command: dict[str, Any]) -> None:
+        response = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(token))
+        assert response.status_code == 200, response.text
+
+    for _ in range(100):
+        payload, choices = seat_prompt()
+        wasted = [c for c in choices if "no enemy in range: it will do nothing" in c["label"]]
+        if payload["view"]["waiting"]["kind"] == "act" and wasted:
+            break
+        send(pick(choices, payload["view"], rng))
+    else:
+        raise AssertionError("no attack card with nothing to hit was offered")
+    hand = [c["id"] for c in payload["view"]["characters"][0]["hand"]]
+    send(wasted[0]["command"])
+    payload, choices = seat_prompt()
+    assert payload["view"]["waiting"]["kind"] == "confirm_play"
+    assert [c["label"] for c in choices] == ["Play it anyway", "Back"]
+    send(choices[1]["command"])
+    payload, _ = seat_prompt()
+    assert payload["view"]["waiting"]["kind"] == "act"
+    assert [c["id"] for c in payload["view"]["characters"][0]["hand"]] == hand
+    again = next(c for c in seat_prompt()[1] if c["label"] == wasted[0]["label"])
+    send(again["command"])  # the same choice, a fresh command id
+    payload, choices = seat_prompt()
+    assert choices[0]["label"] == "Play it anyway", choices
+    send(choices[0]["command"])
+    assert seat_prompt()[0]["view"]["waiting"]["kind"] == "pay"

@@ -141,6 +141,7 @@ def test_an_attack_only_resource_card_powers_attacks_only() -> None:
     rope, spring, venom = t.hand(0, "rope_dart", "hand_spring", "envenomed")
     assert playable(t) == {"rope_dart"}
     t.send(0, "play", card=rope)
+    t.send(0, "play")  # no enemy in range: played anyway (AtD L157)
     assert {"rc": venom} in offered(t, "add")
     t.send(0, "cancel")
     t.card(0, "quick")
@@ -161,6 +162,7 @@ def test_a_card_whose_condition_cannot_be_met_is_not_offered() -> None:
     block = t.card(0, "block")
     assert "hack" in playable(t)
     t.send(0, "play", card=hack)
+    t.send(0, "play")  # no enemy in range: played anyway (AtD L157)
     t.send(0, "add", rc=hearty)
     t.send(0, "done")
     assert offered(t, "discard") == [{"card": block}]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.attack_the_darkness.content import Part, load
+from app.games.attack_the_darkness.content import ActionCard, Part, load
 from app.games.attack_the_darkness.decisions import Area, Defend, Target
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.grid import Square, area_boxes, chebyshev, in_distance
@@ -19,6 +19,7 @@ from app.games.attack_the_darkness.rules.query import (
     ckey,
     combatants,
     is_enemy,
+    own_turn_parts,
     pos,
     who_name,
 )
@@ -61,14 +62,17 @@ def legal_targets(s: State, actor: str, part: Part, exclude: list[str] = ()) -> 
     return [who for who in combatants(s) if who not in exclude and target_ok(s, actor, part, who, extra)]
 
 
-def area_ok(s: State, actor: str, part: Part, anchor: Square, orient: str) -> bool:
+def area_ok(s: State, actor: str, part: Part, anchor: Square, orient: str, reach: int | None = None) -> bool:
     """Every square of the 3×2 box meets the distance; one open square is in LOS
-    (AtD L159-162). **Decision:** a melee or reach box may hold the caster's square."""
+    (AtD L159-162). **Decision:** a melee or reach box may hold the caster's square.
+    ``reach`` overrides the reach bonus of the card being played (a hand's best, before
+    paying)."""
     a = pos(s, actor)
     if a is None:
         return False
     box = area_boxes(anchor, orient)
-    extra = reach_bonus(s) if part.type == "attack" else 0
+    bonus = reach_bonus(s) if reach is None else reach
+    extra = bonus if part.type == "attack" else 0
     for sq in box:
         d = chebyshev(a, sq)
         if part.distance == "ranged" and d < 2:
@@ -91,7 +95,7 @@ def area_members(s: State, anchor: Square, orient: str, part: Part) -> list[str]
     return out
 
 
-def legal_areas(s: State, actor: str, part: Part) -> list[tuple[Square, str]]:
+def legal_areas(s: State, actor: str, part: Part, reach: int | None = None) -> list[tuple[Square, str]]:
     """Placements that meet the rules and hold at least one combatant (an empty one does
     nothing: not offered)."""
     a = pos(s, actor)
@@ -106,7 +110,37 @@ def legal_areas(s: State, actor: str, part: Part) -> list[tuple[Square, str]]:
             for i in range(w):
                 for j in range(h):
                     anchors.add(((sq[0] - i, sq[1] - j), o))
-    return sorted(x for x in anchors if area_ok(s, actor, part, x[0], x[1]))
+    return sorted(x for x in anchors if area_ok(s, actor, part, x[0], x[1], reach))
+
+
+def hand_reach(s: State, seat: int) -> int:
+    """The most reach the resource cards in hand could add to an attack (AtD L126)."""
+    return sum(C.resources[s.cards[r]].modifier("reach") for r in s.chars[seat].hand_r)
+
+
+def attack_hits_nothing(s: State, seat: int, card: ActionCard) -> bool:
+    """True when playing ``card`` now can only be wasted: every action type it resolves on
+    its player's turn is an attack on enemies (or an area) and no enemy is in range and in
+    sight, even with every reach the hand could pay for; and no part draws. Playing it is
+    legal (AtD L157: "There is no minimum number of available targets required"), so the
+    player is asked to confirm before paying."""
+    me = ckey(seat)
+    parts = [card.parts[i] for i in own_turn_parts(card)]
+    if not parts or any(
+        p.type != "attack" or p.side not in ("enemy", "area") or p.effect("draw") for p in parts
+    ):
+        return False
+    reach = hand_reach(s, seat)
+    for part in parts:
+        if part.side == "area":
+            for anchor, orient in legal_areas(s, me, part, reach):
+                if any(is_enemy(s, me, w) for w in area_members(s, anchor, orient, part)):
+                    return False
+        elif any(
+            is_enemy(s, me, who) and target_ok(s, me, part, who, reach) for who in combatants(s) if who != me
+        ):
+            return False
+    return True
 
 
 @step("choose_target", "seat", "part", "left", "chosen")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.attack_the_darkness.content import load
-from app.games.attack_the_darkness.decisions import Act, Pay
+from app.games.attack_the_darkness.decisions import Act, ConfirmPlay, Pay
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.rules.abilities import ability_ready, use_ability
 from app.games.attack_the_darkness.rules.arena import ARENA_ROUNDS
@@ -18,6 +18,7 @@ from app.games.attack_the_darkness.rules.health import penalty, use_penalty
 from app.games.attack_the_darkness.rules.movement import move_squares
 from app.games.attack_the_darkness.rules.payment import payment_plan
 from app.games.attack_the_darkness.rules.query import action, ckey, lst, own_turn_parts
+from app.games.attack_the_darkness.rules.targeting import attack_hits_nothing
 from app.games.attack_the_darkness.state import State
 from app.kernel.flow import Step
 from app.kernel.types import Choice, Unavailable
@@ -95,7 +96,11 @@ def act_choices(s: State, d: Act) -> list[Any]:
                 continue
             if payment_plan(s, seat, inst) is not None:
                 seen.add(card.id)
-                out.append(Choice("play", {"card": inst}, f"Play {card.name} ({card.cost.label()})"))
+                label = f"Play {card.name} ({card.cost.label()})"
+                if attack_hits_nothing(s, seat, card):
+                    out.append(Choice("play", {"card": inst}, f"{label}: {NOTHING_TO_HIT}", NOTHING_DETAIL))
+                else:
+                    out.append(Choice("play", {"card": inst}, label))
         if ability_ready(s, seat):
             ab = C.classes[ch.cls].ability
             out.append(Choice("ability", {}, f"{ab['name']}: {ab['text']}"))
@@ -109,6 +114,13 @@ def act_choices(s: State, d: Act) -> list[Any]:
     if ch.hand_a or ch.hand_r:
         out.append(Choice("end_turn", {"discard": True}, "End the turn, discard the whole hand and draw"))
     return out
+
+
+NOTHING_TO_HIT = "no enemy in range: it will do nothing"
+NOTHING_DETAIL = (
+    "No enemy is in range and in sight, so the card and the resource cards paying for it "
+    "would be spent for nothing (legal: AtD L157). You will be asked to confirm."
+)
 
 
 def act_unavailable(s: State, d: Act) -> list[Any]:
@@ -164,11 +176,32 @@ def resolve_act(ctx: Ctx, d: Act, type_: str, args: dict[str, Any]) -> None:
             use_penalty(ctx, ckey(seat), "move")
             ctx.then([{"op": "act", "seat": seat}])
         case "play":
-            ctx.ask(Pay(seat=seat, card=args["card"], rcs=[], context="turn"))
+            if attack_hits_nothing(ctx.s, seat, action(ctx.s, args["card"])):
+                ctx.ask(ConfirmPlay(seat=seat, card=args["card"]))
+            else:
+                ctx.ask(Pay(seat=seat, card=args["card"], rcs=[], context="turn"))
         case "equip":
             start_equipment(ctx, seat, args["item"], "turn", {"op": "act", "seat": seat})
         case "ability":
             use_ability(ctx, seat)
+
+
+def confirm_choices(s: State, d: ConfirmPlay) -> list[Any]:
+    name = action(s, d.card).name
+    return [
+        Choice("play", {}, "Play it anyway", f"Pay for {name} and spend it with nothing to hit (AtD L157)"),
+        Choice("back", {}, "Back", f"Keep {name} and its resource cards in hand"),
+    ]
+
+
+@RULES.decision(ConfirmPlay, confirm_choices)
+def resolve_confirm(ctx: Ctx, d: ConfirmPlay, type_: str, args: dict[str, Any]) -> None:
+    """Confirmed: the payment starts; Back: the action step again, nothing spent."""
+    seat = int(d.seat)
+    if type_ == "play":
+        ctx.ask(Pay(seat=seat, card=d.card, rcs=[], context="turn"))
+    else:
+        ctx.ask(Act(seat=seat))
 
 
 def schedule(ctx: Ctx) -> None:
