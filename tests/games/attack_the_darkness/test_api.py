@@ -215,3 +215,31 @@ def test_a_card_is_paid_in_one_click_through_the_api(client: TestClient) -> None
     events = client.get(f"/api/tables/{tid}/events", headers=auth(token)).json()["events"]
     played = [e for e in events if e["type"] == "CardPlayed"][-1]["data"]
     assert played["card"] == quick[0]["command"]["args"]["card"]
+
+
+def test_mark_for_judgement_draws_and_moves_through_the_api(client: TestClient) -> None:
+    """Issue 26: the Inquisitor's Mark for Judgement ("draw 1 and gain 1 speed move") draws a
+    card, then asks where to move."""
+    body = body_of({"mode": "adventure", "dungeon": "tavern_cellar", "class": ["inquisitor"]}, 1)
+    created = client.post("/api/tables", json=body)
+    assert created.status_code == 201, created.text
+    tid, token = created.json()["table_id"], created.json()["seats"][0]["token"]
+    rng = random.Random(3)
+    for _ in range(200):
+        payload = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+        prompt = next(p for p in payload["prompts"] if p["seat"] == 0 and p["choices"] and p["required"])
+        ability = [c for c in prompt["choices"] if c["command"]["type"] == "ability"]
+        if ability:
+            break
+        command = pick(prompt["choices"], payload["view"], rng)
+        sent = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(token))
+        assert sent.status_code == 200, sent.text
+    else:
+        raise AssertionError("Mark for Judgement was never offered")
+    assert "gain 1 speed move" in ability[0]["label"]
+    held = len(payload["view"]["characters"][0]["hand"])
+    sent = client.post(f"/api/tables/{tid}/commands", json=ability[0]["command"], headers=auth(token))
+    assert sent.status_code == 200, sent.text
+    after = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+    assert len(after["view"]["characters"][0]["hand"]) == held + 1
+    assert after["view"]["waiting"]["kind"] == "move_to"
