@@ -134,8 +134,13 @@ def test_an_adventure_to_the_end_of_its_first_encounter_by_clicking(
         gm = table_api.play_until(asks(0, "act"))
         command, target = click_next(0)
         assert command["type"] == "speed"
-        command, target = click_next(0)
-        assert command["type"] == "play" and target.startswith("ac:")
+        _, command, payload = table_api.next_move()
+        assert command["type"] == "play"
+        # "choose the resource cards" is the prompt's button: the card's click pays the
+        # cheapest way at once (issue 26)
+        assert click(ann, command, payload["seq"]) is None
+        table_api.note(0, command)
+        target = f"ac:{card_of(payload, command)}"
         card = ann.locator(f'#atd-hand [data-target="{target}"] .atd-card-name').first.inner_text()
         expect(window(ann)).to_contain_text(f"Paying for {card}")
         expect(window(ann).locator(".atd-warn")).to_contain_text("Not paid yet")

@@ -74,9 +74,13 @@ def test_an_attack_with_nothing_to_hit_asks_before_paying(
         assert len(after["view"]["characters"][0]["hand"]) == hand_size
         expect_seq(page, after["seq"])
 
-        # Play it anyway: the payment starts.
+        # Play it anyway: the card's click paid the cheapest way (issue 26), so it is
+        # declared at once: the card and its resource cards leave the hand.
+        assert command["type"] == "play_cheapest"
         click(page, command)
         expect(anyway).to_be_visible()
         anyway.click()
-        expect(window).to_contain_text("Paying for")
-        assert api.payload(0)["view"]["waiting"]["kind"] == "pay"
+        expect(anyway).to_have_count(0)
+        after = api.payload(0)
+        assert after["view"]["waiting"]["kind"] != "pay"
+        assert len(after["view"]["characters"][0]["hand"]) < hand_size

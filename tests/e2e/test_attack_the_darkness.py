@@ -78,6 +78,19 @@ def act(page: Page, locator: str) -> None:
     assert info.value.status == 200, info.value.text()
 
 
+CHOOSE = "#prompts button.choice:has-text('choose the resource cards')"
+
+
+def open_payment(page: Page) -> None:
+    """Open a card's payment step: "choose the resource cards" (the card's click pays the
+    cheapest way at once, issue 26); an attack with nothing to hit is confirmed first."""
+    act(page, CHOOSE)
+    window = page.locator("#atd-window")
+    expect(window).to_contain_text(re.compile("Paying for|will do nothing"))
+    if "will do nothing" in (window.text_content() or ""):
+        act(page, "#prompts button.choice:has-text('Play it anyway')")
+
+
 def test_a_turn_on_a_phone_a_spectator_a_defence_and_the_game_master(
     server: Served, open_page: PageFactory
 ) -> None:
@@ -98,7 +111,7 @@ def test_a_turn_on_a_phone_a_spectator_a_defence_and_the_game_master(
     screenshot(phone, "atd-seat-phone")
 
     # A card, then the resource cards that pay for it: the window says what it will do.
-    act(phone, LIT_CARD)
+    open_payment(phone)
     window = phone.locator("#atd-window")
     expect(window).to_contain_text("Paying for")
     expect(window.locator(".atd-summary")).not_to_be_empty()
@@ -267,8 +280,8 @@ def commands(n: int) -> Callable[[dict[str, Any]], bool]:
 
 
 def pay_and_go_back(page: Page) -> None:
-    """The page is usable: a lit card opens its payment window, and Back closes it."""
-    act(page, LIT_CARD)
+    """The page is usable: a card's "choose" opens its payment window, and Back closes it."""
+    open_payment(page)
     window = page.locator("#atd-window")
     expect(window).to_contain_text("Paying for")
     with page.expect_response(lambda r: r.url.endswith("/act")):

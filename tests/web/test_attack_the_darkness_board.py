@@ -177,7 +177,9 @@ def test_the_hand_is_readable_cards_and_the_choices_light_the_board(client: Test
         if kind == "speed":
             x, y = b["command"]["args"]["to"]
             assert b["target"] == f"square:{x},{y}" and f'data-target="square:{x},{y}"' in board
-        elif kind == "play":
+        elif kind == "play":  # "choose the resource cards": the prompt's button (issue 26)
+            assert b["target"] is None
+        elif kind == "play_cheapest":  # the card's click pays the cheapest way
             card = next(c for c in hand if c["id"] == b["command"]["args"]["card"])
             assert b["target"] == f"ac:{card['card']}" and f'data-target="ac:{card["card"]}"' in mine
         elif kind == "end_turn":
@@ -404,7 +406,8 @@ def test_each_kind_of_choice_names_its_board_element() -> None:
         (Choice("target", {"who": "m3"}, ""), "combatant:m3"),
         (Choice("attack", {"who": "c0"}, ""), "combatant:c0"),
         (Choice("revive", {"seat": 0, "discard": False, "target": 1}, ""), "combatant:c1"),
-        (Choice("play", {"card": action}, ""), f"ac:{state.cards[action]}"),
+        (Choice("play_cheapest", {"card": action}, ""), f"ac:{state.cards[action]}"),
+        (Choice("play", {"card": action}, ""), None),  # "choose": the prompt's button (issue 26)
         (Choice("defend", {"card": action}, ""), f"ac:{state.cards[action]}"),
         (Choice("discard", {"card": resource}, ""), f"rc:{state.cards[resource]}"),
         (Choice("add", {"rc": resource}, ""), f"rc:{state.cards[resource]}"),
@@ -416,7 +419,7 @@ def test_each_kind_of_choice_names_its_board_element() -> None:
         (Choice("end_turn", {"discard": False}, ""), None),
         (Choice("keep", {"drop": []}, ""), None),
         (Choice("done", {}, ""), None),
-        (Choice("play", {"card": "nowhere"}, ""), None),
+        (Choice("play_cheapest", {"card": "nowhere"}, ""), None),
     ]
     for choice, wanted in cases:
         assert game.choice_target(state, choice) == wanted, choice

@@ -45,6 +45,52 @@ def play(
     return (outcome.result, table.commands) if outcome is not None else ("unfinished", max_commands)
 
 
+TURN_KINDS = frozenset({"act", "confirm_play", "pay", "discard", "target", "area", "move_to"})
+"""The questions of a player's own turn (a defence window or the monster phase is not)."""
+
+
+def clicks_per_turn(seeds: range, *, one_click: bool, seats: int = 2) -> tuple[float, int]:
+    """Commands a player sends per player turn of seeded Adventures in the Tavern Cellar,
+    every seat played by the heuristic bot (issue 26), over the games that end within 3,000
+    commands; and how many did not. With ``one_click`` the player pays a card with the
+    card's click ("play_cheapest") wherever the bot would have opened the payment step;
+    without, every resource card is a click and "Declare" another, as before."""
+    clicks = turns = unfinished = 0
+    for seed in seeds:
+        counted = _game_clicks(seed, one_click, seats)
+        if counted is None:
+            unfinished += 1
+            continue
+        clicks += counted[0]
+        turns += counted[1]
+    return clicks / max(turns, 1), unfinished
+
+
+def _game_clicks(seed: int, one_click: bool, seats: int) -> tuple[int, int] | None:
+    """(own-turn commands, player turns) of one seeded game; None if it did not end."""
+    picker = random.Random(seed)
+    names = [f"P{i + 1}" for i in range(seats)]
+    table = playout.set_up(GAME, {"dungeon": "tavern_cellar"}, names, f"clicks-{seed}")
+    counted = {"clicks": 0, "turns": 0}
+
+    def pick(state: Any, prompts: list[Prompt]) -> tuple[Prompt, Choice]:
+        prompt = picker.choice([p for p in prompts if p.required])
+        choice = bot_pick(state, prompt, picker)
+        if one_click and choice.type == "play":
+            quick = [c for c in prompt.choices if c.type == "play_cheapest" and c.args == choice.args]
+            choice = quick[0] if quick else choice
+        own_turn = state.decision is not None and state.decision.kind in TURN_KINDS
+        if own_turn and isinstance(prompt.seat, int) and state.turn == prompt.seat:
+            counted["clicks"] += 1
+        return prompt, choice
+
+    def count(_table: Any, _prompt: Prompt, _choice: Choice, events: list[Any]) -> None:
+        counted["turns"] += sum(1 for e in events if e.type == "TurnBegan")
+
+    playout.play(table, pick, max_commands=3_000, on_command=count)
+    return None if table.outcome is None else (counted["clicks"], counted["turns"])
+
+
 def run(args: Any) -> int:
     quick = bool(getattr(args, "quick", False))
     playouts = 4 if quick else 30

@@ -62,6 +62,7 @@ EFFECT_OPS = frozenset(
         "pressure",
         "penalty",
         "arrange_top",
+        "speed_move",
         # resource-card modifiers (AtD L121-124)
         "bonus_damage",
         "multiplier",

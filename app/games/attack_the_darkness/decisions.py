@@ -28,6 +28,7 @@ class Act(Decision):
     refusals: ClassVar[dict[str, str]] = {
         "speed": "a move ends on an open, unoccupied square within speed, never through enemies (AtD L80)",
         "play": "the card must be in hand, of a type playable now (AtD L147-155) and payable (AtD L143)",
+        "play_cheapest": "the card must be in hand, playable now (AtD L147-155) and payable (AtD L143)",
     }
 
 
@@ -38,6 +39,8 @@ class ConfirmPlay(Decision):
 
     kind = "confirm_play"
     card: str
+    cheapest: bool = False
+    """Confirmed, the card is paid the cheapest way in one click (else the payment step)."""
 
 
 @dataclass(frozen=True, kw_only=True)

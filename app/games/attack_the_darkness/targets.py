@@ -33,7 +33,7 @@ SQUARE_CHOICES = frozenset({"speed", "move", "area", "place_tile", "token", "pla
 """Choices whose square is ``to`` (a move, a token set on the stairs, a monster the Tabletop
 game master places) or ``x``, ``y`` (an area's or a tile's corner)."""
 COMBATANT_ARG = {"target": "who", "attack": "who"}
-HAND_ARG = {"play": "card", "defend": "card", "discard": "card", "add": "rc"}
+HAND_ARG = {"play_cheapest": "card", "defend": "card", "discard": "card", "add": "rc"}
 
 
 def _square(args: dict[str, Any]) -> str | None:

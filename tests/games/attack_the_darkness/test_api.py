@@ -161,7 +161,11 @@ def test_an_attack_with_nothing_to_hit_asks_to_confirm_through_the_api(client: T
 
     for _ in range(100):
         payload, choices = seat_prompt()
-        wasted = [c for c in choices if "no enemy in range: it will do nothing" in c["label"]]
+        wasted = [
+            c
+            for c in choices
+            if "no enemy in range: it will do nothing" in c["label"] and c["command"]["type"] == "play"
+        ]
         if payload["view"]["waiting"]["kind"] == "act" and wasted:
             break
         send(pick(choices, payload["view"], rng))
@@ -182,3 +186,60 @@ def test_an_attack_with_nothing_to_hit_asks_to_confirm_through_the_api(client: T
     assert choices[0]["label"] == "Play it anyway", choices
     send(choices[0]["command"])
     assert seat_prompt()[0]["view"]["waiting"]["kind"] == "pay"
+
+
+def test_a_card_is_paid_in_one_click_through_the_api(client: TestClient) -> None:
+    """Issue 26 (AtD L143: resources chosen before the card is declared): "play_cheapest"
+    pays the fewest resource cards and declares the card in one command; its label names
+    them."""
+    created = client.post("/api/tables", json=body_of({"mode": "adventure", "dungeon": "tavern_cellar"}, 1))
+    assert created.status_code == 201, created.text
+    tid, token = created.json()["table_id"], created.json()["seats"][0]["token"]
+    rng = random.Random(2)
+    for _ in range(200):
+        payload = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+        prompt = next(p for p in payload["prompts"] if p["seat"] == 0 and p["choices"] and p["required"])
+        quick = [c for c in prompt["choices"] if c["command"]["type"] == "play_cheapest"]
+        if payload["view"]["waiting"]["kind"] == "act" and quick and "nothing" not in quick[0]["label"]:
+            break
+        command = pick(prompt["choices"], payload["view"], rng)
+        sent = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(token))
+        assert sent.status_code == 200, sent.text
+    else:
+        raise AssertionError("no card was payable")
+    assert " paying " in quick[0]["label"]
+    response = client.post(f"/api/tables/{tid}/commands", json=quick[0]["command"], headers=auth(token))
+    assert response.status_code == 200, response.text
+    after = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+    assert after["view"]["waiting"]["kind"] != "pay"
+    events = client.get(f"/api/tables/{tid}/events", headers=auth(token)).json()["events"]
+    played = [e for e in events if e["type"] == "CardPlayed"][-1]["data"]
+    assert played["card"] == quick[0]["command"]["args"]["card"]
+
+
+def test_mark_for_judgement_draws_and_moves_through_the_api(client: TestClient) -> None:
+    """Issue 26: the Inquisitor's Mark for Judgement ("draw 1 and gain 1 speed move") draws a
+    card, then asks where to move."""
+    body = body_of({"mode": "adventure", "dungeon": "tavern_cellar", "class": ["inquisitor"]}, 1)
+    created = client.post("/api/tables", json=body)
+    assert created.status_code == 201, created.text
+    tid, token = created.json()["table_id"], created.json()["seats"][0]["token"]
+    rng = random.Random(3)
+    for _ in range(200):
+        payload = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+        prompt = next(p for p in payload["prompts"] if p["seat"] == 0 and p["choices"] and p["required"])
+        ability = [c for c in prompt["choices"] if c["command"]["type"] == "ability"]
+        if ability:
+            break
+        command = pick(prompt["choices"], payload["view"], rng)
+        sent = client.post(f"/api/tables/{tid}/commands", json=command, headers=auth(token))
+        assert sent.status_code == 200, sent.text
+    else:
+        raise AssertionError("Mark for Judgement was never offered")
+    assert "gain 1 speed move" in ability[0]["label"]
+    held = len(payload["view"]["characters"][0]["hand"])
+    sent = client.post(f"/api/tables/{tid}/commands", json=ability[0]["command"], headers=auth(token))
+    assert sent.status_code == 200, sent.text
+    after = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+    assert len(after["view"]["characters"][0]["hand"]) == held + 1
+    assert after["view"]["waiting"]["kind"] == "move_to"

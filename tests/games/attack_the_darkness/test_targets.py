@@ -38,7 +38,9 @@ def test_every_copy_of_a_card_stands_for_the_same_choice() -> None:
         card for card, n in Counter(t.state.cards.values()).items() if n > 1 and card in C.resources
     )
     first, second = by_card[action][:2]
-    assert target(t, "play", card=first) == target(t, "play", card=second) == f"ac:{action}"
+    # the card's click pays the cheapest way (issue 26); "choose" is the prompt's button
+    assert target(t, "play_cheapest", card=first) == target(t, "play_cheapest", card=second) == f"ac:{action}"
+    assert target(t, "play", card=first) is None
     assert target(t, "defend", card=first) == f"ac:{action}"
     assert target(t, "add", rc=by_card[resource][0]) == f"rc:{resource}"
     assert target(t, "play", card="no-such-card") is None

@@ -12,7 +12,7 @@ from app.games.attack_the_darkness.decisions import Arrange
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.grid import chebyshev
 from app.games.attack_the_darkness.rules.drawing import draw_n
-from app.games.attack_the_darkness.rules.health import heal
+from app.games.attack_the_darkness.rules.health import heal, penalty
 from app.games.attack_the_darkness.rules.query import ckey, is_enemy, pos
 from app.games.attack_the_darkness.state import State
 from app.kernel.flow import Step
@@ -55,6 +55,14 @@ def use_ability(ctx: Ctx, seat: int) -> None:
             heal(ctx, target, e["n"])
         elif e["op"] == "move":
             steps.append({"op": "ask_move", "seat": seat, "who": ckey(seat), "n": e["n"], "why": "ability"})
+        elif e["op"] == "speed_move":
+            # A move up to the character's speed, besides the turn's own (Mark for Judgement:
+            # "draw 1 and gain 1 speed move"; a move penalty counts, AtD L295).
+            speed = max(0, ch.speed - penalty(s, ckey(seat), "move"))
+            steps += [
+                {"op": "ask_move", "seat": seat, "who": ckey(seat), "n": speed, "why": "ability"}
+                for _ in range(int(e["n"]))
+            ]
         elif e["op"] == "draw":
             n = e["n"]
             draw_n(ctx, seat, n, n if ch.cls == "psion" else 0)

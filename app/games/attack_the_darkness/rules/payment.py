@@ -227,25 +227,11 @@ def payment_ok(s: State, seat: int, d: Pay) -> bool:
     return len(pool) >= need and (lose == 0 or s.chars[seat].hp > lose)
 
 
-@RULES.decision(Pay, pay_choices)
-def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
+def declare_card(ctx: Ctx, d: Pay) -> None:
+    """The card is declared with the resource cards chosen (AtD L143): played, then its
+    equipment's discards, its condition, each valid action type, the draws."""
     s = ctx.s
     seat = int(d.seat)
-    if type_ == "add":
-        ctx.ask(d.replace(rcs=[*d.rcs, args["rc"]]))
-        return
-    if type_ == "modify":
-        ctx.ask(d.replace(equipment=[*d.equipment, args["item"]]))
-        return
-    if type_ == "cancel":
-        if d.context == "turn":
-            ctx.ask(Act(seat=seat))
-        else:
-            assert d.resume is not None
-            r = d.resume
-            attacker = r["source"] if "source" in r else f"c{r['seat']}"
-            ctx.ask(Defend(seat=seat, attacker=attacker, target=r.get("target", r.get("who", "")), resume=r))
-        return
     _, x, left, _ = payment(s, seat, d)
     card = action(s, d.card)
     protect = d.resume.get("target") if d.resume else None
@@ -275,3 +261,24 @@ def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
     elif d.resume is not None:
         steps.append(dict(d.resume))
     ctx.then(steps)
+
+
+@RULES.decision(Pay, pay_choices)
+def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
+    seat = int(d.seat)
+    if type_ == "add":
+        ctx.ask(d.replace(rcs=[*d.rcs, args["rc"]]))
+        return
+    if type_ == "modify":
+        ctx.ask(d.replace(equipment=[*d.equipment, args["item"]]))
+        return
+    if type_ == "cancel":
+        if d.context == "turn":
+            ctx.ask(Act(seat=seat))
+        else:
+            assert d.resume is not None
+            r = d.resume
+            attacker = r["source"] if "source" in r else f"c{r['seat']}"
+            ctx.ask(Defend(seat=seat, attacker=attacker, target=r.get("target", r.get("who", "")), resume=r))
+        return
+    declare_card(ctx, d)

@@ -16,7 +16,7 @@ from app.games.attack_the_darkness.rules.drawing import draw_up
 from app.games.attack_the_darkness.rules.equipment import start_equipment, usable_equipment
 from app.games.attack_the_darkness.rules.health import penalty, use_penalty
 from app.games.attack_the_darkness.rules.movement import move_squares
-from app.games.attack_the_darkness.rules.payment import payment_plan
+from app.games.attack_the_darkness.rules.payment import declare_card, payment_plan
 from app.games.attack_the_darkness.rules.query import action, ckey, lst, own_turn_parts
 from app.games.attack_the_darkness.rules.targeting import attack_hits_nothing
 from app.games.attack_the_darkness.state import State
@@ -94,13 +94,10 @@ def act_choices(s: State, d: Act) -> list[Any]:
             card = action(s, inst)
             if card.id in seen or not own_turn_parts(card):
                 continue
-            if payment_plan(s, seat, inst) is not None:
+            cheapest = payment_plan(s, seat, inst)
+            if cheapest is not None:
                 seen.add(card.id)
-                label = f"Play {card.name} ({card.cost.label()})"
-                if attack_hits_nothing(s, seat, card):
-                    out.append(Choice("play", {"card": inst}, f"{label}: {NOTHING_TO_HIT}", NOTHING_DETAIL))
-                else:
-                    out.append(Choice("play", {"card": inst}, label))
+                out += play_choices(s, seat, inst, cheapest)
         if ability_ready(s, seat):
             ab = C.classes[ch.cls].ability
             out.append(Choice("ability", {}, f"{ab['name']}: {ab['text']}"))
@@ -114,6 +111,38 @@ def act_choices(s: State, d: Act) -> list[Any]:
     if ch.hand_a or ch.hand_r:
         out.append(Choice("end_turn", {"discard": True}, "End the turn, discard the whole hand and draw"))
     return out
+
+
+def rc_names(s: State, rcs: list[str]) -> str:
+    return ", ".join(C.resources[s.cards[r]].name for r in rcs) or "nothing"
+
+
+def play_choices(s: State, seat: int, inst: str, cheapest: list[str]) -> list[Choice]:
+    """A payable card's choices (issue 26, fewer clicks): "play_cheapest" (the card's click
+    on the page) pays the fewest resource cards that meet the cost and the condition, in
+    one click: when the hand pays the card one way only, that way; "play" opens the payment
+    step, the resource cards chosen one at a time ("choose"). Either way the resources are
+    chosen before the card is declared (AtD L140, L143)."""
+    card = action(s, inst)
+    label = f"Play {card.name} ({card.cost.label()})"
+    nothing = attack_hits_nothing(s, seat, card)
+    warn = f": {NOTHING_TO_HIT}" if nothing else ""
+    detail = NOTHING_DETAIL if nothing else ""
+    return [
+        Choice("play_cheapest", {"card": inst}, f"{label} paying {rc_names(s, cheapest)}{warn}", detail),
+        Choice("play", {"card": inst}, f"{label}: choose the resource cards{warn}", detail),
+    ]
+
+
+def start_play(ctx: Ctx, seat: int, inst: str, cheapest: bool) -> None:
+    """Pay for ``inst``: the cheapest way in one click, declared at once; else the payment
+    step asks for the resource cards one at a time (AtD L143)."""
+    s = ctx.s
+    if cheapest:
+        rcs = payment_plan(s, seat, inst) or []
+        declare_card(ctx, Pay(seat=seat, card=inst, rcs=list(rcs), context="turn"))
+    else:
+        ctx.ask(Pay(seat=seat, card=inst, rcs=[], context="turn"))
 
 
 NOTHING_TO_HIT = "no enemy in range: it will do nothing"
@@ -175,11 +204,12 @@ def resolve_act(ctx: Ctx, d: Act, type_: str, args: dict[str, Any]) -> None:
             ctx.emit("Moved", who=ckey(seat), to=list(args["to"]), why="speed")
             use_penalty(ctx, ckey(seat), "move")
             ctx.then([{"op": "act", "seat": seat}])
-        case "play":
+        case "play" | "play_cheapest":
+            cheapest = type_ == "play_cheapest"
             if attack_hits_nothing(ctx.s, seat, action(ctx.s, args["card"])):
-                ctx.ask(ConfirmPlay(seat=seat, card=args["card"]))
+                ctx.ask(ConfirmPlay(seat=seat, card=args["card"], cheapest=cheapest))
             else:
-                ctx.ask(Pay(seat=seat, card=args["card"], rcs=[], context="turn"))
+                start_play(ctx, seat, args["card"], cheapest)
         case "equip":
             start_equipment(ctx, seat, args["item"], "turn", {"op": "act", "seat": seat})
         case "ability":
@@ -199,7 +229,7 @@ def resolve_confirm(ctx: Ctx, d: ConfirmPlay, type_: str, args: dict[str, Any]) 
     """Confirmed: the payment starts; Back: the action step again, nothing spent."""
     seat = int(d.seat)
     if type_ == "play":
-        ctx.ask(Pay(seat=seat, card=d.card, rcs=[], context="turn"))
+        start_play(ctx, seat, d.card, d.cheapest)
     else:
         ctx.ask(Act(seat=seat))
 
