@@ -69,3 +69,30 @@ def test_the_pitch_black_guardian_cannot_be_fled_through_the_api(client: TestCli
     after = offered(client, tid, token)
     assert any(c["type"] == "end_round" for c in after)
     assert not any(c["type"] in ("move", "maze") for c in after)
+
+
+def test_gear_is_free_again_once_the_last_ap_was_a_step_away(client: TestClient) -> None:
+    """DO L386: changing gear costs an AP only "if you share a space with an enemy, and/or
+    your last AP was spent to attack an enemy"."""
+    tid, token = new_table(client)
+    session = client.portal.call(client.app.state.hub.session, tid)
+    hero = session.state.heroes[0]
+    spare = next(g for g in ("g1_w0", "g1_w1", "g1_w2", "g1_w4") if g not in hero.gear)
+    hero.gear.append(spare)
+    enemy(session.state, space=hero.at, hp=30, cid="foe")
+    end = next(c for c in offered(client, tid, token) if c["type"] == "end_round")
+    assert send(client, tid, token, end, "end-1").status_code == 200  # the prompts listed anew
+    fight = next(c for c in offered(client, tid, token) if c["type"] == "attack")
+    assert send(client, tid, token, fight, "fight-1").status_code == 200
+    finalize = next(c for c in offered(client, tid, token) if c["type"] == "finalize")
+    assert send(client, tid, token, finalize, "fight-2").status_code == 200
+    view = client.get(f"/api/tables/{tid}/view", headers=auth(token)).json()
+    labels = [c["label"] for p in view["prompts"] for c in p["choices"] if c["command"]["type"] == "equip"]
+    assert labels and all("(1 AP)" in label for label in labels)  # right after the attack
+    step = next(c for c in offered(client, tid, token) if c["type"] == "move")
+    assert send(client, tid, token, step, "step-1").status_code == 200
+    equip = next(
+        c for c in offered(client, tid, token) if c["type"] == "equip" and c["args"]["gear"] == spare
+    )
+    events = send(client, tid, token, equip, "equip-1").json()["events"]
+    assert "ApSpent" not in [e["type"] for e in events]
