@@ -14,6 +14,7 @@ from app.main import create_app
 from app.store.migrate import upgrade
 from tests.conftest import make_settings
 from tests.games.dark_omen.harness import enemy
+from tests.games.dark_omen.positions import holding
 from tests.support.tables import auth
 
 
@@ -96,3 +97,34 @@ def test_gear_is_free_again_once_the_last_ap_was_a_step_away(client: TestClient)
     )
     events = send(client, tid, token, equip, "equip-1").json()["events"]
     assert "ApSpent" not in [e["type"] for e in events]
+
+
+def test_a_campfire_warms_the_other_hero_on_its_space(client: TestClient) -> None:
+    """DO L309: "When on this space regain 2 MP" — every hero there, not only the one who
+    lit it."""
+    body = {
+        "game": "dark_omen",
+        "options": {"mode": "quick_chapter", "chapter": 1},
+        "seats": [{"name": "Ann"}, {"name": "Bo"}],
+        "seed": "do-rules-26",
+    }
+    table = client.post("/api/tables", json=body).json()
+    tid, tokens = table["table_id"], [seat["token"] for seat in table["seats"]]
+    session = client.portal.call(client.app.state.hub.session, tid)
+    ann, bo = session.state.heroes
+    bo.at = ann.at
+    holding(session.state, 0, "straw_doll")
+    for seat in (0, 1):  # a fresh round: the prompts are listed anew
+        end = next(c for c in offered(client, tid, tokens[seat]) if c["type"] == "end_round")
+        assert send(client, tid, tokens[seat], end, f"end-{seat}").status_code == 200
+    before = [
+        h["mp"]
+        for h in client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()["view"]["heroes"]
+    ]
+    light = next(c for c in offered(client, tid, tokens[0]) if c["type"] == "campfire")
+    assert send(client, tid, tokens[0], light, "light-1").status_code == 200
+    after = [
+        h["mp"]
+        for h in client.get(f"/api/tables/{tid}/view", headers=auth(tokens[0])).json()["view"]["heroes"]
+    ]
+    assert after == [min(30, before[0] + 2), min(30, before[1] + 2)]
