@@ -283,6 +283,8 @@ def _moved(s: State, d: dict[str, Any]) -> None:
     h = hero(s, d["seat"])
     h.at = d["to"]
     h.ap += d["ap"]
+    if d["ap"]:
+        h.engaged = False  # DO L386: the last AP was a step, not an attack
     h.mp -= d["mp"]
     h.discount = 0
     for prop in s.props:
@@ -301,8 +303,8 @@ def _moved(s: State, d: dict[str, Any]) -> None:
 def _ap(s: State, d: dict[str, Any]) -> None:
     h = hero(s, d["seat"])
     h.ap += d["n"]
-    if d.get("engaged"):
-        h.engaged = True
+    # DO L386: "your last AP was spent to attack an enemy" — the AP spent last decides
+    h.engaged = bool(d.get("engaged"))
     _check_done(h)
 
 

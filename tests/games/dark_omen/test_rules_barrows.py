@@ -166,3 +166,21 @@ def test_the_last_torch_spent_for_nothing_plunges_the_hero_into_the_dark() -> No
     assert s.heroes[0].mp == 10
     (placed,) = of(events, "CreaturePlaced")
     assert placed["name"] == "Screeching Specter" and of(events, "SurpriseAttack")[0]["seat"] == 0
+
+
+def test_the_pitch_black_guardian_cannot_be_fled() -> None:
+    """DO L325: the Specter of the pitch black darkness "needs to be fought until the end -
+    you cannot flee this fight": after the surprise attack's first blow the hero may fight
+    on (or end the round) but is offered no step off its space while the Specter lives."""
+    s = at_a_barrow(charges=1)
+    s, _ = play(s, 0, "explore_barrow", [1, 3, 6])
+    s, _ = play(s, 0, "stand")
+    (specter,) = [x for x in s.creatures if x.no_flee]
+    s, _ = play(s, 0, "attack", [6, 1], creature=specter.id)
+    s, _ = play(s, 0, "finalize", [1])
+    assert specter.id in [x.id for x in s.creatures]  # still standing
+    offered_types = {t for t, _ in choices(s, 0)}
+    assert "attack" in offered_types and "end_round" in offered_types
+    assert offered(s, 0, "move") == [] and offered(s, 0, "maze") == []
+    s.creatures = [x for x in s.creatures if not x.no_flee]  # the Specter defeated
+    assert offered(s, 0, "move") != []

@@ -237,6 +237,24 @@ def test_right_after_an_attack_gear_costs_an_ap_even_with_the_enemy_gone() -> No
     assert of(events, "ApSpent")[0]["why"] == "changing gear while engaged" and s.heroes[0].ap == 2
 
 
+def test_once_the_last_ap_was_not_an_attack_gear_is_free_again_away_from_enemies() -> None:
+    """DO L386: an AP to change gear only "if you share a space with an enemy, and/or your
+    last AP was spent to attack an enemy": after the attack, a step away (the enemy not
+    on the new space) makes the change free again; on the enemy's space it still costs."""
+    s = hero(at=10)
+    s.heroes[0].gear = ["g1_w0"]
+    enemy(s, hp=30)
+    s, _ = fight(s, [6, 1], [1])
+    assert offered(s, 0, "equip") == [{"gear": "g1_w0", "slot": "primary"}]
+    assert s.heroes[0].engaged
+    away = next(a["to"] for a in offered(s, 0, "move"))
+    s, _ = play(s, 0, "move", to=away)
+    assert not s.heroes[0].engaged
+    ap = s.heroes[0].ap
+    s, events = play(s, 0, "equip", gear="g1_w0", slot="primary")
+    assert of(events, "ApSpent") == [] and s.heroes[0].ap == ap
+
+
 def test_two_accessories_at_most() -> None:
     """DO L387: "1 primary gear, 1 secondary gear, 1 armor of each type (helmet, body,
     shield), 2 accessories, 1 artifact": a third accessory takes one of the two slots."""

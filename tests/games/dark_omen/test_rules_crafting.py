@@ -178,6 +178,25 @@ def test_a_straw_doll_lights_a_campfire_that_lasts_the_round() -> None:
     assert seen(s)["campfires"] == []
 
 
+def test_a_campfire_warms_every_hero_on_its_space_once() -> None:
+    """DO L309: "When on this space regain 2 MP": not only the hero who lit it. A hero
+    already there regains 2 MP as it is lit; one stepping onto it later in the round
+    regains 2 MP on arrival, once (stepping off and back gives nothing more)."""
+    s = arranged(table(seats=3), at=10, mp=10)
+    s.heroes[2].at = 11
+    holding(s, 0, "straw_doll")
+    s, _ = play(s, 0, "campfire")
+    assert [h.mp for h in s.heroes] == [12, 12, 10]
+    s, _ = play(s, 2, "move", to=10)
+    assert s.heroes[2].mp == 12
+    s, _ = play(s, 2, "move", to=11)
+    s, _ = play(s, 2, "move", to=10)
+    assert s.heroes[2].mp == 12  # once per campfire
+    s, _ = play(s, 0, "move", to=11)
+    s, _ = play(s, 0, "move", to=10)
+    assert s.heroes[0].mp == 12  # the one who lit it, too
+
+
 def test_a_torch_charge_lights_a_campfire() -> None:
     """DO L309 with DO L318: lighting spends one of the torch's charges."""
     s = arranged(table(), at=10, mp=10)

@@ -149,6 +149,16 @@ def spend_ap(ctx: DoCtx, seat: int, n: int, why: str, *, engaged: bool = False) 
     ctx.emit("ApSpent", seat=seat, n=n, why=why, engaged=engaged)
 
 
+def campfire_warmth(ctx: DoCtx, seat: int) -> None:
+    """DO L309: "When on this space regain 2 MP" — every hero on a lit campfire's space,
+    once per campfire (it holds up for one round; facts: +2 MP once per hero)."""
+    h = ctx.s.heroes[seat]
+    key = f"round:campfire:{h.at}"
+    if h.alive and h.at in ctx.s.campfires and key not in h.used:
+        ctx.emit("Used", seat=seat, key=key)
+        change(ctx, seat, "a campfire", mp=2)
+
+
 def spend_tokens(ctx: DoCtx, seat: int, tokens: list[str], why: str) -> None:
     if tokens:
         ctx.emit("LootSpent", seat=seat, tokens=tokens, why=why)

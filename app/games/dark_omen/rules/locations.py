@@ -14,6 +14,7 @@ from app.games.dark_omen.content import Content
 from app.games.dark_omen.engine import DoCtx, action
 from app.games.dark_omen.rules.gambling import game_choices
 from app.games.dark_omen.rules.heroes import (
+    campfire_warmth,
     ch,
     change,
     d6,
@@ -192,8 +193,12 @@ def do_river(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 
 @action("campfire")
 def do_campfire(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
-    """A campfire lit with a torch charge (a straw doll counts): +2 MP, one round (DO L309)."""
+    """A campfire lit with a torch charge (a straw doll counts), for one round (DO L309):
+    every hero on its space regains 2 MP, the one who lit it first; those who step onto it
+    later in the round regain theirs as they arrive (``campfire_warmth``)."""
     h = ctx.s.heroes[seat]
     spend_torch(ctx, seat)
     ctx.emit("CampfireLit", seat=seat, space=h.at)
-    change(ctx, seat, "a campfire", mp=2)
+    for other in sorted(ctx.s.heroes, key=lambda x: x.seat != seat):
+        if other.at == h.at:
+            campfire_warmth(ctx, other.seat)

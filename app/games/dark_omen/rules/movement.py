@@ -12,7 +12,7 @@ from typing import Any
 from app.games.dark_omen.board import neighbours, town_links, town_node
 from app.games.dark_omen.content import Content
 from app.games.dark_omen.engine import DoCtx, action
-from app.games.dark_omen.rules.heroes import ap_left, ch, change
+from app.games.dark_omen.rules.heroes import ap_left, campfire_warmth, ch, change
 from app.games.dark_omen.rules.omens import burning
 from app.games.dark_omen.rules.stats import bridge_mp, move_ap, obstacle_cost, region_at, side_of
 from app.games.dark_omen.rules.underworld import vortex_contact
@@ -88,4 +88,5 @@ def do_move(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     scorch = burning(s, c, to)
     if scorch:
         change(ctx, seat, "the omen's fire", hp=-scorch)
+    campfire_warmth(ctx, seat)
     vortex_contact(ctx, seat)

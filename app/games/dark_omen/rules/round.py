@@ -229,8 +229,21 @@ def committed_free_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     ]
 
 
+LEAVING = frozenset({"move", "maze"})
+"""The commands that take a hero off its space."""
+
+
 def ap_choices(s: State, c: Content, h: Hero) -> list[Choice]:
-    return [choice for choices in AP_CHOICES for choice in choices(s, c, h)]
+    out = [choice for choices in AP_CHOICES for choice in choices(s, c, h)]
+    if cannot_flee(s, h):
+        out = [choice for choice in out if choice.type not in LEAVING]
+    return out
+
+
+def cannot_flee(s: State, h: Hero) -> bool:
+    """DO L325: the guardian of a barrow's pitch black darkness "needs to be fought until
+    the end - you cannot flee this fight": a hero on its space may not walk away."""
+    return any(x.no_flee and x.space == h.at for x in s.creatures)
 
 
 @action("end_round")
