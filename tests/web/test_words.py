@@ -41,9 +41,9 @@ ID_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("(s)", re.compile(r"\w\(s\)")),
     ("plural after 1", re.compile(r"(?<![\d.,+-])\b1 (?!of\b)[a-z]+s\b(?<!ss)")),
     ("negative HP", re.compile(r"-\d+ (?:HP|hp)\b")),
-    ("doubled name", re.compile(r"\b(Ann|Bo|Cy) \1's\b")),
+    ("doubled name", re.compile(r"\b(Ann|Bo|Cy) \1['’]s\b")),
     ("a monster #n for a named one", re.compile(r"\bMonster #\d")),
-    ("doubled word in parentheses", re.compile(r"\b(\w+) \(\1\)")),
+    ("doubled word in parentheses", re.compile(r"\b([a-z]\w*) \(\1\)")),
 ]
 
 SINGULAR_S = {"1 class", "1 bonus", "1 progress", "1 gauntlets", "1 boots", "1 dice"}
@@ -51,9 +51,9 @@ SINGULAR_S = {"1 class", "1 bonus", "1 progress", "1 gauntlets", "1 boots", "1 d
 
 
 NUMBERED = re.compile(
-    r"\b(?:Round|Turn|Chapter|Level|Seat|Act|Encounter|Wave|Step|Phase|Player|Team|No\.?) $"
+    r"(?:\b(?:Round|Turn|Chapter|Level|Seat|Act|Encounter|Wave|Step|Phase|Player|Team|Tile) |#)$", re.I
 )
-"""A numbered thing ("Round 1 begins"): the word after its 1 is a verb, not a plural."""
+"""A numbered thing ("Round 1 begins", "Ghoul #1 moves"): the word after its 1 is a verb."""
 
 
 def findings(text: str) -> list[str]:
@@ -139,20 +139,27 @@ def play_and_read(game: Game, options: dict[str, Any], seats: int, seed: int) ->
     table = playout.set_up(game, options, SEATS[:seats], f"words-{seed}")
     picker = playout.random_player(random.Random(seed))
 
-    def read_events(events: list[Event], where: str) -> None:
+    def read_events(events: list[Event], where: str, seat: Any = None) -> None:
+        """Each event's line as the log shows it: the first led by who acted (``log_line``)."""
         context = game.log_context(table.state)
+        actor = SEATS[seat] if isinstance(seat, int) else ""
         for event in events:
             for viewer in (SPECTATOR, Viewer("seat", frozenset({0}))):
                 visible = kernel.event_for_viewer(game, event, viewer)
                 if visible is not None:
-                    reading.read(kernel.describe(game, visible, context), f"{where} log {event.type}")
+                    text = kernel.describe(game, visible, context)
+                    if text and actor:
+                        lead = fragments.leading_actor(actor, text)
+                        text = f"{lead} {text}" if lead else text
+                    reading.read(text, f"{where} log {event.type}")
+            actor = ""
 
     def pick(state: Any, prompts: list[Prompt]) -> tuple[Prompt, Choice]:
         read_prompts(prompts, reading, f"seed {seed} command {table.commands}")
         return picker(state, prompts)
 
-    def after(played: playout.Played, _prompt: Prompt, _choice: Choice, events: list[Event]) -> None:
-        read_events(events, f"seed {seed} command {played.commands}")
+    def after(played: playout.Played, prompt: Prompt, _choice: Choice, events: list[Event]) -> None:
+        read_events(events, f"seed {seed} command {played.commands}", prompt.seat)
         if played.commands % PAGE_EVERY == 1:
             read_board(env, game, played.state, seats, reading, f"seed {seed} command {played.commands}")
 
@@ -163,7 +170,7 @@ def play_and_read(game: Game, options: dict[str, Any], seats: int, seed: int) ->
     return reading
 
 
-PENDING = {"attack_the_darkness", "dark_omen"}
+PENDING = {"dark_omen"}
 """Games whose words are not all fixed yet: expected to fail (strictly: enable each once it passes)."""
 
 
