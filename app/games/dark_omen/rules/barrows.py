@@ -70,7 +70,7 @@ def keep_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     p = h.pending
     assert isinstance(p, Question)
     seat = h.seat
-    out = [ch("stand", seat, f"Stop with {p.dice}")]
+    out = [ch("stand", seat, f"Stop with {', '.join(map(str, p.dice))}")]
     if p.rolls_left > 0:
         distinct = sorted(set(p.dice))
         for n in range(1, len(distinct) + 1):
