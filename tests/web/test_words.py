@@ -41,6 +41,8 @@ ID_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("(s)", re.compile(r"\w\(s\)")),
     ("plural after 1", re.compile(r"(?<![\d.,+-])\b1 (?!of\b)[a-z]+s\b(?<!ss)")),
     ("negative HP", re.compile(r"-\d+ (?:HP|hp)\b")),
+    ("a unit glued to its number (an id's spelling)", re.compile(r"\b\d+(?:hp|mp)\b")),
+    ("an id's word order", re.compile(r"\b(?:herb (?:purple|blue|yellow)|potion \d)", re.I)),
     ("doubled name", re.compile(r"\b(Ann|Bo|Cy) \1['’]s\b")),
     ("a monster #n for a named one", re.compile(r"\bMonster #\d")),
     ("doubled word in parentheses", re.compile(r"\b([a-z]\w*) \(\1\)")),
@@ -70,7 +72,7 @@ def findings(text: str) -> list[str]:
 
 def visible_text(page: str) -> str:
     """What a reader sees of some HTML: no scripts, styles, tags or attributes."""
-    page = re.sub(r"<(script|style|title|template)\b.*?</\1>", " ", page, flags=re.S)
+    page = re.sub(r"<(script|style|template)\b.*?</\1>", " ", page, flags=re.S)
     return html.unescape(re.sub(r"<[^>]+>", " ", page))
 
 
@@ -195,6 +197,8 @@ def test_players_read_words_not_ids(game: Game, options: dict[str, Any], seats: 
         ("next map109: the Village", "content id"),
         ("spiritual_warfare", "snake_case id"),
         ("Stop with [2, 6, 3, 3, 1]", "raw list"),
+        ("Drink the potion 4hp", "a unit glued"),
+        ("Drop the herb purple", "an id's word order"),
         ("discards 1 card(s)", "(s)"),
         ("Move to 3,9 (1 squares)", "plural after 1"),
         ("The enemy takes 3 damage (-1 HP left)", "negative HP"),
