@@ -39,7 +39,7 @@ ID_WORDS: list[tuple[str, re.Pattern[str]]] = [
     ("raw list", re.compile(r"\[\s*(?:-?\d+|'[^']*'|\"[^\"]*\")\s*(?:,|\])")),
     ("raw dict", re.compile(r"\{\s*'[^']*'\s*:")),
     ("(s)", re.compile(r"\w\(s\)")),
-    ("plural after 1", re.compile(r"(?<![\d.,+-])\b1 (?!of\b)[a-z]+s\b(?<!ss)")),
+    ("plural after 1", re.compile(r"(?<![\d.,+-])\b1 (?!(?:of|is|was|has)\b)[a-z]+s\b(?<!ss)")),
     ("negative HP", re.compile(r"-\d+ (?:HP|hp)\b")),
     ("a unit glued to its number (an id's spelling)", re.compile(r"\b\d+(?:hp|mp)\b")),
     ("an id's word order", re.compile(r"\b(?:herb (?:purple|blue|yellow)|potion \d)", re.I)),
@@ -265,3 +265,23 @@ def test_dark_omen_names_its_enemies_loot_and_blows() -> None:
         "potion of 4 HP",
         "potion of 2 HP and 2 MP",
     ]
+
+
+@pytest.mark.parametrize("game", [DARKEST_NIGHT, ATTACK_THE_DARKNESS, DARK_OMEN], ids=lambda g: g.name)
+def test_the_lobby_reads_words_not_ids(game: Game) -> None:
+    """The lobby's option labels, help texts, choices and summary (issue 26: "spiritual_warfare",
+    "+1 dm")."""
+    from app.kernel.game import validate_options
+
+    reading = Reading()
+    for spec in game.options:
+        reading.read(f"{spec.label}: {spec.help}", f"option {spec.name}")
+        for value in spec.choices or ():
+            reading.read(spec.label_of(value), f"option {spec.name} choice")
+    for line in game.describe_options(validate_options(game, {}), SEATS[:2]):
+        reading.read(line, "summary")
+    text = " ".join(reading.seen)
+    problems = reading.problems() + [f"the abbreviation 'dm' in {text[:80]!r}"] * bool(
+        re.search(r"\bdm\b", text)
+    )
+    assert not problems, problems
