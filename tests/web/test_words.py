@@ -285,3 +285,66 @@ def test_the_lobby_reads_words_not_ids(game: Game) -> None:
         re.search(r"\bdm\b", text)
     )
     assert not problems, problems
+
+
+PAGE_TABLES = {
+    "darkest_night": {},
+    "attack_the_darkness": {"dungeon": "tavern_cellar"},
+    "dark_omen": {"mode": "quick_chapter"},
+}
+
+
+@pytest.fixture
+def served(sqlite_url: str) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.store.migrate import upgrade
+    from tests.conftest import make_settings
+
+    upgrade(sqlite_url)
+    with TestClient(create_app(make_settings(sqlite_url))) as client:
+        yield client
+
+
+@pytest.mark.parametrize("name", list(PAGE_TABLES))
+def test_the_served_pages_read_words_not_ids(served: Any, name: str) -> None:
+    """The whole pages as served (the shell too: status, waiting line, seats, log), for a
+    seat, the game master and a spectator, after some random play through the API."""
+    from tests.support.tables import auth
+
+    body = {
+        "game": name,
+        "seed": f"words-{name}",
+        "options": PAGE_TABLES[name],
+        "seats": [{"name": "Ann"}, {"name": "Bo"}],
+    }
+    response = served.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    table = response.json()
+    tid = table["table_id"]
+    tokens = {i: seat["token"] for i, seat in enumerate(table["seats"])} | {"gm": table["gm_token"]}
+    picker = random.Random(26)
+    for step in range(60):
+        waiting = served.get(f"/api/tables/{tid}").json()["waiting_for"]
+        if not waiting:
+            break
+        seat = waiting[0]
+        view = served.get(f"/api/tables/{tid}/view", headers=auth(tokens[seat])).json()
+        prompts = [p for p in view["prompts"] if p["required"] and p["choices"]]
+        if not prompts:
+            break
+        command = picker.choice(picker.choice(prompts)["choices"])["command"]
+        played = served.post(
+            f"/api/tables/{tid}/commands",
+            json=command | {"command_id": f"w{step}"},
+            headers=auth(tokens[seat]),
+        )
+        assert played.status_code == 200, played.text
+    reading = Reading()
+    pages = {"seat": table["seats"][0]["url"], "game master": table["gm_url"], "spectator": f"/t/{tid}/watch"}
+    for role, url in pages.items():
+        page = served.get(url).text
+        reading.read(visible_text(page.split("<body", 1)[1]), f"{name} {role} page")
+    problems = reading.problems()
+    assert not problems, "\n".join(problems)

@@ -88,7 +88,11 @@ def place(at: int | str) -> str:
 
 
 def dice_text(dice: list[int]) -> str:
-    return "[" + " ".join(str(x) for x in dice) + "]"
+    """Dice as said aloud: "4", "4 and 5", "3, 1, 1 and 2" (never a bracketed list, issue 26)."""
+    faces = [str(x) for x in dice]
+    return (
+        faces[0] if len(faces) == 1 else ", ".join(faces[:-1]) + " and " + faces[-1] if faces else "no dice"
+    )
 
 
 def layers_turned(d: dict) -> str:
