@@ -263,7 +263,7 @@ class OptionSpec:
         """The lobby's name for one of ``choices``."""
         if value in self.choices and len(self.choice_labels) == len(self.choices):
             return self.choice_labels[self.choices.index(value)]
-        return str(value)
+        return str(value).replace("_", " ")
 
     def active(self, values: dict[str, Any]) -> bool:
         """Does this option apply, given the other options' values (``depends_on``)?"""

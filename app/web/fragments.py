@@ -476,6 +476,16 @@ def log_entries(
     return out
 
 
+def leading_actor(actor: str, text: str) -> str:
+    """The actor a log line leads with, or "" when the line already starts with that name
+    (never "Ann Ann's Champion discards a card", issue 26)."""
+    if actor and (
+        text.startswith(actor + " ") or text.startswith(actor + "'s") or text.startswith(actor + "’s")
+    ):
+        return ""
+    return actor
+
+
 def log_line(
     template: Template,
     session: TableSession,
@@ -489,6 +499,7 @@ def log_line(
     text = kernel.describe(session.game, visible, context)
     if not text:
         return ""
+    actor = leading_actor(actor, text)
     entry = {
         "seq": stored.seq,
         "type": visible.type,

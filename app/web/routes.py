@@ -639,15 +639,15 @@ async def replay_context(request: Request, session: TableSession, seq: int) -> d
     # Describe the event at ``seq`` itself: the newest log line is an earlier event when
     # the one at ``seq`` is hidden from spectators.
     visible = kernel.event_for_viewer(session.game, current.event, SPECTATOR) if current else None
+    text = kernel.describe(session.game, visible, session.game.log_context(state)) if visible else ""
+    actor = fragments.actor_name(session, current.actor) if current else ""
     return ctx | {
         "board": board,
         "log": log,
         "last_seq": session.seq,
         "current": current,
-        "current_actor": fragments.actor_name(session, current.actor) if current else "",
-        "current_text": (
-            kernel.describe(session.game, visible, session.game.log_context(state)) if visible else ""
-        ),
+        "current_actor": fragments.leading_actor(actor, text),
+        "current_text": text,
         "current_hidden": current is not None and visible is None,
         # Between two events of one command the board is half-done (a piece moved, its
         # consequences not yet drawn): the frame says so, and the move buttons skip past it.

@@ -99,7 +99,7 @@ def test_the_darkest_night_lobby_assigns_heroes_and_rates_the_difficulty(
     seats = form.locator("input[name=seat]")
     seats.nth(0).fill("Ann")
     seats.nth(1).fill("Bo")
-    expect(summary).to_contain_text("Ann controls heroes 1, 3.")
+    expect(summary).to_contain_text("Ann chooses and plays the first and third heroes.")
 
     slots = form.locator(".option-seats [data-slot]")
     expect(slots).to_have_count(5)
@@ -115,8 +115,8 @@ def test_the_darkest_night_lobby_assigns_heroes_and_rates_the_difficulty(
     )
     for i, who in enumerate(["Bo", "Ann", "Ann"]):
         slots.nth(i).locator("select").select_option(label=who)
-    expect(summary).to_contain_text("Ann controls heroes 2, 3.")
-    expect(summary).to_contain_text("Bo controls hero 1.")
+    expect(summary).to_contain_text("Ann chooses and plays the second and third heroes.")
+    expect(summary).to_contain_text("Bo chooses and plays the first hero.")
     form.locator("input[name=opt_starting_blights]").fill("2")
     form.locator("input[name=opt_starting_blights]").press("Tab")  # a change, as a person makes it
     expect(summary).to_contain_text("+7 (DN 20.1)")

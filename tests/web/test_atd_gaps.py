@@ -75,8 +75,8 @@ def test_log_lines_name_each_character_by_player_and_class(client: TestClient) -
     context = GAME.log_context(state)
     assert context == {0: ("Ann", "Champion"), 1: ("Bob", "Magician")}
     moved = Event("Moved", {"who": "c0", "to": [3, 11], "why": "speed"})
-    assert GAME.describe(moved, context) == "Ann's Champion moves to 3,11 (speed)."
-    assert GAME.describe(moved) == "Player 1 moves to 3,11 (speed)."  # a line told without names
+    assert GAME.describe(moved, context) == "Ann's Champion moves to 3,11."
+    assert GAME.describe(moved) == "Player 1 moves to 3,11."  # a line told without names
     played = Event("InitiativeSet", {"order": [1, 0]})
     assert GAME.describe(played, context) == "Initiative: Bob's Magician, Ann's Champion."
     lines = log_lines(client, table, None)

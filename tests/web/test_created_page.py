@@ -95,5 +95,9 @@ def test_the_ready_page_marks_who_plays_the_necromancer(client: TestClient) -> N
         assert len(rows) == 4 and rows[3] == "Spectators"
         assert rows[2].startswith("Cy ") and "seat-role-necromancer" in rows[2]
         assert "plays the Necromancer (DN 20.3)." in rows[2]
-        assert "Necromancer" not in rows[0] + rows[1] and "controls" in rows[0] and "controls" in rows[1]
+        assert (
+            "Necromancer" not in rows[0] + rows[1]
+            and "chooses and plays" in rows[0]
+            and "chooses and plays" in rows[1]
+        )
         assert "Combined difficulty modifier" in page  # the rest of the summary, apart

@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 
 from app.games.dark_omen import DARK_OMEN, drawing
 from app.games.dark_omen.board import SECTORS, distance, load_board
 from app.games.dark_omen.content import load
 from app.games.dark_omen.state import GambleTable, Location, Prop, Question
+from app.games.dark_omen.texts import loot_name
 from app.kernel import table as kernel
 from app.kernel.rng import rng_for
 from app.kernel.types import GAME_MASTER, SPECTATOR, Choice, Command, Viewer
@@ -222,7 +224,7 @@ def test_no_page_shows_what_its_view_hides(client: TestClient) -> None:
     gm = client.get(table["gm_url"]).text
     content = load()
     for space, token in state.loot.items():
-        face = content.face(token).replace("_", " ")
+        face = escape(loot_name(content.face(token)))
         assert f"face-down loot token on {space} ({face}: game master only)" in gm
     for role, page in pages.items():
         for secret in secrets:

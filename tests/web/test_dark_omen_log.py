@@ -71,7 +71,7 @@ def test_a_game_of_chance_tells_the_house_dice_and_who_takes_the_ante() -> None:
         == "Ann\u2019s Visko opens a game of Hard Life."
     )
     assert line("GambleStarted", host=0, players=[0], ante=3, house=[4, 5]) == (
-        "The game starts: an ante of 3 gold; the house sets aside [4 5]."
+        "The game starts: an ante of 3 gold; the house sets aside 4 and 5."
     )
     house_wins = line(
         "GambleEnded",
@@ -82,14 +82,15 @@ def test_a_game_of_chance_tells_the_house_dice_and_who_takes_the_ante() -> None:
         winners=[],
         push=[],
     )
-    assert house_wins == "Draugr Dice: the house rolls [3 1 1 2] (score 4); the house wins the ante."
+    assert house_wins == "Draugr Dice: the house rolls 3, 1, 1 and 2 (score 4); the house wins the ante."
     shared = line(
         "GambleEnded", host=0, game="draugr", scores={}, house=[6, 6, 6, 5], winners=[0, 1], push=[]
     )
     assert shared.endswith("(score 23); Ann\u2019s Visko and Bo\u2019s Ragna share the ante.")
     push = line("GambleEnded", host=1, game="hard_life", scores={}, house=[6, 6, 5], winners=[], push=[1])
     assert (
-        push == "Hard Life: the house rolls [6 6 5] (total 17); a push: Bo\u2019s Ragna take the stake back."
+        push
+        == "Hard Life: the house rolls 6, 6 and 5 (total 17); a push: Bo\u2019s Ragna take the stake back."
     )
 
 

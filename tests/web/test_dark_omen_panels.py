@@ -128,7 +128,7 @@ def test_the_recipe_list_says_what_each_potion_needs_does_and_which_can_be_brewe
     assert recipes["morale"] == {
         "recipe": "morale",
         "name": "Morale",
-        "needs": "herb blue + herb blue",
+        "needs": "blue herb + blue herb",
         "does": "+5 MP",
         "ready": True,
     }
@@ -147,7 +147,7 @@ def test_the_recipe_list_says_what_each_potion_needs_does_and_which_can_be_brewe
     sheet = board_of(state, Viewer("seat", frozenset({0})))["do-heroes"]
     assert "<b>Potion recipes</b>: 2 of 11 can be brewed now" in sheet
     row = re.search(
-        r"<tr class=\"do-recipe-ready\"><td>Morale</td><td>herb blue \+ herb blue</td><td>\+5 MP</td>", sheet
+        r"<tr class=\"do-recipe-ready\"><td>Morale</td><td>blue herb \+ blue herb</td><td>\+5 MP</td>", sheet
     )
     assert row, sheet
     assert sheet.count('class="do-recipe-missing"') == 9

@@ -199,7 +199,9 @@ def test_the_game_master_page_shows_every_deck_order(client: TestClient) -> None
     map_order = gm["decks"]["map"]["order_names"]
     assert map_order[0].startswith(gm["decks"]["map"]["order"][0] + ": ")
     found = re.search(r'id="dn-order-map".*?</ol>', orders, flags=re.S)
-    assert found and re.findall(r"<li>(.*?)</li>", found.group(0)) == [escape_html(n) for n in map_order]
+    assert found and re.findall(r"<li>(.*?)</li>", found.group(0)) == [
+        escape_html(n.split(": ", 1)[1]) for n in map_order
+    ]
     assert f"next <i>{escape_html(gm['decks']['event']['order_names'][0])}</i>" in orders
     for hero in gm["heroes"]:
         sheet = article(section(page, "dn-heroes"), f"dn-hero-{hero['id']}")

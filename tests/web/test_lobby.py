@@ -24,7 +24,10 @@ def test_the_summary_rates_the_difficulty_and_names_the_controllers(client: Test
     standard = client.post("/lobby/summary", data=DN_FORM)
     assert standard.status_code == 200
     assert "Combined difficulty modifier +0 (DN 20.1): the standard challenge." in standard.text
-    assert "Ann controls heroes 1, 3." in standard.text and "Bo controls heroes 2, 4." in standard.text
+    assert (
+        "Ann chooses and plays the first and third heroes." in standard.text
+        and "Bo chooses and plays the second and fourth heroes." in standard.text
+    )
 
     harder = client.post(
         "/lobby/summary",
@@ -36,7 +39,10 @@ def test_the_summary_rates_the_difficulty_and_names_the_controllers(client: Test
         },
     )
     assert "Combined difficulty modifier +4 (DN 20.1): harder than the standard game." in harder.text
-    assert "Ann controls hero 4." in harder.text and "Bo controls heroes 1, 2, 3." in harder.text
+    assert (
+        "Ann chooses and plays the fourth hero." in harder.text
+        and "Bo chooses and plays the first, second and third heroes." in harder.text
+    )
 
     wrong = client.post("/lobby/summary", data=DN_FORM | {"opt_hero_seats": ["0", "0", "0", "0"]})
     assert wrong.status_code == 200 and 'class="summary-error"' in wrong.text
@@ -46,7 +52,7 @@ def test_the_summary_rates_the_difficulty_and_names_the_controllers(client: Test
     assert "choose a seat for number 2" in gap.text
     # Player names are text, never markup.
     named = client.post("/lobby/summary", data=DN_FORM | {"seat": ["<b>Ann</b>", "Bo"]})
-    assert "&lt;b&gt;Ann&lt;/b&gt; controls" in named.text and "<b>Ann</b>" not in named.text
+    assert "&lt;b&gt;Ann&lt;/b&gt; chooses and plays" in named.text and "<b>Ann</b>" not in named.text
 
 
 def test_a_table_made_in_the_lobby_gives_each_hero_its_controller(client: TestClient) -> None:

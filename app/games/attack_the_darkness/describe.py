@@ -54,6 +54,21 @@ def _who(d: dict, names: Names | None, key: str = "who") -> str:
     return f"{named} #{w[1:]}" if named else f"monster #{w[1:]}"
 
 
+def counted(n: int, noun: str) -> str:
+    """ "1 card", "2 cards": a count with its noun in the right number."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+MOVED_WHY = {
+    "speed": "",
+    "behaviour": " (its behaviour)",
+    "condition": " (a condition)",
+    "game master": " (the game master)",
+    "stunned": " (stunned)",
+}
+"""Why a token moved, as the log says it: a move at speed needs no reason."""
+
+
 def _upper(text: str) -> str:
     """The first letter raised ("monster #3" starts a line), the rest kept (names)."""
     return text[:1].upper() + text[1:]
@@ -133,7 +148,7 @@ def describe_event(event: Event, names: Names | None = None) -> str:
             name = C.monsters[d["card"]].name
             return f"{name} #{d['id'][1:]} is placed at {d['square'][0]},{d['square'][1]}."
         case "BossCardsReturned":
-            return f"{d['n']} boss card(s) go to the bottom of the dungeon deck (AtD L225)."
+            return f"{counted(d['n'], 'boss card')} go to the bottom of the dungeon deck (AtD L225)."
         case "RoundBegan":
             return f"Round {d['round']}."
         case "TurnBegan":
@@ -143,11 +158,12 @@ def describe_event(event: Event, names: Names | None = None) -> str:
         case "HandDiscarded":
             return f"{p} discards the whole hand."
         case "CardsDiscarded":
-            return f"{p} discards {len(d['cards'])} card(s)."
+            return f"{p} discards {counted(len(d['cards']), 'card')}."
         case "Moved":
-            return f"{w} moves to {d['to'][0]},{d['to'][1]} ({d['why']})."
+            why = MOVED_WHY.get(d["why"], f" ({d['why']})")
+            return f"{w} moves to {d['to'][0]},{d['to'][1]}{why}."
         case "CardPlayed":
-            return f"{p} plays {C.card_name(d['id'])} with {len(d['rcs'])} resource card(s)."
+            return f"{p} plays {C.card_name(d['id'])} with {counted(len(d['rcs']), 'resource card')}."
         case "EquipmentUsed":
             return f"{p} uses {C.dungeon_name(d['id'])}."
         case "EquipmentAdded":
@@ -157,15 +173,15 @@ def describe_event(event: Event, names: Names | None = None) -> str:
         case "PlayFinished":
             return f"{p}'s card resolves."
         case "AreaPlaced":
-            return f"{p} places an area at {d['x']},{d['y']} hitting {len(d['hits'])}."
+            return f"{p} places an area at {d['x']},{d['y']} hitting {counted(len(d['hits']), 'target')}."
         case "Damaged":
-            return f"{w} takes {d['amount']} damage ({d['saved']} saved), {d['hp']} HP left."
+            return f"{w} takes {d['amount']} damage ({d['saved']} saved), {max(d['hp'], 0)} HP left."
         case "Healed":
             return f"{w} heals {d['amount']} to {d['hp']} HP{' and wakes' if d.get('woke') else ''}."
         case "KnockedOut":
             return f"{p} falls unconscious (AtD L69)."
         case "MonsterDied":
-            return f"Monster #{d['id'][1:]} dies."
+            return f"{_upper(_who({'who': d['id']}, names))} dies."
         case "StatusSet":
             return f"{w} is {d['status']} until round {d['until']}."
         case "PenaltySet":
@@ -222,7 +238,7 @@ def describe_event(event: Event, names: Names | None = None) -> str:
         case "InitiativeSet":
             return "Initiative: " + ", ".join(seat_name(x, names) for x in d["order"]) + "."
         case "MonsterSummoned":
-            return f"Monster #{d['id'][1:]} summons help."
+            return f"{_upper(_who({'who': d['id']}, names))} summons help."
         case "GameEnded":
             return f"The game ends: {d['reason']}."
         case "Waiting":

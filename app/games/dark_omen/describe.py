@@ -10,15 +10,41 @@ from collections.abc import Mapping
 
 from app.games.dark_omen.content import load
 from app.games.dark_omen.rules.gambling import draugr_score
-from app.games.dark_omen.state import State
+from app.games.dark_omen.state import State, enemy_name
+from app.games.dark_omen.texts import loot_name
 from app.kernel.types import Event
 
 Names = Mapping[int, tuple[str, str]]
 """Seat → (its player's name, the name of the character it plays; "" before one is dealt)."""
 
 
-def log_names(state: State) -> dict[int, tuple[str, str]]:
-    """Each seat's player and character. Public: both are on every page."""
+class LogNames(dict[int, tuple[str, str]]):
+    """``Names``, and each enemy's name by id ("the Groll", "Vahva the cave bear") as the
+    board shows it: a face-down token by its level only (DO L476)."""
+
+    def __init__(self, seats: Mapping[int, tuple[str, str]], enemies: Mapping[str, str]) -> None:
+        super().__init__(seats)
+        self.enemies = enemies
+
+
+def enemy_of(creature: str, names: Names) -> str:
+    """An enemy by name ("the Groll"), "the enemy" for a line told without names."""
+    return getattr(names, "enemies", {}).get(creature, "the enemy")
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def log_names(state: State) -> LogNames:
+    """Each seat's player and character, and each enemy's name. Public: all are on every page."""
+    seats = seat_names(state)
+    enemies = dict(state.slain_names)
+    enemies.update((x.id, enemy_name(x)) for x in state.creatures)
+    return LogNames(seats, enemies)
+
+
+def seat_names(state: State) -> dict[int, tuple[str, str]]:
     c = load()
     out = {}
     for seat, player in enumerate(state.names):
@@ -42,7 +68,7 @@ def player_name(seat: int, names: Names) -> str:
 def token_name(token: str) -> str:
     """A face-up loot token by its face (inventories are public, DO L246)."""
     try:
-        return load().face(token).replace("_", " ")
+        return loot_name(load().face(token))
     except KeyError:
         return "loot token"
 
@@ -62,7 +88,11 @@ def place(at: int | str) -> str:
 
 
 def dice_text(dice: list[int]) -> str:
-    return "[" + " ".join(str(x) for x in dice) + "]"
+    """Dice as said aloud: "4", "4 and 5", "3, 1, 1 and 2" (never a bracketed list, issue 26)."""
+    faces = [str(x) for x in dice]
+    return (
+        faces[0] if len(faces) == 1 else ", ".join(faces[:-1]) + " and " + faces[-1] if faces else "no dice"
+    )
 
 
 def layers_turned(d: dict) -> str:
@@ -80,19 +110,23 @@ def layers_turned(d: dict) -> str:
     return f"The obstacle layers turn ({d['why']}): {tabs}."
 
 
-def strike_text(x: dict, names: Names) -> str:
+def strike_text(x: dict, names: Names, enemy: str = "the enemy") -> str:
     """One damage roll, die by die (DO L412-419): a hero's weapon die plus bonuses less the
     enemy's armour; the enemy's die less the hero's armour, at least 1."""
     seat = seat_name(x["seat"], names)
     if x["by"] == "hero":
         return f"{seat} rolls {x['roll']} for {x['damage']} damage"
+    # The enemy's blow is its damage roll with the day's fury and its effects added (DO
+    # L415-418), not a bare die: "strikes for 5", beside a hero's "rolls 1" (issue 26).
     if x.get("warded"):
-        return f"the enemy rolls {x['roll']}, warded off {seat}"
+        return f"{enemy} strikes for {x['roll']}, warded off by {seat}"
+    if x.get("shielded"):
+        return f"{enemy} strikes for {x['roll']}, stopped by {seat}’s shield"
     absorbed = x["roll"] - x["damage"]
     armour = ""
     if absorbed > 0:
         armour = " (armour, at least 1)" if x["damage"] == 1 else f" (armour −{absorbed})"
-    return f"the enemy rolls {x['roll']}: {x['damage']} damage to {seat}{armour}"
+    return f"{enemy} strikes for {x['roll']}: {x['damage']} damage to {seat}{armour}"
 
 
 GAMES = {"draugr": "Draugr Dice", "hard_life": "Hard Life"}
@@ -184,7 +218,7 @@ def describe(event: Event, names: Names | None = None) -> str:
             return f"{who(d)} is ready for chapter {d['chapter']}{guild}."
         case "LootDealt":
             n = len(d["tokens"]) if "tokens" in d else d.get("count", 0)
-            return f"{n} loot token(s) are dealt face down."
+            return f"{n} loot token{' is' if n == 1 else 's are'} dealt face down."
         case "LootReturned":
             return "The loot on the map goes back to the pile."
         case "LootCleared":
@@ -211,11 +245,12 @@ def describe(event: Event, names: Names | None = None) -> str:
         case "CreatureRevealed":
             return f"The creature is a {d['name']} ({d['hp']} HP)."
         case "CreatureHurt":
-            return f"The enemy takes {d['damage']} damage ({d['hp']} HP left)."
+            enemy = enemy_of(d["creature"], names)
+            return f"{_upper(enemy)} takes {d['damage']} damage ({max(d['hp'], 0)} HP left)."
         case "CreatureMoved":
-            return f"The enemy moves to {d['to']} ({d['why']})."
+            return f"{_upper(enemy_of(d['creature'], names))} moves to {d['to']} ({d['why']})."
         case "CreatureSlain":
-            return f"{player(d['by'])} slays the enemy."
+            return f"{player(d['by'])} slays {enemy_of(d['creature'], names)}."
         case "HeroMoved":
             extra = f", {d['mp']} MP to cross" if d["mp"] else ""
             return f"{who(d)} moves to {place(d['to'])}{extra}."
@@ -227,14 +262,16 @@ def describe(event: Event, names: Names | None = None) -> str:
             parts = [f"{k} {d[k]}" for k in ("hp", "max_hp", "mp", "gold", "blood") if k in d]
             return f"{who(d)}: {', '.join(parts)} ({d['why']})."
         case "LootRevealed":
-            return f"{who(d)} flips a loot token: {d['face'].replace('_', ' ')}."
+            return f"{who(d)} flips a loot token: {loot_name(d['face'])}."
         case "AttackRolled":
             heroes = "; ".join(f"{player(seat)} {dice_text(dice)}" for seat, dice in d["dice"].items())
-            return f"Attack roll: {heroes} against the enemy's {dice_text(d['enemy'])}."
+            enemy = enemy_of(d.get("creature", ""), names)
+            return f"Attack roll: {heroes} against {enemy}’s {dice_text(d['enemy'])}."
         case "DieBoosted":
             return f"{who(d)} raises a die to {d['to']}."
         case "BattleEnded":
-            strikes = "; ".join(strike_text(x, names) for x in d["strikes"]) or "no damage roll"
+            enemy = enemy_of(d["creature"], names)
+            strikes = "; ".join(strike_text(x, names, enemy) for x in d["strikes"]) or "no damage roll"
             return f"The battle resolves: {strikes}."
         case "HeroDied":
             fallen = f"{player_name(d['seat'], names)}\u2019s {c.characters[d['character']]['name']}"
@@ -333,7 +370,9 @@ def describe(event: Event, names: Names | None = None) -> str:
         case "EffectSet":
             return f"{who(d)}: {d['effect'].replace('_', ' ')} {d['n']}."
         case "ChargesSet":
-            return f"{who(d)}\u2019s {gear_name(d['gear'])}: {d['n']} charge(s) left."
+            return (
+                f"{who(d)}\u2019s {gear_name(d['gear'])}: {d['n']} charge{'' if d['n'] == 1 else 's'} left."
+            )
         case "DiscountSet":
             return haggled(d, who(d))
         case "PropPlaced":

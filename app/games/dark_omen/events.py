@@ -27,6 +27,7 @@ from app.games.dark_omen.state import (
     SavePoint,
     State,
     TeamAttack,
+    enemy_name,
 )
 
 PLACES = frozenset(
@@ -272,6 +273,7 @@ def _creature_moved(s: State, d: dict[str, Any]) -> None:
 def _slain(s: State, d: dict[str, Any]) -> None:
     c = s.creature(d["creature"])
     assert c is not None
+    s.slain_names[c.id] = enemy_name(c)
     s.creatures.remove(c)
     for h in s.heroes:
         if h.must_attack == d["creature"]:

@@ -20,6 +20,7 @@ import app.games.dark_omen.rules  # noqa: F401  (registers every step, decision 
 import app.games.dark_omen.targets as targets
 import app.games.dark_omen.undo as undo
 import app.games.dark_omen.view as view
+from app.games.dark_omen import texts
 from app.games.dark_omen.decisions import Act
 from app.games.dark_omen.engine import RULES, DoCtx, new_ctx
 from app.games.dark_omen.rules.campaign import DIFFICULTIES, chapter_detail
@@ -284,6 +285,11 @@ class DarkOmen(FlowGame):
 
     def describe(self, event: Event, context: Any = None) -> str:
         return describe.describe(event, context)
+
+    @staticmethod
+    def loot_name(face: str) -> str:
+        """A loot face in words for the board's template ("purple herb", issue 26)."""
+        return texts.loot_name(face)
 
     def log_context(self, state: State) -> dict[int, tuple[str, str]]:
         """Lines name heroes as "Ann’s Visko" (issue 15): events carry only the seat."""

@@ -428,6 +428,9 @@ class State:
     creatures: list[Creature] = field(default_factory=list)
     """Enemies on the map."""
     next_creature: int = 1
+    slain_names: dict[str, str] = field(default_factory=dict)
+    """Each slain enemy's name by id, for the log's lines about it (issue 26: "Ann’s Visko
+    slays the Groll", never "the enemy"); its token is gone from ``creatures``."""
     omen_days: list[int] = field(default_factory=list)
     omen: Omen | None = None
     """The day's omen."""
@@ -473,6 +476,7 @@ class State:
         new.locations = {k: Location(v.kind, v.open, v.lit) for k, v in self.locations.items()}
         new.creatures = [x.clone() for x in self.creatures]
         new.gambles = {k: v.clone() for k, v in self.gambles.items()}
+        new.slain_names = dict(self.slain_names)
         new.graves = dict(self.graves)  # each grave is replaced or removed whole, never changed
         new.omen = None if self.omen is None else Omen(self.omen.id, self.omen.status, self.omen.blood)
         new.props = [Prop(p.id, p.kind, p.name, p.space, p.carried_by) for p in self.props]
@@ -494,3 +498,13 @@ class State:
 
     def creature(self, cid: str) -> Creature | None:
         return next((c for c in self.creatures if c.id == cid), None)
+
+
+def enemy_name(creature: Creature) -> str:
+    """An enemy as players call it (issue 26): a boss by its own name ("Vahva the cave
+    bear"), a revealed one by its card's ("the Groll"), a face-down token by what shows."""
+    if creature.name:
+        return creature.name if creature.kind == "boss" else f"the {creature.name}"
+    if creature.token and not creature.flipped:
+        return "the face-down creature"
+    return f"the level {creature.level} {creature.kind}"

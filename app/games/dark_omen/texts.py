@@ -106,3 +106,26 @@ def potion_text(effect: dict[str, int]) -> str:
         else:
             parts.append(POTION_EFFECTS.get(key, key.replace("_", " ")))
     return ", ".join(parts)
+
+
+LOOT_NAMES = {
+    "bread": "traveler's bread",
+    "ceremonial_skull": "ceremonial skull (+6 MP)",
+    "gear_scroll": "gear scroll",
+    "herb_blue": "blue herb",
+    "herb_purple": "purple herb",
+    "herb_yellow": "yellow herb",
+    "potion_2hp2mp": "potion of 2 HP and 2 MP",
+    "potion_4hp": "potion of 4 HP",
+    "potion_4mp": "potion of 4 MP",
+    "quail_eggs": "quail eggs (+1 HP)",
+    "red_mushroom": "red mushroom",
+    "straw_doll": "straw doll",
+}
+"""A loot token's face as players say it (DO L80): "the purple herb", "the potion of 4 HP",
+never "herb purple" or "potion 4hp" (issue 26). Faces not listed read as their id's words."""
+
+
+def loot_name(face: str) -> str:
+    """A loot face in words ("purple herb", "potion of 2 HP and 2 MP", "coin")."""
+    return LOOT_NAMES.get(face, face.replace("_", " "))

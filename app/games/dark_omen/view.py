@@ -291,7 +291,7 @@ def recipes_for(c: Any, inventory: list[str], blood: int) -> list[dict[str, Any]
             {
                 "recipe": name,
                 "name": name.title(),
-                "needs": " + ".join(k.replace("_", " ") for k in needs),
+                "needs": " + ".join(texts.loot_name(k) for k in needs),
                 "does": texts.potion_text(effect),
                 "ready": all(held[k] >= v for k, v in want.items()),
             }

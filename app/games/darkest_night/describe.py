@@ -54,7 +54,8 @@ def dice(d: D) -> str:
     return text
 
 
-FIELD_WORDS = {"grace": "grace", "secrecy": "secrecy", "sparks": "sparks"}
+FIELD_WORDS = {"grace": "grace", "secrecy": "secrecy", "sparks": "spark"}
+"""A hero's counter as a noun: grace and secrecy are uncounted, a spark is counted ("1 spark")."""
 
 
 def hero_changed(d: D) -> str:
@@ -63,7 +64,9 @@ def hero_changed(d: D) -> str:
     if field in FIELD_WORDS:
         by = d.get("by", 0)
         verb = "gains" if by > 0 else "loses"
-        return f"{hero(d)} {verb} {abs(by)} {FIELD_WORDS[field]}, now {d['to']}{why}."
+        noun = FIELD_WORDS[field]
+        amount = counted(abs(by), noun) if field == "sparks" else f"{abs(by)} {noun}"
+        return f"{hero(d)} {verb} {amount}, now {d['to']}{why}."
     if field == "lost_turn":
         return f"{hero(d)} will lose their next turn{why}."
     if field in ("default_grace", "default_secrecy"):
@@ -199,7 +202,7 @@ TEXTS: dict[str, Callable[[D], str]] = {
     ),
     "ItemGained": lambda d: (
         f"{hero(d)} gains "
-        + ("an artifact" if d["kind"] == "artifact" else f"a {load().items[d['kind']].name}")
+        + (artifact_gained(d) if d["kind"] == "artifact" else f"a {load().items[d['kind']].name}")
         + "."
     ),
     "ItemUsed": lambda d: (
@@ -272,6 +275,13 @@ TEXTS: dict[str, Callable[[D], str]] = {
     "Waiting": lambda d: "",
     "GameEnded": lambda d: ("Victory! " if d["result"] == "win" else "Defeat. ") + d["reason"],
 }
+
+
+def artifact_gained(d: D) -> str:
+    """The artifact a hero gains, by its name ("the Holy Relic"), never "an artifact"."""
+    card = (d.get("data") or {}).get("card")
+    spec = load().artifacts.get(card) if card else None
+    return f"an artifact: {spec.name}" if spec else "an artifact"
 
 
 def counted(n: int, noun: str) -> str:

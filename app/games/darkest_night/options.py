@@ -15,6 +15,7 @@ OPTIONS = (
         "Map subdeck",
         "which blights and search results you face; Simplicity for a first game (DN 3.3)",
         choices=SUBDECKS,
+        choice_labels=tuple(name.replace("_", " ").title() for name in SUBDECKS),
     ),
     OptionSpec(
         "heroes",
@@ -49,7 +50,7 @@ OPTIONS = (
         "int",
         2,
         "Darkness cards",
-        "2 is normal; each more +1 dm, one fewer −1 dm (DN 20.1.1)",
+        "2 is normal; each more +1 difficulty, one fewer −1 difficulty (DN 20.1.1)",
         minimum=1,
         maximum=8,
     ),
@@ -58,7 +59,7 @@ OPTIONS = (
         "int",
         1,
         "Starting blights per location",
-        "1 is normal; 0 is −3 dm, 2 is +3 dm (DN 20.1.2)",
+        "1 is normal; 0 is −3 difficulty, 2 is +3 difficulty (DN 20.1.2)",
         minimum=0,
         maximum=2,
     ),
@@ -67,25 +68,25 @@ OPTIONS = (
         "int",
         0,
         "Starting darkness",
-        "−5 is −1 dm, 5 is +1 dm (DN 20.1.3)",
+        "−5 is −1 difficulty, 5 is +1 difficulty (DN 20.1.3)",
         minimum=-5,
         maximum=20,
     ),
-    OptionSpec("extra_grace", "bool", False, "Heroes start with 2 extra grace", "−1 dm (DN 20.1.4)"),
-    OptionSpec("starting_sparks", "bool", False, "Heroes start with 3 sparks", "−1 dm (DN 20.1.4)"),
+    OptionSpec("extra_grace", "bool", False, "Heroes start with 2 extra grace", "−1 difficulty (DN 20.1.4)"),
+    OptionSpec("starting_sparks", "bool", False, "Heroes start with 3 sparks", "−1 difficulty (DN 20.1.4)"),
     OptionSpec(
         "starting_powers",
         "int",
         3,
         "Starting powers",
-        "4 is −1 dm, all 5 is −2 dm (DN 20.1.4)",
+        "4 is −1 difficulty, all 5 is −2 difficulty (DN 20.1.4)",
         minimum=3,
         maximum=5,
     ),
     OptionSpec("random_heroes", "bool", False, "Random heroes", "no modifier (DN 20.1.4)"),
     OptionSpec("random_powers", "bool", False, "Random starting powers", "no modifier (DN 20.1.4)"),
-    OptionSpec("pall_of_suffering", "bool", False, "The Pall of Suffering", "+1 dm (DN 20.1.5)"),
-    OptionSpec("increased_quests", "bool", False, "Increased Quests", "+1 dm (DN 20.1.6)"),
+    OptionSpec("pall_of_suffering", "bool", False, "The Pall of Suffering", "+1 difficulty (DN 20.1.5)"),
+    OptionSpec("increased_quests", "bool", False, "Increased Quests", "+1 difficulty (DN 20.1.6)"),
     OptionSpec("hidden_relics", "bool", False, "Hidden Relics", "relics appear as clues allow (DN 20.4)"),
     OptionSpec("no_mysteries", "bool", False, "Play without mysteries", "keys instead of clues (DN 20.5)"),
     OptionSpec("no_quests", "bool", False, "Play without quests", "(DN 20.6)"),
@@ -169,6 +170,19 @@ def hero_slots(options: dict[str, Any], seats: int) -> list[int]:
     return [i % players for i in range(options["heroes"])]
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def chosen_heroes(turns: list[int], total: int) -> str:
+    """Which heroes a player chooses, by their turn in the choosing (DN 3.2): "the first
+    and third heroes", "the second hero", "all 4 heroes" (no hero is chosen yet)."""
+    if len(turns) == total and total > 1:
+        return f"all {total} heroes"
+    names = [ORDINALS[n - 1] for n in turns]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"the {listed} hero{'es' if len(names) > 1 else ''}"
+
+
 def describe_options(options: dict[str, Any], names: list[str]) -> list[str]:
     """What the lobby says of a table's options: the combined difficulty modifier as
     the rulebook rates it (DN 20.1) and who controls which hero (DN 3.2, 20.3)."""
@@ -183,10 +197,9 @@ def describe_options(options: dict[str, Any], names: list[str]) -> list[str]:
     lines = [f"Combined difficulty modifier {dm:+d} (DN 20.1): {rating}."]
     slots = hero_slots(options, len(names))
     for seat, name in enumerate(names):
-        heroes = [str(i + 1) for i, s in enumerate(slots) if s == seat]
+        heroes = [i + 1 for i, s in enumerate(slots) if s == seat]
         if heroes:
-            noun = "hero" if len(heroes) == 1 else "heroes"
-            lines.append(f"{name} controls {noun} {', '.join(heroes)}.")
+            lines.append(f"{name} chooses and plays {chosen_heroes(heroes, len(slots))}.")
     if options.get("necromancer_player") and names:
         lines.append(f"{names[-1]} plays the Necromancer (DN 20.3).")
     return lines

@@ -131,8 +131,8 @@ def test_the_lobby_rates_the_options_and_names_the_controllers() -> None:
     lines = DARKEST_NIGHT.describe_options(standard, ["Ann", "Bo"])
     assert lines == [
         "Combined difficulty modifier +0 (DN 20.1): the standard challenge.",
-        "Ann controls heroes 1, 3.",
-        "Bo controls heroes 2, 4.",
+        "Ann chooses and plays the first and third heroes.",
+        "Bo chooses and plays the second and fourth heroes.",
     ]
     harder = validate_options(
         DARKEST_NIGHT,
@@ -140,7 +140,7 @@ def test_the_lobby_rates_the_options_and_names_the_controllers() -> None:
     )
     assert DARKEST_NIGHT.describe_options(harder, ["Ann", "Nec"]) == [
         "Combined difficulty modifier +3 (DN 20.1): harder than the standard game.",
-        "Ann controls heroes 1, 2, 3, 4.",
+        "Ann chooses and plays all 4 heroes.",
         "Nec plays the Necromancer (DN 20.3).",
     ]
     easier = validate_options(DARKEST_NIGHT, {"starting_powers": 5})

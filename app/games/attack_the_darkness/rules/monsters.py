@@ -208,7 +208,13 @@ def gm_monster_choices(s: State, d: GmMonster) -> list[Any]:
     if not d.moved:
         steps = int(card.maneuver["count"]) * int(card.maneuver["move"]) - penalty(s, mid, "move")
         for sq, n in sorted(move_squares(s, mid, steps, card.flying).items()):
-            out.append(Choice("move", {"to": lst(sq)}, f"{card.name} moves to {sq[0]},{sq[1]} ({n})"))
+            out.append(
+                Choice(
+                    "move",
+                    {"to": lst(sq)},
+                    f"{card.name} moves to {sq[0]},{sq[1]} ({n} square{'' if n == 1 else 's'})",
+                )
+            )
     return [*out, Choice("done", {}, "End the monster's turn")]
 
 

@@ -71,7 +71,7 @@ def push_squares(s: State, seat: int, who: str, n: int, why: str) -> dict[Square
 def move_choices(s: State, d: MoveTo) -> list[Any]:
     verb = "Push" if d.why == "push" else "Move"
     out = [
-        Choice("move", {"to": lst(sq)}, f"{verb} to {sq[0]},{sq[1]} ({n})")
+        Choice("move", {"to": lst(sq)}, f"{verb} to {sq[0]},{sq[1]} ({n} square{'' if n == 1 else 's'})")
         for sq, n in sorted(
             push_squares(s, int(d.seat) if d.seat != GM_SEAT else 0, d.who, d.n, d.why).items()
         )

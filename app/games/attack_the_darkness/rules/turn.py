@@ -106,7 +106,11 @@ def act_choices(s: State, d: Act) -> list[Any]:
     if not speed_blocked(s, seat):
         speed = ch.speed - penalty(s, ckey(seat), "move")
         for sq, n in sorted(move_squares(s, ckey(seat), speed).items()):
-            out.append(Choice("speed", {"to": lst(sq)}, f"Move to {sq[0]},{sq[1]} ({n} squares)"))
+            out.append(
+                Choice(
+                    "speed", {"to": lst(sq)}, f"Move to {sq[0]},{sq[1]} ({n} square{'' if n == 1 else 's'})"
+                )
+            )
     out.append(Choice("end_turn", {"discard": False}, "End the turn and draw"))
     if ch.hand_a or ch.hand_r:
         out.append(Choice("end_turn", {"discard": True}, "End the turn, discard the whole hand and draw"))

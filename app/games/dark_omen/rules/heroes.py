@@ -20,6 +20,7 @@ from app.games.dark_omen.engine import DoCtx
 from app.games.dark_omen.rules.combat import parse_roll
 from app.games.dark_omen.rules.stats import hp_cap
 from app.games.dark_omen.state import INVENTORY, POTIONS, TRACK_MAX, Creature, Hero, Location, State
+from app.games.dark_omen.texts import loot_name
 from app.kernel.types import Choice
 
 STORED_POTIONS = {
@@ -45,7 +46,8 @@ def faces(c: Content, tokens: list[str]) -> Counter[str]:
 
 
 def label(f: str) -> str:
-    return f.replace("_", " ")
+    """A loot face as a choice names it ("purple herb", "potion of 4 HP", issue 26)."""
+    return loot_name(f)
 
 
 def ap_left(h: Hero) -> int:

@@ -167,10 +167,11 @@ def mark_trade(ctx: DoCtx, seat: int) -> None:
 def do_buy(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
     h = ctx.s.heroes[seat]
     cost = price(ctx.s, ctx.c, h, args["gear"])
-    change(ctx, seat, "a purchase", gold=-cost)
+    name = ctx.c.gear[args["gear"]]["name"]
+    change(ctx, seat, f"buying the {name} for {cost} gold", gold=-cost)
     if h.discount:
         ctx.emit("DiscountSet", seat=seat, n=0)
-    gain_gear(ctx, seat, args["gear"], "bought")
+    gain_gear(ctx, seat, args["gear"], f"bought for {cost} gold")
     mark_trade(ctx, seat)
 
 

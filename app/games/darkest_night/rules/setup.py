@@ -181,9 +181,11 @@ content alone, once (a choice is only ever read; some twenty are offered each ti
 def hero_text(content: Content, hero_id: str, replacing: bool) -> tuple[str, str]:
     """A hero card's label and detail in the choice of a hero (DN 3.2, 13.1)."""
     hero = content.heroes[hero_id]
-    detail = f"grace {hero.grace}, secrecy {hero.secrecy}"
-    if replacing:
-        detail += " (both 1 lower: a replacement, DN 13.1)"
+    if replacing:  # DN 13.1: a replacement hero starts with 1 less grace and secrecy
+        grace, secrecy = max(hero.grace - 1, 0), max(hero.secrecy - 1, 0)
+        detail = f"grace {grace}, secrecy {secrecy} (1 lower each: a replacement, DN 13.1)"
+    else:
+        detail = f"grace {hero.grace}, secrecy {hero.secrecy}"
     starting = ", ".join(p.name for p in hero.powers if p.starting)
     return hero.name, f"{detail}; starting powers: {starting}"
 
