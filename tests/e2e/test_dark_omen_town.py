@@ -196,8 +196,9 @@ def test_a_town_visit_with_haggling_selling_and_draugr_dice(server: Served, open
     press(page, "Stop with")
     ended = log.locator("li", has_text="Draugr Dice: ")
     expect(ended).to_have_count(1)
-    expect(log.locator("li", has_text=f"{name} stops with [")).to_contain_text(" ".join(map(str, dice)))
-    expect(ended).to_contain_text(re.compile(r"the house rolls \[\d \d \d \d\] \(score \d+\)"))
+    said = ", ".join(map(str, dice[:-1])) + f" and {dice[-1]}"  # dice said aloud (issue 26)
+    expect(log.locator("li", has_text=f"{name} stops with {said}")).to_have_count(1)
+    expect(ended).to_contain_text(re.compile(r"the house rolls \d, \d, \d and \d \(score \d+\)"))
     final = driver.view()["view"]["heroes"][0]["gold"]
     if final > staked:
         expect(ended).to_contain_text(f"{name} wins the ante")
