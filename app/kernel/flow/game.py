@@ -191,9 +191,9 @@ class FlowGame(RulesFold, GameBase):
         d = state.decision
         if not self.playing(state) or d is None:
             return None
-        window = self.rules.window_for(command_type)
         if seat not in d.asked:
             return self.not_asked(state, d, seat, command_type)
+        window = self.rules.window_for(command_type)
         return self.rule_refusal(state, d, seat, command_type) or (_closed(window) if window else None)
 
     def not_asked(self, state: Any, d: Decision, seat: Seat, command_type: str) -> RuleError | None:

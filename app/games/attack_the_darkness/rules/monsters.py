@@ -84,26 +84,14 @@ def monster_turn(ctx: Ctx, st: Step) -> None:
         return
     card = C.monsters[m.card]
     dominator = m.dominator
+    decider: int | str | None = None
     if dominated(s, mid) and isinstance(dominator, int) and s.chars[dominator].hp > 0:
-        # the dominating player moves it and attacks with it (AtD L75)
-        ctx.ask(
-            GmMonster(
-                seat=dominator,
-                monster=mid,
-                moved=m.immobilized > s.round,
-                attacks=card.attacks["count"],
-            )
-        )
-        return
-    if s.tabletop and not dominated(s, mid):
-        ctx.ask(
-            GmMonster(
-                seat=GM_SEAT,
-                monster=mid,
-                moved=m.immobilized > s.round,
-                attacks=card.attacks["count"],
-            )
-        )
+        decider = dominator  # the dominating player moves it and attacks with it (AtD L75)
+    elif s.tabletop and not dominated(s, mid):
+        decider = GM_SEAT
+    if decider is not None:
+        moved = m.immobilized > s.round
+        ctx.ask(GmMonster(seat=decider, monster=mid, moved=moved, attacks=card.attacks["count"]))
         return
     for behaviour in card.behaviour:
         if behaviour == "summon" and card.summon and not m.summoned:
