@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.kernel import event_schema, playout
+from app.kernel import event_schema, playout, search
 from app.kernel import table as kernel
 from app.kernel.game import Game, validate_options
 from app.kernel.rng import rng_for
@@ -213,3 +213,58 @@ def random_playout(
     out.outcome = game.outcome(state)
     out.state = state
     return out
+
+
+# -- the strong bot never peeks (issue 27) ------------------------------------------------
+
+
+def hidden_from(game: Game, state: Any, seat: Any) -> list[str]:
+    """The secrets ``seat`` may not see, as JSON."""
+    return [_encode(s.value) for s in game.secrets(state) if seat not in s.seats]
+
+
+def check_no_peeking(
+    game: Game, state: Any, seat: Any, seed: int, budget: search.Budget, *, twins: int = 8
+) -> None:
+    """The strong bot decides ``seat``'s questions from what the seat may see.
+
+    - ``determinize`` keeps the seat's view and redraws what is hidden from it: among
+      ``twins`` redrawn worlds ("twins": states the seat cannot tell from ``state``) one at
+      least differs in a secret hidden from the seat, when there is such a secret with two
+      or more things in it;
+    - a world redrawn from a twin equals the one redrawn from ``state`` with the same rng
+      (every secret and the game master's view), so nothing hidden leaks into the sample;
+    - the search gives the same answer on ``state`` and on a twin, same seed (``budget``
+      must have no time cap)."""
+    viewer = Viewer("seat", frozenset({seat}))
+    seen = _encode(game.view(state, viewer))
+    hidden = hidden_from(game, state, seat)
+    twin_states = [game.determinize(state, seat, random.Random(f"twin-{seed}-{i}")) for i in range(twins)]
+    for twin in twin_states:
+        if _encode(game.view(twin, viewer)) != seen:
+            raise ConformanceError(f"seed {seed}: determinize changed what seat {seat} sees")
+    redrawable = any(
+        isinstance(s.value, list) and len({_encode(v) for v in s.value}) > 1
+        for s in game.secrets(state)
+        if seat not in s.seats
+    )
+    if redrawable and all(hidden_from(game, t, seat) == hidden for t in twin_states):
+        raise ConformanceError(f"seed {seed}: determinize never redrew what seat {seat} may not see")
+    twin = next((t for t in twin_states if hidden_from(game, t, seat) != hidden), twin_states[0])
+    a = game.determinize(state, seat, random.Random(seed))
+    b = game.determinize(twin, seat, random.Random(seed))
+    if hidden_from(game, a, seat) != hidden_from(game, b, seat) or _encode(
+        game.view(a, GAME_MASTER)
+    ) != _encode(game.view(b, GAME_MASTER)):
+        raise ConformanceError(f"seed {seed}: seat {seat}'s redrawn world depends on what it may not see")
+    for prompt in game.prompts(state):
+        if prompt.seat != seat or not prompt.required or len(prompt.choices) < 2:
+            continue
+        twin_prompt = next(p for p in game.prompts(twin) if p.seat == seat and p.title == prompt.title)
+        mine = search.search_choice(game, state, prompt, random.Random(seed), budget)
+        theirs = search.search_choice(game, twin, twin_prompt, random.Random(seed), budget)
+        if mine != theirs:
+            raise ConformanceError(
+                f"seed {seed}: the strong bot of seat {seat} chose {mine.type} {mine.args} on the table "
+                f"and {theirs.type} {theirs.args} on a twin it cannot tell apart"
+            )

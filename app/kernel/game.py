@@ -80,6 +80,10 @@ class GameRules(Protocol):
 
     def bot_choice(self, state: Any, prompt: Prompt, rng: random.Random) -> Choice | None: ...
 
+    def determinize(self, state: Any, seat: Any, rng: random.Random) -> Any: ...
+
+    def value(self, state: Any, seat: Any) -> float: ...
+
     def refusal(self, state: Any, seat: Any, command_type: str) -> RuleError | None: ...
 
     def chapters(self, state: Any) -> list[Chapter]: ...
@@ -220,6 +224,29 @@ class GameBase:
         when this game has no bot (the default) or will not play that prompt."""
         return None
 
+    def determinize(self, state: Any, seat: Any, rng: random.Random) -> Any:
+        """A state ``seat`` cannot tell from ``state``: everything it may not see (deck
+        orders, other players' hands, face-down tokens) redrawn at random with ``rng`` from
+        what it cannot tell apart, and nothing else changed — the world the strong bot
+        (``app.kernel.search``) imagines. Two states that look the same to the seat must give
+        the same result for the same rng (``tests/kernel/test_search.py`` checks it through
+        the game's conformance). ``state`` is never changed. A game whose state hides
+        nothing from its seats may keep this default (the state itself); a game without it
+        has no strong bot (``has_search``)."""
+        return state
+
+    def value(self, state: Any, seat: Any) -> float:
+        """How ``seat`` stands in ``state``, in [0, 1]: 1 won, 0 lost, ½ a draw (the
+        default, from ``outcome``, and ½ while the game goes on). A game reads its own board
+        in between (grace left, the darkness, monsters down…) so the strong bot's look-ahead
+        can tell a good future from a bad one before the game ends."""
+        outcome = self.outcome(state)  # type: ignore[attr-defined]
+        if outcome is None or outcome.result == "draw":
+            return 0.5
+        if outcome.winners:
+            return 1.0 if seat in outcome.winners else 0.0
+        return 1.0 if outcome.result == "win" else 0.0
+
     def refusal(self, state: Any, seat: Any, command_type: str) -> RuleError | None:
         """Why ``seat`` (held by the sender) may not send a command of ``command_type`` now,
         with the rule, for a command the kernel found among none of the seat's choices
@@ -291,6 +318,15 @@ def campaign(game: Game, state: Any) -> dict[str, Any] | None:
         "between": current is None and not over,
         "line": line,
     }
+
+
+def has_search(game: Game) -> bool:
+    """Does ``game`` have the strong bot: a heuristic bot for its rollouts and its own
+    ``determinize`` (redrawing what a seat may not see; ``GameBase``'s default hides
+    nothing, which only a game without hidden information may keep, and says so by
+    overriding it)?"""
+    method = getattr(type(game), "determinize", None)
+    return has_bot(game) and method is not None and method is not GameBase.determinize
 
 
 def has_bot(game: Game) -> bool:

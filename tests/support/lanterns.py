@@ -275,6 +275,20 @@ class Lanterns(GameBase):
         """The test bot: the first choice of a required prompt."""
         return prompt.choices[0] if prompt.required and prompt.choices else None
 
+    def determinize(self, state: LanternsState, seat: Any, rng: random.Random) -> LanternsState:
+        """The other hands and the deck redrawn: the seat knows only its own hand, the
+        played cards and how many each other hand and the deck hold."""
+        unseen = sorted(card for i, hand in enumerate(state.hands) if i != seat for card in hand)
+        unseen = shuffled(rng, sorted(unseen + list(state.deck)))
+        hands = []
+        for i, hand in enumerate(state.hands):
+            if i == seat:
+                hands.append(hand)
+            else:
+                hands.append(tuple(unseen[: len(hand)]))
+                unseen = unseen[len(hand) :]
+        return replace(state, hands=tuple(hands), deck=tuple(unseen))
+
     def secrets(self, state: LanternsState) -> list[Secret]:
         out = [Secret(list(hand), frozenset({i})) for i, hand in enumerate(state.hands) if hand]
         if state.deck:
