@@ -146,9 +146,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=BENCH_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    bench.add_argument("what", choices=["store", "live", "soak", "engine"])
+    bench.add_argument("what", choices=["store", "live", "soak", "engine", "bots"])
     bench.add_argument(
-        "game", nargs="?", default=None, help="a game, for 'engine' and 'live' (live: pulse by default)"
+        "game",
+        nargs="?",
+        default=None,
+        help="a game, for 'engine', 'bots' and 'live' (live: pulse by default)",
     )
     bench.add_argument(
         "--postgres-url",
@@ -225,6 +228,20 @@ def build_parser() -> argparse.ArgumentParser:
     soak.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed of the tables, the clients and the chaos"
     )
+    bots = bench.add_argument_group("bots", "options of 'umbra bench bots' (and --json, --quick)")
+    bots.add_argument(
+        "--games", type=int, default=None, metavar="N", help="games per scenario (20; 2 with --quick)"
+    )
+    bots.add_argument(
+        "--jobs", type=int, default=None, metavar="J", help="processes playing games (one per core)"
+    )
+    bots.add_argument(
+        "--strength",
+        choices=["strong", "quick"],
+        default="strong",
+        help="the bot: the search or the heuristic",
+    )
+    bots.add_argument("--scenario", default=None, metavar="A,B", help="only these scenarios")
     bench.set_defaults(func=cmd_bench)
     return parser
 

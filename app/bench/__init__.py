@@ -50,6 +50,14 @@ umbra bench engine <game>
     the pure engine (app.kernel.conformance.random_playout, every seat count in turn) for
     20 s (3 s with --quick): commands/s, games/s and the median commands per game.
 
+umbra bench bots <game>
+    Whole games with bots in every seat, per scenario of the game (its bench module's
+    BOT_SCENARIOS), --games seeded games each (20; 2 with --quick) on --jobs processes:
+    games, wins, win rate with its 95 % interval, decision time p50/p95 (questions with two
+    or more answers). --strength strong (default: the search, app/kernel/search.py) or
+    quick (the heuristic); --scenario a,b plays only those; --json prints one JSON
+    document {"scenarios": [{"name", "games", "wins", "decision_ms_p50", ...}]}.
+
 PostgreSQL: --postgres-url (or UMBRA_BENCH_PG_URL) names a server, where the bench makes
 a scratch database and drops it afterwards; without one it starts a throwaway cluster
 (tests/pg_cluster.py). --no-postgres, or no PostgreSQL to be had: SQLite only, saying why.
@@ -79,9 +87,13 @@ def run(what: str, game: str | None, args: argparse.Namespace | Any) -> int:
         from app.bench.soak import run_soak
 
         return run_soak(args)
+    if what == "bots":
+        from app.bench.bots import run_bots
+
+        return run_bots(game, args)
     if what == "engine":
         from app.bench.engine import run_engine
 
         return run_engine(game, args)
-    print(f"unknown benchmark {what!r}: store, live, soak or engine")
+    print(f"unknown benchmark {what!r}: store, live, soak, engine or bots")
     return 2

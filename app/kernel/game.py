@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from app.kernel.options import validate_options as validate_options  # re-exported: callers import it here
 from app.kernel.types import (
+    Budget,
     Chapter,
     Choice,
     Command,
@@ -26,6 +27,8 @@ from app.kernel.types import (
     Secret,
     Viewer,
 )
+
+DEFAULT_BUDGET = Budget()
 
 
 class GameRules(Protocol):
@@ -83,6 +86,8 @@ class GameRules(Protocol):
     def determinize(self, state: Any, seat: Any, rng: random.Random) -> Any: ...
 
     def value(self, state: Any, seat: Any) -> float: ...
+
+    def search_budget(self, state: Any, prompt: Prompt) -> Budget | None: ...
 
     def refusal(self, state: Any, seat: Any, command_type: str) -> RuleError | None: ...
 
@@ -246,6 +251,12 @@ class GameBase:
         if outcome.winners:
             return 1.0 if seat in outcome.winners else 0.0
         return 1.0 if outcome.result == "win" else 0.0
+
+    def search_budget(self, state: Any, prompt: Prompt) -> Budget | None:
+        """How hard the strong bot thinks about ``prompt`` in ``state``: a ``Budget`` (the
+        default one by default), or None where the heuristic's answer is good enough (a
+        game spends its search where choices matter)."""
+        return DEFAULT_BUDGET
 
     def refusal(self, state: Any, seat: Any, command_type: str) -> RuleError | None:
         """Why ``seat`` (held by the sender) may not send a command of ``command_type`` now,

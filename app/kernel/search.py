@@ -33,25 +33,7 @@ from typing import Any
 
 from app.kernel.game import Game
 from app.kernel.rng import rng_for
-from app.kernel.types import Choice, Command, Prompt, RuleError, Seat, Viewer
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How hard the search thinks about one decision."""
-
-    iterations: int = 64
-    """Rollouts per decision, spread over its answers."""
-    depth: int = 40
-    """Commands each rollout plays before the game's ``value`` judges where it stands."""
-    seconds: float | None = 0.8
-    """A wall-clock cap per decision (live play: a bot keeps a human pace); None: none, so
-    the same rng gives the same decision."""
-    exploration: float = 0.4
-    """UCB1's constant: values lie in [0, 1], so well under √2 keeps the tries on the
-    answers that look best."""
-    margin: float = 0.02
-    """How much better than the heuristic's pick (mean value) an answer must do to be kept."""
+from app.kernel.types import Budget, Choice, Command, Prompt, RuleError, Seat, Viewer
 
 
 @dataclass
@@ -101,16 +83,22 @@ def search_choice(
     state: Any,
     prompt: Prompt,
     rng: random.Random,
-    budget: Budget = Budget(),
+    budget: Budget | None = None,
     *,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Choice:
-    """The search's answer to ``prompt`` (a question of a bot seat) on the table ``state``."""
+    """The search's answer to ``prompt`` (a question of a bot seat) on the table ``state``,
+    within ``budget`` (default: the game's ``search_budget`` for this question; None there
+    means the heuristic's answer is good enough)."""
     choices = prompt.choices
     if len(choices) == 1:
         return choices[0]
     seat = prompt.seat
     heuristic = quick_choice(game, state, prompt, rng)
+    if budget is None:
+        budget = game.search_budget(state, prompt)
+        if budget is None:
+            return heuristic
     tallies = [Tally(c) for c in choices]
     deadline = None if budget.seconds is None else clock() + budget.seconds
     for i in range(budget.iterations):
@@ -148,3 +136,15 @@ def _keep(tallies: list[Tally], heuristic: Choice, margin: float) -> Choice:
     if own is None or not own.tries or best.mean > own.mean + margin:
         return best.choice
     return heuristic
+
+
+@dataclass(frozen=True)
+class BotScenario:
+    """A table ``umbra bench bots`` plays with bots in every seat (a game's ``bench``
+    module lists them as ``BOT_SCENARIOS``)."""
+
+    name: str
+    options: dict[str, Any]
+    seats: int
+    max_commands: int = 20_000
+    """A game longer than this counts as not won (a bot stuck in a loop)."""

@@ -333,3 +333,21 @@ class Chapter:
             "current": self.current,
             "detail": self.detail,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How hard the search thinks about one decision."""
+
+    iterations: int = 64
+    """Rollouts per decision, spread over its answers."""
+    depth: int = 40
+    """Commands each rollout plays before the game's ``value`` judges where it stands."""
+    seconds: float | None = 0.8
+    """A wall-clock cap per decision (live play: a bot keeps a human pace); None: none, so
+    the same rng gives the same decision."""
+    exploration: float = 0.4
+    """UCB1's constant: values lie in [0, 1], so well under √2 keeps the tries on the
+    answers that look best."""
+    margin: float = 0.02
+    """How much better than the heuristic's pick (mean value) an answer must do to be kept."""

@@ -32,6 +32,7 @@ from app.kernel import (
     roll,
     shuffled,
 )
+from app.kernel.search import BotScenario
 
 
 @dataclass(frozen=True)
@@ -297,6 +298,12 @@ class Lanterns(GameBase):
 
 
 LANTERNS = register(Lanterns())
+
+BOT_SCENARIOS = [
+    BotScenario("two", {"target": 12}, 2),
+    BotScenario("three", {"target": 12, "dice": False}, 3),
+]
+"""What ``umbra bench bots lanterns`` plays (its test)."""
 
 
 def cannot_pass() -> RuleError:
