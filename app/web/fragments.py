@@ -149,7 +149,9 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
         }
 
     def make() -> dict[str, Any]:
-        return prompt_shape(prompt, [button(choice) for choice in prompt.choices])
+        shape = prompt_shape(prompt, [button(choice) for choice in prompt.choices])
+        # The step of a turn it belongs to, for a first game's guide (issue 28).
+        return shape | {"step": session.game.guide_step(session.state, prompt)}
 
     if not session.is_game_prompt(prompt):
         return make()  # a prompt made for one request: not kept
@@ -500,8 +502,11 @@ def log_line(
     if not text:
         return ""
     actor = leading_actor(actor, text)
+    reference = session.game.rules_reference()
     entry = {
         "seq": stored.seq,
+        # The rule the line applies (issue 28): shown on request, static/rules.js.
+        "rule": reference.log.get(visible.type) if reference is not None else None,
         "type": visible.type,
         "is_chat": visible.type == kernel.PLATFORM_PREFIX + kernel.CHAT,
         "mark": session.game.log_mark(visible),

@@ -443,6 +443,7 @@ async def table_page(request: Request, table_id: str, mode: str, notice: str = "
         bot_pace=pace,
         pace_choices=pace_choices(pace),
         bot_strength=await hub.bots.strength(session) if gm_bots else None,
+        reference=session.game.rules_reference(),
         strength_choices=list(BOT_STRENGTHS.items()),
         pace_error="",
         mode=mode,
