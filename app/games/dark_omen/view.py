@@ -17,7 +17,7 @@ from app.games.dark_omen.decisions import Act, NextChapter
 from app.games.dark_omen.rules import combat, omens, stats
 from app.games.dark_omen.rules.heroes import faces
 from app.games.dark_omen.rules.potions import INGREDIENTS, RECIPE_NEEDS, RECIPES
-from app.games.dark_omen.state import METER_MAX, Battle, Creature, GambleTable, Prop, State
+from app.games.dark_omen.state import METER_MAX, TRACK_MAX, Battle, Creature, GambleTable, Prop, State
 from app.kernel.flow import Decision
 from app.kernel.types import Viewer
 
@@ -317,7 +317,11 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                 "at": h.at,
                 "hp": h.hp,
                 "max_hp": h.max_hp,
+                "hp_cap": stats.hp_cap(s, c, h.seat),
+                "wounds": TRACK_MAX - h.max_hp,
+                "wounds_eased": stats.hp_cap(s, c, h.seat) - h.max_hp,
                 "mp": h.mp,
+                "mp_cap": TRACK_MAX,
                 "gold": h.gold,
                 "blood": h.blood,
                 "ap_left": max(0, h.ap_limit - h.ap),
