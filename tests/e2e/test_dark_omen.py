@@ -391,6 +391,42 @@ def test_a_refused_press_leaves_the_focus_on_its_refusal(server: Served, open_pa
     expect_focus_on_the_refusal(bo, table)
 
 
+def test_on_a_phone_the_boost_choices_sit_by_their_dice(server: Served, open_page: PageFactory) -> None:
+    """Issue 26: a battle's boost buttons sat 1,300 px from the dice on a phone. In one
+    column the battle comes right under the choices: each boost button is within 300 px of
+    the die it raises, and tapping that die boosts it (DO L404-406)."""
+    table = create_game_table(
+        server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="e2e-fight3"
+    )
+    foe = next(c for c in view_of(table, 0)["view"]["creatures"] if c["id"] == "c2")
+    post(table, 0, {"seat": 0, "type": "move", "args": {"to": 65}}, "ann-1")
+    post(table, 0, {"seat": 0, "type": "move", "args": {"to": foe["space"]}}, "ann-2")
+    post(table, 0, {"seat": 0, "type": "attack", "args": {"creature": "c2"}}, "ann-3")
+    ann = open_page(table.seat_url(0), viewport=PHONE, is_mobile=True, has_touch=True)
+    expect_live(ann)
+    boosts = ann.locator('#prompts button.choice[data-target^="mydie:"]')
+    expect(boosts.first).to_be_visible()
+
+    def top(locator: Any) -> float:
+        box = locator.bounding_box()
+        assert box, locator
+        return float(box["y"])
+
+    for i in range(boosts.count()):
+        die = ann.locator(f'#do-battle [data-target="{boosts.nth(i).get_attribute("data-target")}"]')
+        gap = abs(top(die) - top(boosts.nth(i)))
+        assert gap <= 300, f"{boosts.nth(i).inner_text()!r} is {gap:.0f} px from its die"
+    assert top(ann.locator("#do-battle")) < top(ann.locator("#do-map"))
+    screenshot(ann, "dark-omen-phone-battle")
+    raised = re.search(r"to (\d)", boosts.first.locator(".label").inner_text())
+    assert raised
+    die = ann.locator(f'#do-battle [data-target="{boosts.first.get_attribute("data-target")}"]')
+    with ann.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
+        die.tap()
+    assert answer.value.status == 200, answer.value.text()
+    expect(die).to_have_text(raised.group(1))
+
+
 def end_the_day(table: Table, seats: int) -> int:
     """Every seat ends its rounds through the API until the next day dawns (DO L174); the
     seq of the last command."""
