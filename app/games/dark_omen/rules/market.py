@@ -48,6 +48,11 @@ def trade_place(s: State, h: Hero) -> str | None:
     return None
 
 
+def stock_on_show(s: State) -> bool:
+    """Someone stands in a town's market: every page lists its stock (DO L332-333)."""
+    return any(isinstance(h.at, str) and h.at.endswith(":market") for h in s.heroes)
+
+
 def price(s: State, c: Content, h: Hero, gid: str) -> int:
     return max(0, int(c.gear[gid]["price"]) - h.discount)
 
