@@ -278,7 +278,11 @@ def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
         else:
             assert d.resume is not None
             r = d.resume
-            attacker = r["source"] if "source" in r else f"c{r['seat']}"
-            ctx.ask(Defend(seat=seat, attacker=attacker, target=r.get("target", r.get("who", "")), resume=r))
+            if "attacker" in r:  # the window's step (rules/defence.py)
+                attacker, target = r["attacker"], r["target"]
+            else:  # a window opened before allies were asked: the attack step itself
+                attacker = r["source"] if "source" in r else f"c{r['seat']}"
+                target = r.get("target", r.get("who", ""))
+            ctx.ask(Defend(seat=seat, attacker=attacker, target=target, resume=r))
         return
     declare_card(ctx, d)
