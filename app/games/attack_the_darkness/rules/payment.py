@@ -169,9 +169,12 @@ def mods_payable(s: State, seat: int, d: Pay) -> bool:
     return len(discardable(s, seat, card, taken)) >= need
 
 
-def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None) -> list[str] | None:
+def payment_plan(
+    s: State, seat: int, card: str, chosen: list[str] | None = None, equipment: list[str] | None = None
+) -> list[str] | None:
     """The fewest resource cards (adding the most useful first) that pay for ``card`` and
-    leave its condition payable; None when none do: the card is not offered (AtD L140, L143)."""
+    leave its condition payable (and the discards of the ``equipment`` added to it); None
+    when none do: the card is not offered (AtD L140, L143)."""
     ac = action(s, card)
     chosen = list(chosen or [])
     usable = [r for r in s.chars[seat].hand_r if rc_usable(s, r, ac) and r not in chosen]
@@ -183,11 +186,12 @@ def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None
             r,
         ),
     )
+    mods = list(equipment or [])
     extra: list[str] = []
     for r in [None, *ranked]:
         if r is not None:
             extra.append(r)
-        if payment_ok(s, seat, Pay(seat=seat, card=card, rcs=chosen + extra)):
+        if payment_ok(s, seat, Pay(seat=seat, card=card, rcs=chosen + extra, equipment=mods)):
             return extra
     return None
 
