@@ -4,6 +4,7 @@ character opens a defence window for that character's player (AtD L151)."""
 
 from __future__ import annotations
 
+from app.games.attack_the_darkness.describe import describe_event
 from tests.games.attack_the_darkness.harness import Table, types
 from tests.games.attack_the_darkness.positions import (
     FAR,
@@ -208,6 +209,8 @@ def test_an_ally_in_reach_may_armor_the_attacked_character() -> None:
     assert of_type(events, "Guarded") == [{"who": "c0", "save": 3}]
     assert [(d["who"], d["amount"], d["saved"]) for d in of_type(events, "Damaged")] == [("c0", 1, 3)]
     assert waiting(t) != "defend" and hp(t, "c1") == hero(t, 1)["max_hp"]
+    (played,) = [e for e in events if e.type == "CardPlayed"]
+    assert describe_event(played) == "Player 2 plays Armor of Light on Player 1 with 1 resource card."
 
 
 def test_the_attacked_player_answers_first_then_the_ally_and_the_saves_add_up() -> None:

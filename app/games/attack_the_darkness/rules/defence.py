@@ -91,12 +91,13 @@ def may_guard(s: State, seat: int, target: str) -> bool:
 
 def publicly_may_guard(s: State, seat: int, target: str) -> bool:
     """What the table knows without seeing a hand: the seat's class may hold a Defense card
-    with an Ally target (AtD L306-308) that reaches the attacked one in sight."""
+    with an Ally target (AtD L306-308; not one banned in the Arena, AtD L297) that reaches
+    the attacked one in sight."""
     cls = s.chars[seat].cls
     return any(
         guards(s, seat, target, part)
         for card in C.actions.values()
-        if legal_for(card.classes, cls)
+        if legal_for(card.classes, cls) and not (s.arena and card.arena_banned)
         for part in card.parts
     )
 
