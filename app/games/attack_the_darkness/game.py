@@ -18,7 +18,7 @@ from app.games.attack_the_darkness.rules.campaign import check_end
 from app.games.attack_the_darkness.rules.turn import schedule
 from app.games.attack_the_darkness.state import State
 from app.games.attack_the_darkness.targets import choice_target
-from app.games.attack_the_darkness.view import TITLES, secrets_of, view_of
+from app.games.attack_the_darkness.view import secrets_of, title_of, view_of
 from app.games.attack_the_darkness.waiting import slim_record
 from app.kernel import (
     Choice,
@@ -288,7 +288,7 @@ class AttackTheDarkness(FlowGame):
         return range(len(state.names))
 
     def prompt_title(self, state: State, d: Decision, seat: Any) -> str:
-        return TITLES.get(d.kind, d.kind)
+        return title_of(state, d, seat)
 
     def seat_name(self, state: State, seat: Any) -> str:
         return "the game master" if seat == GM_SEAT else state.names[int(seat)]

@@ -169,9 +169,12 @@ def mods_payable(s: State, seat: int, d: Pay) -> bool:
     return len(discardable(s, seat, card, taken)) >= need
 
 
-def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None) -> list[str] | None:
+def payment_plan(
+    s: State, seat: int, card: str, chosen: list[str] | None = None, equipment: list[str] | None = None
+) -> list[str] | None:
     """The fewest resource cards (adding the most useful first) that pay for ``card`` and
-    leave its condition payable; None when none do: the card is not offered (AtD L140, L143)."""
+    leave its condition payable (and the discards of the ``equipment`` added to it); None
+    when none do: the card is not offered (AtD L140, L143)."""
     ac = action(s, card)
     chosen = list(chosen or [])
     usable = [r for r in s.chars[seat].hand_r if rc_usable(s, r, ac) and r not in chosen]
@@ -183,11 +186,12 @@ def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None
             r,
         ),
     )
+    mods = list(equipment or [])
     extra: list[str] = []
     for r in [None, *ranked]:
         if r is not None:
             extra.append(r)
-        if payment_ok(s, seat, Pay(seat=seat, card=card, rcs=chosen + extra)):
+        if payment_ok(s, seat, Pay(seat=seat, card=card, rcs=chosen + extra, equipment=mods)):
             return extra
     return None
 
@@ -278,7 +282,11 @@ def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
         else:
             assert d.resume is not None
             r = d.resume
-            attacker = r["source"] if "source" in r else f"c{r['seat']}"
-            ctx.ask(Defend(seat=seat, attacker=attacker, target=r.get("target", r.get("who", "")), resume=r))
+            if "attacker" in r:  # the window's step (rules/defence.py)
+                attacker, target = r["attacker"], r["target"]
+            else:  # a window opened before allies were asked: the attack step itself
+                attacker = r["source"] if "source" in r else f"c{r['seat']}"
+                target = r.get("target", r.get("who", ""))
+            ctx.ask(Defend(seat=seat, attacker=attacker, target=target, resume=r))
         return
     declare_card(ctx, d)
