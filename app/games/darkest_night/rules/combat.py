@@ -1,4 +1,4 @@
-"""Combat (DN 12.0): fight or elude, with at most one tactic (DN 12.1), or yield without
+"""Combat (DN 12.0): fight or elude, with at most one tactic, or yield without
 rolling (pulling punches, DN 12.3); what a win and a loss do; battling the Necromancer
 (DN 12.2, 18.1). The roll itself is ``dice``."""
 
