@@ -14,6 +14,7 @@ from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event, page_extras
 from app.games.darkest_night.engine import RULES, Ctx, apply
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
+from app.games.darkest_night.guide import guide_step
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.any_time import ANY_TIME
 from app.games.darkest_night.rules.common import hero_name
@@ -235,6 +236,13 @@ class DarkestNight(FlowGame):
     def choice_target(self, state: State, choice: Choice) -> str | None:
         """The map's location, blight or hero a choice acts on (``targets.py``)."""
         return choice_target(choice)
+
+    def guide_step(self, state: State, prompt: Prompt) -> str | None:
+        """The step of a turn a required prompt belongs to, for a first game's guide
+        (``guide.py``; issue 28): "any time" offers have none."""
+        if not prompt.required:
+            return None
+        return guide_step(state.phase, state.step, state.decision)
 
     def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         """The heuristic bot (``bot/``) for a seat handed to it: a hero player's seat, or
