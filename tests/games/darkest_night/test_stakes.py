@@ -4,7 +4,7 @@ says what success and failure do and lists every modifier with its source."""
 from __future__ import annotations
 
 from app.games.darkest_night import DARKEST_NIGHT
-from app.games.darkest_night.state import Blight, State
+from app.games.darkest_night.state import Blight, Item, State
 from tests.games.darkest_night.harness import Table, run_steps
 
 
@@ -89,6 +89,9 @@ def test_attacking_the_necromancer_is_titled_fight_and_says_what_is_at_stake() -
     and the secrecy lost either way."""
     t = shaman_in_the_village()
     t.edit(lambda s: setattr(s, "necromancer", "Village"))
+    # An artifact's tactic (using it locks it, DN 15.1) beside Spirit Strike: a real choice.
+    warhammer = {"card": "artifact.warhammer_of_kings", "exhausted": False, "active": False, "target": None}
+    t.edit(lambda s: s.heroes["shaman"].items.append(Item("i99", "artifact", data=warhammer)))
     t.begin_turn("shaman")
     offer = detail(t, "attack_necromancer")
     assert "fail: a wound" in offer and "−1 secrecy either way" in offer
