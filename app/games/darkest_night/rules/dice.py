@@ -5,12 +5,14 @@ DN 11.2, 14.0), the odds, sparks and boosts added before it (DN 4.2, 14.1), a Ho
 
 from __future__ import annotations
 
+from functools import partial
 from math import comb
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import ROLL, ROLLED, ROLLING, AfterRoll, Roll
 from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.any_time import a_use_may
 from app.games.darkest_night.rules.common import (
     automatic,
     blight_effect_active,
@@ -96,7 +98,7 @@ def roll(ctx: Ctx, st: Step) -> None:
     pending["sources"] = [[name, n] for name, n in sources]
     pending["relic"] = purpose == "fight" and relic_adds(ctx, hero)
     pending["terror"] = terror_here(ctx, hero)
-    if roll_asks(ctx, hero, pending):
+    if roll_asks(ctx, hero, pending) or (news(ctx) and extras_may_come(ctx.s, hero.id, pending)):
         ctx.ask(Roll(seat=hero.seat, step=pending))
         return
     who = hero_name(ctx, hero.id)
@@ -115,6 +117,42 @@ def roll_asks(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
     if nothing_to_add(ctx, hero, pending):
         return False
     return pending["relic"] or not extra_dice_pointless(ctx, hero, pending)
+
+
+NEWS = frozenset(
+    {"DiceRolled", "CardDrawn", "EventRevealed", "PowerDrawn", "RenewalDrawn", "DarknessCardDrawn"}
+)
+"""Events that show something new (a die rolled, a card drawn): "any time" includes after
+them and before their effects (DN 14.3.2)."""
+
+
+def news(ctx: Ctx) -> bool:
+    """Whether this command drew a card or rolled a die before this point: since the question
+    it answered (whose "any time" offers were open beside it), something new may call for a
+    use. Without news the roll follows that answer as the player saw it, so a use that could
+    matter could have been made then: the roll is not held for it."""
+    return any(e.type in NEWS for e in ctx.events)
+
+
+def extras_may_come(s: State, hero_id: str, pending: dict[str, Any]) -> bool:
+    """Whether something done "any time" before the roll (DN 14.3.2) may still give the
+    roller something to add: a spark gained (Visions, a Lucky Coin, one given to the roller
+    first), a boost refreshed (a Soothing Lyre). Then the roll waits, "Roll" its one listed
+    answer beside those uses. A power drawn (a Treasure Chest) adds no answer: a boost
+    acts once activated (DN 14.1), and the roll's dice were counted when it was called."""
+    return a_use_may(
+        s, partial(_roll_would_ask, hero_id=hero_id, pending=pending), to_hero=hero_id, hidden=no_draw
+    )
+
+
+def _roll_would_ask(s: State, hero_id: str, pending: dict[str, Any]) -> bool:
+    return roll_asks(Ctx.reader(s), s.heroes[hero_id], pending)
+
+
+def no_draw(_s: State, _use: Choice) -> bool:
+    """A power drawn adds no answer to a roll's questions (``any_time.Hidden``): it brings
+    no item, and no boost before it is activated."""
+    return False
 
 
 def extra_dice_pointless(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
@@ -342,12 +380,25 @@ def more_dice_pointless(st: dict[str, Any]) -> bool:
     return "$successes" not in repr(combat_.get("win", []))
 
 
+def roll_items_may_come(s: State, hero_id: str, st: dict[str, Any]) -> bool:
+    """Whether something done "any time" after the roll, before its effects (DN 14.3.2), may
+    still put an item that acts on it in the roller's hands: a hero here gives a Charm, the
+    roller takes one stored at the Monastery (DN 15.1). Then the roll waits, "Keep the roll"
+    its one listed answer beside those trades."""
+    return a_use_may(s, partial(_items_would_act, hero_id=hero_id, st=st), to_hero=hero_id, hidden=no_draw)
+
+
+def _items_would_act(s: State, hero_id: str, st: dict[str, Any]) -> bool:
+    return bool(after_roll_items(Ctx.reader(s), s.heroes[hero_id], st))
+
+
 @step("after_roll", *ROLLED)
 def after_roll(ctx: Ctx, st: Step) -> None:
-    """After a roll: offer the items that act on it (Charm, Bottled Magic, Vanishing Dust)."""
+    """After a roll: offer the items that act on it (Charm, Bottled Magic, Vanishing Dust),
+    held or that a trade may still bring (DN 14.3.2, 15.1)."""
     hero = ctx.s.heroes[st["hero"]]
     items = not st.get("no_items")
-    if items and after_roll_items(ctx, hero, st):
+    if items and (after_roll_items(ctx, hero, st) or roll_items_may_come(ctx.s, hero.id, st)):
         ctx.ask(AfterRoll(seat=hero.seat, step={k: v for k, v in st.items() if k != "op"}))
         return
     held = {i.kind for i in hero.items if not i.locked} & {"bottled_magic", "charm"} if items else set()
@@ -429,12 +480,13 @@ def conclude_roll(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> None:
 
 def settle_roll(ctx: Ctx, d: Roll | AfterRoll) -> None:
     """A roll asked about again after something done "any time" (DN 14.3.2) that left one
-    answer: the last spark spent or the Charm given away meanwhile. It goes on at once."""
+    answer, with nothing more to come from what may still be done at any time: the last
+    spark spent or the Charm given away meanwhile. It goes on at once."""
     hero = ctx.s.heroes[d.step["hero"]]
     if isinstance(d, Roll):
-        if not roll_asks(ctx, hero, d.step):
+        if not roll_asks(ctx, hero, d.step) and not extras_may_come(ctx.s, hero.id, d.step):
             ctx.s.decision = None
             ctx.then([{"op": "roll_now", **d.step}])
-    elif not after_roll_items(ctx, hero, d.step):
+    elif not after_roll_items(ctx, hero, d.step) and not roll_items_may_come(ctx.s, hero.id, d.step):
         ctx.s.decision = None
         conclude_roll(ctx, hero, dict(d.step))
