@@ -405,7 +405,9 @@ def test_oath_of_vengeance() -> None:
     )
     t.edit(lambda s: setattr(s.heroes["knight"].power("knight.oath_of_vengeance"), "active", True))
     t.begin_turn("knight")
-    with_dice(t, "attack_necromancer", [6, 1, 1, 1])  # Charge 2 + Vengeance 2; the relic: 7
+    # Charge 2 + Vengeance 2, the relic's +1 to the highest die (DN 12.2, 15.2)
+    assert attack_detail(t, "attack_necromancer").startswith("fight only: 4 dice vs 7")
+    with_dice(t, "attack_necromancer", [6, 1, 1, 1])  # the relic: 7
     assert t.state.blights["Castle"] == [] and t.state.result is None
     knight = t.hero("knight")
     assert knight.grace == 4 and knight.sparks == 1

@@ -14,6 +14,7 @@ from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.blights import attackable, move_hero
 from app.games.darkest_night.rules.cards import placed_actions, run_placed_action
 from app.games.darkest_night.rules.common import (
+    NECROMANCER_STRENGTH,
     TRAVEL_SECRECY_CAP,
     automatic,
     blight_param_total,
@@ -119,16 +120,8 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         if not s.blights.get(here):
             unavailable.append(NO_BLIGHT_HERE)
         if s.necromancer == here and here != MONASTERY:
-            choices.append(
-                Choice(
-                    "attack_necromancer",
-                    {},
-                    "Attack the Necromancer",
-                    "fight only, vs 7 (a Holy Relic's +1 is the way to reach it); win: he sacrifices a "
-                    "blight here, or with none a relic slays him; fail: a wound; −1 secrecy either way "
-                    "(DN 8.0, 12.2)",
-                )
-            )
+            detail = partial(necromancer_attack_detail, ctx, hero)
+            choices.append(explained(s, "attack_necromancer", {}, "Attack the Necromancer", detail))
         resource, cost = relic_cost(s)
         have = keys_available(s, hero) if resource == "keys" else s.clues
         if s.relics.get(here) == "undiscovered":
@@ -197,6 +190,19 @@ def attack_detail(ctx: Ctx, hero: Hero, blight_type: str, might: int) -> str:
     return (
         f"fight: {fight_odds(ctx, hero, 'attack', might, 'might ')}; win: it is destroyed; "
         f"fail: {defense}; −1 secrecy either way (DN 8.0, 12.1)"
+    )
+
+
+def necromancer_attack_detail(ctx: Ctx, hero: Hero) -> str:
+    """Attacking the Necromancer (DN 8.0, 12.2): a fight only, against his strength 7, with
+    its dice, their sources and the odds as every roll states them; a Holy Relic's +1 to
+    the highest die is the only way most heroes reach 7 (DN 15.2)."""
+    odds = fight_odds(ctx, hero, "necromancer", NECROMANCER_STRENGTH)
+    if not relic_adds(ctx, hero):
+        odds += ": only a Holy Relic's +1 reaches 7"
+    return (
+        f"fight only: {odds}; win: he sacrifices a blight here, or with none a relic slays him; "
+        "fail: a wound; −1 secrecy either way (DN 8.0, 12.2)"
     )
 
 
