@@ -176,6 +176,7 @@ def context(
         "view": page_view(session, viewer) if view is None else view,
         "prompts": prompts,
         "waiting_for": session.derived("waiting_for", lambda: hub.waiting_for(session)),
+        "waiting_any": session.derived("waiting_any", lambda: hub.waiting_for_any_one(session)),
         "outcome": session.outcome,
         "seq": session.seq,
         "has_bot": has_bot(session.game),
@@ -326,7 +327,7 @@ def shared_board(env: Environment, session: TableSession, ctx: dict[str, Any]) -
 
 SHELL_SEQ = "seq"
 SHELL_READS = {
-    "status": ("outcome", "waiting_for", "names", "campaign", "viewer"),
+    "status": ("outcome", "waiting_for", "waiting_any", "names", "campaign", "viewer"),
     "prompts": ("prompts", "outcome", "names", "table_id", "viewer"),
     "seats": ("seats", "waiting_for", "outcome", "has_bot", "table_id", "viewer"),
 }
@@ -349,7 +350,17 @@ def shell_keys(ctx: dict[str, Any]) -> dict[str, Any]:
     return {
         "my_turn": my_turn,
         "won_by_me": won_by_me,
-        "status_key": (outcome, waiting, names, my_turn, ctx["campaign"], won_by_me, viewer.role),
+        "status_key": (
+            outcome,
+            waiting,
+            ctx.get("waiting_any", False),
+            names,
+            my_turn,
+            tuple(sorted(s for s in waiting if s in mine)) if my_turn else (),
+            ctx["campaign"],
+            won_by_me,
+            viewer.role,
+        ),
         "prompts_key": (ctx["prompts"], viewer.role, len(mine) > 1, outcome, names, table_id),
         "seats_key": (seats, waiting, mine, is_gm, has_bot, outcome, table_id),
         "seat_keys": {
