@@ -161,7 +161,7 @@ def haggled(d: dict, hero: str) -> str:
 
 
 def gamble_score(game: str, dice: list[int]) -> str:
-    """Draugr Dice counts 3s as 0, lowest wins; Hard Life sums, 18 or under (DO L346, L353)."""
+    """Draugr Dice counts 3s as 0, lowest wins; Hard Life sums, 18 or under (DO L344, L350)."""
     if game == "draugr":
         return f"score {draugr_score(dice)}"
     return f"total {sum(dice)}"

@@ -16,6 +16,7 @@ from typing import Any
 import app.games.dark_omen.bot as bot
 import app.games.dark_omen.describe as describe
 import app.games.dark_omen.events  # noqa: F401  (registers every applier of the fold)
+import app.games.dark_omen.guide as guide
 import app.games.dark_omen.rules  # noqa: F401  (registers every step, decision and action)
 import app.games.dark_omen.targets as targets
 import app.games.dark_omen.undo as undo
@@ -290,6 +291,12 @@ class DarkOmen(FlowGame):
     def loot_name(face: str) -> str:
         """A loot face in words for the board's template ("purple herb", issue 26)."""
         return texts.loot_name(face)
+
+    def guide_step(self, state: State, prompt: Prompt) -> str | None:
+        """The step of a round a required prompt belongs to, as the rules reference's first-game
+        guides name it (``guide.py``): a battle's boost window, a team attack, the market, a
+        night round…; None for an optional prompt."""
+        return guide.step(state, prompt)
 
     def log_context(self, state: State) -> dict[int, tuple[str, str]]:
         """Lines name heroes as "Ann’s Visko" (issue 15): events carry only the seat."""

@@ -71,7 +71,7 @@ def choice_target(state: State, choice: Choice) -> str | None:
 
 def priced(state: State, seat: int, choice: Choice) -> Choice:
     """A move's cost as its detail: AP (0 on a free step of Speed or Adrenaline), plus the
-    MP of a black line (none when floating with Levity) and of a bridge (DO L240, L519)."""
+    MP of a black line (none when floating with Levity) and of a bridge (DO L240, L512)."""
     if choice.type != "move" or choice.detail or not 0 <= seat < len(state.heroes):
         return choice
     c = load()

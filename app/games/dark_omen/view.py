@@ -231,7 +231,7 @@ def damage_roll(s: State, p: Battle, strike: combat.Strike) -> dict[str, Any]:
 
 
 def battle_view(s: State, p: Battle) -> dict[str, Any]:
-    """The attack roll as it stands in the boost window (DO L398-470, ``combat``): each
+    """The attack roll as it stands in the boost window (DO L399-470, ``combat``): each
     enemy die high to low and the hero die facing it, and the damage rolls that would follow
     now, in order. Forecast only: the boosts still to come change it."""
     team = len(p.members) > 1

@@ -189,6 +189,7 @@ def do_redeem(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 
 @action("sell")
 def do_sell(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """Gear goes back to the deck for 1 gold per level (DO L337)."""
     card = ctx.c.gear[args["gear"]]
     ctx.emit("GearLost", seat=seat, gear=args["gear"], why="sold")
     change(ctx, seat, "a sale", gold=int(card["level"]))
