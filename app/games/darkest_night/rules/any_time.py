@@ -143,6 +143,7 @@ Hidden = Callable[[State, Choice], bool]
 
 
 def every_draw(_s: State, _use: Choice) -> bool:
+    """Every power drawn counts (``Hidden``): a wound's rescue may be the card drawn."""
     return True
 
 
