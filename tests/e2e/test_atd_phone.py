@@ -37,7 +37,9 @@ def test_a_phone_shows_the_board_and_hand_first_and_moves_by_a_tap(
         screenshot(phone, "atd-phone-move")
 
         height = phone.evaluate("document.scrollingElement.scrollHeight")
-        assert height < 2500, f"the seat page is {height} px tall on a phone"
+        # 2,500 px before issue 28; the Rules link and a first game's tip (≈185 px, "Got it,
+        # hide tips" folds it away) add 225 px.
+        assert height < 2800, f"the seat page is {height} px tall on a phone"
         assert scroll_width(phone) <= PHONE["width"]
         board, hand, prompts = (
             phone.locator(s).bounding_box() for s in ("#atd-map", "#atd-hand", "#prompts")

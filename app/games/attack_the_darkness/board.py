@@ -244,7 +244,7 @@ MODIFIES = {
 
 def play_summary(cid: str, rcs: list[str], x: int) -> str:
     """What a card will do with the resource cards chosen so far, the modifiers summed before
-    they apply (AtD L121-124: ×2 and ×3 make ×5), e.g. "Hack!: attack up to 1 enemy: 4
+    they apply (AtD L121-124; AtD L180: ×2 and ×3 make ×5), e.g. "Hack!: attack up to 1 enemy: 4
     damage (+1 damage) ×2"."""
     card = C.actions[cid]
     bonus = Counter[str]()

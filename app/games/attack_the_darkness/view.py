@@ -225,7 +225,7 @@ def _line_entry_seen(s: State, entry: str, viewer: Viewer) -> bool:
 
 
 def _line_card(s: State, entry: str) -> str | None:
-    """The monster card of a line entry: its first card, or (a summoned group, AtD L226)
+    """The monster card of a line entry: its first card, or (a summoned group, AtD L228)
     the card of its monsters."""
     if s.line_cards[entry]:
         return C.monsters[s.cards[s.line_cards[entry][0]]].id
