@@ -9,7 +9,7 @@
   var data = null;
   var pattern = null;
   var lastOpener = null;
-  var LINKED = "#prompts .detail, #prompts .reason, #prompts cite, #prompts h3, #flash, #log-entries .text, #status";
+  var LINKED = "#prompts .detail, #prompts .reason, #prompts cite, #prompts h3, #flash, #log-entries .text, #status, main.board";
   var GUIDE_KEY = "umbra.guide.";
   var LOG_KEY = "umbra.logRules";
 
@@ -37,7 +37,9 @@
   function linkify(root) {
     var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
       acceptNode: function (n) {
-        if (n.parentNode && n.parentNode.closest && n.parentNode.closest("a, button, script, .rule-ref")) return NodeFilter.FILTER_REJECT;
+        // Not inside a link or a button (a link in a button would steal its click), nor in
+        // a drawing (an SVG text cannot hold an HTML link).
+        if (n.parentNode && n.parentNode.closest && n.parentNode.closest("a, button, script, svg, .rule-ref")) return NodeFilter.FILTER_REJECT;
         pattern.lastIndex = 0;
         return pattern.test(n.nodeValue) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
       }
