@@ -2,7 +2,7 @@
 // (a greyed-out action's rule, a refusal, a prompt's stakes, a log line) becomes a link that
 // opens its entry in a side panel, without leaving or reloading the table; the log can show
 // the rule each line applied; a player's first game shows a short guide to the current step.
-// The game's data comes in #rules-data (prefix, guides); entries are fetched from
+// The game's data comes in #rules-panel's data-rules (prefix, guides); entries are fetched from
 // /games/<game>/rules/entry. Without script the links still lead to the rules page.
 (function () {
   "use strict";
@@ -14,9 +14,9 @@
   var LOG_KEY = "umbra.logRules";
 
   function readData() {
-    var node = document.getElementById("rules-data");
-    if (!node) return false;
-    try { data = JSON.parse(node.textContent); } catch (err) { return false; }
+    var node = document.getElementById("rules-panel");
+    if (!node || !node.dataset.rules) return false;
+    try { data = JSON.parse(node.dataset.rules); } catch (err) { return false; }
     var prefix = data.prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     pattern = new RegExp("\\b" + prefix + " (?:L\\d+(?:\\s?[–-]\\s?L?\\d+)?|\\d+(?:\\.\\d+)*)(?![\\w.]*\\d)", "g");
     return true;
