@@ -209,6 +209,9 @@ def act(s: State, seat: int, by: Choices, boss: Creature | None) -> Choice | Non
     h = s.heroes[seat]
     if ap_left(h) < 1 or not any(t not in ("end_round",) for t in by):
         return first(by, "end_round")
+    safe = out_of_the_vortices(s, seat, by)
+    if safe is not None:
+        return safe
     fight = fight_pick(s, seat, by, boss)
     if fight is not None:
         return fight
@@ -295,7 +298,8 @@ def fight_pick(s: State, seat: int, by: Choices, boss: Creature | None) -> Choic
             if ranged_hero and ap_left(h) >= 2 and not h.must_attack and step_out(s, seat, by, x) is not None:
                 continue  # step out and shoot instead
             risk = tactics.melee_risk(s, c, x, seat)
-            margin = 1.0 if x.kind == "boss" else 2.0
+            last_chance = x.kind == "boss" and s.round == ROUNDS_PER_DAY
+            margin = 1.0 if last_chance else 2.0
             if h.hp <= risk * margin + 3:
                 continue
             score = worth - risk / 4
@@ -372,7 +376,34 @@ def step_out(s: State, seat: int, by: Choices, x: Creature) -> Choice | None:
         if m.args["to"] in spots and not side.blocked(side.edge(h.at, m.args["to"]), s.layers)
     ]
     partners = {o.at for o in s.heroes if o.seat != seat and o.alive}
-    return min(options, key=lambda m: (m.args["to"] in partners, m.args["to"]), default=None)
+    return min(
+        options,
+        key=lambda m: (m.args["to"] in partners, paths.vortex_danger(s, m.args["to"]), m.args["to"]),
+        default=None,
+    )
+
+
+def out_of_the_vortices(s: State, seat: int, by: Choices) -> Choice | None:
+    """The Underworld's vortices sweep the middle ring at each round's start and take a
+    hero's whole round (DO L534-539): with its last AP, a hero standing in their likely way
+    steps to a safer neighbour."""
+    h = s.heroes[seat]
+    if s.chapter != 4 or not isinstance(h.at, int) or ap_left(h) != 1:
+        return None
+    here = paths.vortex_danger(s, h.at)
+    if here < 0.2:
+        return None
+    c = load()
+    side = side_of(s, c)
+    safer = [
+        m
+        for m in by.get("move", [])
+        if isinstance(m.args["to"], int)
+        and paths.vortex_danger(s, m.args["to"]) < here / 2
+        and m.args["to"] not in s.vortices
+        and not side.blocked(side.edge(h.at, m.args["to"]), s.layers)
+    ]
+    return min(safer, key=lambda m: (paths.vortex_danger(s, m.args["to"]), m.args["to"]), default=None)
 
 
 def chores_here(s: State, seat: int, by: Choices, boss: Creature | None) -> Choice | None:

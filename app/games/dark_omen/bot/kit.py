@@ -5,6 +5,8 @@ sell and equip at a market (DO L332-337, L385-389), and which potions to brew or
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from app.games.dark_omen.content import Card, load
 from app.games.dark_omen.rules.heroes import STORED_POTIONS
 from app.games.dark_omen.rules.potions import INGREDIENTS
@@ -38,6 +40,7 @@ def card_of(gid: str) -> Card:
     return c.gear.get(gid) or c.holographic.get(gid) or {}
 
 
+@lru_cache(maxsize=4096)
 def worth(gid: str, slot: str, lvl: int) -> float:
     """A piece of gear's worth in ``slot``: a weapon by its average blow (range counts a lot:
     no enemy blow from afar), armour by its points, the rest by their bonuses."""
@@ -110,18 +113,26 @@ def wish_list(s: State, seat: int) -> list[tuple[float, str, int]]:
     owned = {g for h in s.heroes for g in h.gear}
     h = s.heroes[seat]
     out = []
-    for gid in c.shop(lvl):
+    for gid in shop(lvl):
         if gid in owned:
             continue
         card = c.gear[gid]
-        if card.get("charges") and card["slot"] == "accessory":
-            continue  # torches: barrows are not the bot's business
         gain = purchase_gain(s, seat, gid)
         if gain <= 0.5:
             continue
         price = max(0, int(card["price"]) - h.discount)
         out.append((gain / max(1, price), gid, price))
     return sorted(out, key=lambda item: (-item[0], item[1]))
+
+
+@lru_cache(maxsize=8)
+def shop(lvl: int) -> tuple[str, ...]:
+    """What a market of this level sells that the bot may want (torches aside: barrows are
+    not the bot's business)."""
+    c = load()
+    return tuple(
+        g for g in c.shop(lvl) if not (c.gear[g].get("charges") and c.gear[g]["slot"] == "accessory")
+    )
 
 
 def wanted_weapon(s: State, seat: int) -> tuple[str, int] | None:

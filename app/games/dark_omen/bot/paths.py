@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
+from functools import lru_cache
 
 from app.games.dark_omen.board import SECTORS, neighbours, ring_sector, town_node
 from app.games.dark_omen.content import load
-from app.games.dark_omen.rules.stats import move_ap, obstacle_cost, side_of
+from app.games.dark_omen.rules.stats import hardcore, move_ap, obstacle_cost, side_of
 from app.games.dark_omen.state import State
 from app.kernel.types import Choice
 
@@ -63,6 +64,19 @@ TWO_D6_AT_LEAST = {
 }
 
 
+@lru_cache(maxsize=512)
+def links(side_name: str, white: int, clear: int) -> dict[int, tuple[tuple[int, bool], ...]]:
+    """Each space's neighbours, and whether a black line lies between, at these layer
+    positions (pure, so cached: the layers turn once a day)."""
+    board = load().board
+    side = board.overworld if side_name == "overworld" else board.underworld
+    layers = {"white": white, "clear": clear}
+    return {
+        space: tuple((there, side.blocked(side.edge(space, there), layers)) for there in neighbours(space))
+        for space in range(1, 3 * SECTORS + 1)
+    }
+
+
 def costs_from(
     s: State, seat: int, goals: Iterable[int] | dict[int, float], hurry: bool = False
 ) -> dict[int, float]:
@@ -75,6 +89,14 @@ def costs_from(
     crossing = obstacle_cost(s, c, seat)
     may_cross = h.mp >= crossing or h.effects.get("levity", 0) > 0
     toll = crossing_toll(s, seat, hurry)
+    graph = links(side.name, s.layers["white"], s.layers["clear"])
+    flat = not hardcore(s)
+    entering: dict[int, float] = {}
+    for vortex in s.vortices:
+        entering[vortex] = VORTEX
+    if s.chapter == 4:
+        for space in range(SECTORS + 1, 2 * SECTORS + 1):
+            entering[space] = entering.get(space, 0.0) + 3 * vortex_danger(s, space)
     best: dict[int, float] = {}
     heap: list[tuple[float, int]] = []
     starts = goals if isinstance(goals, dict) else dict.fromkeys(goals, 0.0)
@@ -82,20 +104,17 @@ def costs_from(
         best[goal] = cost
         heap.append((cost, goal))
     heapq.heapify(heap)
-    vortices = set(s.vortices)
     while heap:
         cost, node = heapq.heappop(heap)
         if cost > best.get(node, FAR):
             continue
-        for there in neighbours(node):
-            step = float(move_ap(s, c, seat, node))
-            if side.blocked(side.edge(node, there), s.layers):
+        into = (1.0 if flat else float(move_ap(s, c, seat, node))) + entering.get(node, 0.0)
+        for there, blocked in graph[node]:
+            step = into
+            if blocked:
                 if not may_cross:
                     continue
                 step += toll
-            if node in vortices:
-                step += VORTEX
-            step += 3 * vortex_danger(s, node)
             total = cost + step
             if total < best.get(there, FAR):
                 best[there] = total

@@ -6,6 +6,7 @@ hero should fight now."""
 from __future__ import annotations
 
 from app.games.dark_omen.board import line_of_sight, ring_sector, space_id
+from app.games.dark_omen.bot.paths import vortex_danger
 from app.games.dark_omen.content import Content, load
 from app.games.dark_omen.rules.battle import can_reach, engaged_by
 from app.games.dark_omen.rules.combat import parse_roll
@@ -30,13 +31,32 @@ def average(spec: str) -> float:
     return n * (sides + 1) / 2 + mod
 
 
+def shown_level(s: State, c: Content, x: Creature) -> int:
+    """The enemy's level as the table shows it: a face-down token's is hidden (DO L476), so
+    the highest its omen may have placed (the bot never reads the token, whatever state it
+    is handed)."""
+    if x.token and not x.flipped:
+        return max(token_levels(s, c))
+    return x.level
+
+
+def token_levels(s: State, c: Content) -> set[int]:
+    """The levels an omen's face-down creature tokens may have (DO L475; the rules'
+    ``place_creature_tokens``): the card's, else the chapter's and the one below."""
+    lvl = s.chapter or 1
+    named = c.omens[s.omen.id].get("token_levels") if s.omen is not None else None
+    return set(named) if named else {lvl, max(1, lvl - 1)}
+
+
 def enemy_dice(s: State, c: Content, x: Creature) -> int:
+    if x.token and not x.flipped:
+        return shown_level(s, c, x)
     return int(x.dice) + creature_effect(s, c, x, "dice")
 
 
 def enemy_blow(s: State, c: Content, x: Creature, seat: int) -> float:
     """One of the enemy's damage rolls on this hero after armour (at least 1, DO L414)."""
-    roll = average(x.dr) if x.dr else BLOW_BY_LEVEL.get(x.level, 5.0)
+    roll = average(x.dr) if x.dr else BLOW_BY_LEVEL.get(shown_level(s, c, x), 5.0)
     roll += creature_effect(s, c, x, "damage") + fury(s, c)
     return max(1.0, roll - armor(s, c, seat)) + creature_effect(s, c, x, "direct")
 
@@ -74,7 +94,8 @@ def firing_spaces(s: State, seat: int, target: int) -> list[int]:
 
 def firing_goals(s: State, seat: int, target: int) -> dict[int, float]:
     """``firing_spaces`` with what each costs over the farthest: a space next to a boss
-    takes its roar at each round's start (the bosses' reach, DO L481-482)."""
+    takes its roar at each round's start (the bosses' reach, DO L481-482), one in the
+    vortices' way may lose a round (DO L534-539)."""
     c = load()
     reach = weapon_range(s, c, seat)
     if reach <= 0:
@@ -94,7 +115,7 @@ def firing_goals(s: State, seat: int, target: int) -> dict[int, float]:
                 if steps is not None and steps <= reach:
                     out.append((-steps, candidate))
     longest = max((-steps for steps, _ in out), default=0)
-    return {space: 1.5 * (longest + steps) for steps, space in sorted(set(out))}
+    return {space: 1.5 * (longest + steps) + 4 * vortex_danger(s, space) for steps, space in sorted(set(out))}
 
 
 def free_target(s: State, seat: int, x: Creature) -> bool:
