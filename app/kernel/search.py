@@ -9,8 +9,9 @@ one whose futures went best. One try:
    the seat cannot tell apart, so the search never reads what its seat may not see. The
    future's dice come from the search's own rng, never from the table's seed.
 2. **One answer**, picked by UCB1 among the answers (each is tried once before any twice).
-3. **A rollout**: every seat plays on with the game's heuristic bot (``bot_choice``; a
-   random legal answer where it has none) for at most ``Budget.depth`` commands.
+3. **A rollout**: every seat plays on with the game's heuristic bot (``bot_choice``; where
+   several seats are asked at once, one whose bot acts goes first, ``next_move``; a random
+   legal answer only when every bot waits) for at most ``Budget.depth`` commands.
 4. **A value** in [0, 1] for the seat: ``game.value(state, seat)`` — 1 won, 0 lost, and
    between them the game's own reading of how the seat stands.
 
@@ -58,8 +59,7 @@ def rollout(game: Game, world: Any, seat: Seat, rng: random.Random, depth: int, 
         required = [p for p in game.prompts(world) if p.required and p.choices]
         if not required:
             break
-        prompt = required[0] if len(required) == 1 else rng.choice(required)
-        choice = game.bot_choice(world, prompt, rng) or rng.choice(prompt.choices)
+        prompt, choice = next_move(game, world, required, rng)
         viewer = Viewer("seat", frozenset({prompt.seat}))
         try:
             events = game.decide(
@@ -69,6 +69,19 @@ def rollout(game: Game, world: Any, seat: Seat, rng: random.Random, depth: int, 
             break  # a bot pick the rules refuse ends the look-ahead where it stands
         world = game.evolve_all(world, events)
     return game.value(world, seat)
+
+
+def next_move(game: Game, world: Any, required: list[Prompt], rng: random.Random) -> tuple[Prompt, Choice]:
+    """Who moves next in a rollout, and how: the heuristic's answer for one of the seats it
+    is asked (in random order, as people who play at once would). A seat whose bot waits on
+    purpose (a hero who joined another's attack waits for its launch) is passed over for one
+    that acts; only when every bot waits does a random legal answer move the game on."""
+    order = required if len(required) == 1 else rng.sample(required, len(required))
+    for prompt in order:
+        choice = game.bot_choice(world, prompt, rng)
+        if choice is not None:
+            return prompt, choice
+    return order[0], rng.choice(order[0].choices)
 
 
 def quick_choice(game: Game, state: Any, prompt: Prompt, rng: random.Random) -> Choice:

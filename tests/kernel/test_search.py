@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import cast
 
 import pytest
 
 from app.kernel import conformance, playout
-from app.kernel.game import has_search
-from app.kernel.search import Budget, search_choice
-from app.kernel.types import Viewer
+from app.kernel.game import Game, has_search
+from app.kernel.search import Budget, next_move, search_choice
+from app.kernel.types import Choice, Prompt, Viewer
 from tests.support.lanterns import LANTERNS, LanternsState
 
 EXACT = Budget(iterations=48, depth=12, seconds=None)
@@ -67,3 +68,22 @@ def test_it_plays_the_winning_card_the_heuristic_would_not() -> None:
     assert LANTERNS.bot_choice(state, prompt, random.Random(0)).args == {"card": "lantern00-1"}
     pick = search_choice(LANTERNS, state, prompt, random.Random(0), EXACT)
     assert pick.args == {"card": "lantern05-6"}
+
+
+class _SeatZeroWaits:
+    """A game's bot that waits on purpose in seat 0 (as a Dark Omen hero who joined another's
+    attack waits for its launch) and acts in seat 1: only ``bot_choice`` is read."""
+
+    def bot_choice(self, _state: object, prompt: Prompt, _rng: random.Random) -> Choice | None:
+        return None if prompt.seat == 0 else prompt.choices[-1]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_rollout_moves_the_seat_whose_bot_acts_not_a_random_answer(seed: int) -> None:
+    answers = (Choice("wait", {}, "Wait"), Choice("go", {}, "Go"))
+    asked = [Prompt(0, "Seat 0", answers), Prompt(1, "Seat 1", answers)]
+    game = cast(Game, _SeatZeroWaits())
+    assert next_move(game, None, asked, random.Random(seed)) == (asked[1], answers[1])
+    # When every bot waits, a random legal answer moves the game on.
+    prompt, choice = next_move(game, None, asked[:1], random.Random(seed))
+    assert prompt is asked[0] and choice in answers
