@@ -53,6 +53,22 @@ async def _table(
     return table_id
 
 
+async def _moves(client: httpx.AsyncClient, table_id: str, after: int, upto: int) -> int:
+    """The bot moves between two seqs: one per commit (a move may write several events, all
+    stamped with its commit's time), counted from the log as a spectator sees it."""
+    commits: set[tuple[str, str]] = set()
+    while after < upto:
+        page = (
+            await client.get(f"/api/tables/{table_id}/events", params={"after": after, "limit": 1000})
+        ).json()["events"]
+        page = [e for e in page if e["seq"] <= upto]
+        if not page:
+            break
+        commits |= {(e["actor"], e["at"]) for e in page if e["actor"].startswith("seat:")}
+        after = page[-1]["seq"]
+    return len(commits)
+
+
 async def _watch(url: str, game: str, scenario: BotScenario, args: Any) -> dict[str, Any]:
     tables = getattr(args, "tables", None) or 2
     seconds = getattr(args, "seconds", None) or (10.0 if getattr(args, "quick", False) else 30.0)
@@ -66,7 +82,7 @@ async def _watch(url: str, game: str, scenario: BotScenario, args: Any) -> dict[
         elapsed = time.perf_counter() - start
         last = {t: (await client.get(f"/api/tables/{t}")).json() for t in ids}
         health = (await client.get("/healthz", params={"window": elapsed})).json()
-    moves = {t: last[t]["seq"] - first[t]["seq"] for t in ids}
+        moves = {t: await _moves(client, t, first[t]["seq"], last[t]["seq"]) for t in ids}
     stalled = [t for t in ids if moves[t] == 0 and last[t].get("status") == "running"]
     per_move = [elapsed / m for m in moves.values() if m]
     return {
