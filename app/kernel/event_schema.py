@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from app.kernel.history import PLATFORM_PREFIX
 from app.kernel.types import Event
 
 FILE_NAME = "event_schema.json"
@@ -160,11 +161,14 @@ def check(game: Any, events: Iterable[Event], *, strict: bool = False) -> None:
 def check_append(game: Any, events: Iterable[Event]) -> list[str]:
     """Before an append, in one pass over ``events``: refuse a mistyped number
     (``EventSchemaError``), and return what else the schema has not seen (a rare type,
-    field or JSON type the seeded games never met), which a serving process logs."""
+    field or JSON type the seeded games never met), which a serving process logs. The
+    platform's own events (``table.*``: pace, strength, chat, undo) are not the game's: the
+    kernel checks them (``history``), and no game's schema learns them."""
     schema = schema_of(game)
     if schema is None:
         return []
-    found = [d for event in events for d in _differences(schema, event)]
+    own_events = (event for event in events if not event.type.startswith(PLATFORM_PREFIX))
+    found = [d for event in own_events for d in _differences(schema, event)]
     mistyped = [text for text, bad in found if bad]
     if mistyped:
         raise EventSchemaError("; ".join(mistyped))

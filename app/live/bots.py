@@ -12,8 +12,9 @@ How a bot plays is the table's strength (the newest ``table.bot_strength`` event
 configured default): ``strong`` searches (``app.kernel.search``: determinized rollouts,
 each decision capped at the game's budget, well under a second), ``quick`` answers by the
 game's heuristic. Either way it decides on a world redrawn for its seat
-(``Game.determinize``), never on what its seat may not see. The thinking runs in a thread
-of its own, so the event loop keeps serving every other table meanwhile. A bot command's id is
+(``Game.determinize``), never on what its seat may not see. The thinking runs off the event loop
+(``app/live/thinker.py``: a thread for the quick bot, a child process for the strong one), so
+the loop keeps serving every other table meanwhile. A bot command's id is
 ``bot-<seq>-<seat>``, derived from the state it was chosen on, and the bot's own randomness
 comes from the table's seed and that seq: when several processes serve a table each may
 drive its bots, and the second to send a move gets ``replayed`` instead of a second move.
@@ -27,13 +28,12 @@ import hashlib
 import logging
 import random
 from collections.abc import Reversible
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from app.kernel.game import Game, has_bot, has_search
 from app.kernel.history import BOT_PACE_EVENT, BOT_STRENGTH_EVENT
-from app.kernel.search import quick_choice, search_choice
 from app.kernel.types import Choice, Command, Prompt, RuleError, Viewer
+from app.live.thinker import Thinker
 from app.store import StoredEvent, is_outage
 
 if TYPE_CHECKING:
@@ -93,16 +93,6 @@ def willing(game: Game, state: Any, prompt: Prompt) -> bool:
     return game.bot_choice(world, prompt, rng) is not None
 
 
-def think(game: Game, state: Any, prompt: Prompt, rng: random.Random, strength: str) -> Choice:
-    """The bot's answer (run in the bots' thread: ``state`` is never changed)."""
-    if not has_search(game):
-        choice = game.bot_choice(state, prompt, rng)
-        return choice if choice is not None else prompt.choices[0]
-    if strength == "quick":
-        return quick_choice(game, state, prompt, rng)
-    return search_choice(game, state, prompt, rng)
-
-
 class BotDriver:
     """The per-process bot tasks, one per session with a bot seat."""
 
@@ -115,9 +105,9 @@ class BotDriver:
         self.older: dict[tuple[str, str], tuple[int, Any]] = {}
         """Per table and setting: the newest value set at or before a seq the session no
         longer keeps in memory (read once from the store; the log before it never changes)."""
-        self.thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-thinks")
-        """One thread per process thinks for every table's bots, one decision at a time (a
-        decision is capped well under a second; the event loop never waits on it)."""
+        self.thinker = Thinker()
+        """Thinks for every table's bots, one decision at a time, off the event loop (a
+        decision is capped well under a second): ``app/live/thinker.py``."""
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.waiting: set[str] = set()
         """Tables whose bot task waits for a person (nothing for a bot to play)."""
@@ -144,7 +134,7 @@ class BotDriver:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.tasks.clear()
-        self.thinker.shutdown(wait=False, cancel_futures=True)
+        self.thinker.close()
 
     async def _resume_all(self, ids: list[str]) -> None:
         for table_id in ids:
@@ -238,16 +228,13 @@ class BotDriver:
                 self.waiting.discard(session.id)
 
     async def _think(self, session: TableSession) -> tuple[int, Choice] | None:
-        """The bot's next move, thought out in the bots' thread on the state as it is now."""
+        """The bot's next move, thought out off the event loop on the state as it is now."""
         question = bot_question(session)
         if question is None:
             return None
         prompt, rng = question
         strength = await self.strength(session)
-        loop = asyncio.get_running_loop()
-        choice = await loop.run_in_executor(
-            self.thinker, think, session.game, session.state, prompt, rng, strength
-        )
+        choice = await self.thinker.think(session.game, session.state, prompt, rng, strength)
         return prompt.seat, choice
 
     async def play(self, session: TableSession) -> tuple[int, bool]:

@@ -82,3 +82,13 @@ def test_the_game_refuses_to_write_a_boolean_seat() -> None:
 def test_the_kernel_reads_stored_events_normalised_before_the_game_folds_them() -> None:
     stored = Event("HeroPlaced", {"seat": True, "at": 47.0})
     assert kernel.read(DARK_OMEN, stored).data == {"seat": 1, "at": 47}
+
+
+def test_the_platforms_own_events_are_not_held_to_a_games_schema() -> None:
+    """``table.bot_strength`` and its kin are the kernel's (checked by ``history``): a table
+    of any game writes them without a warning that its schema has not seen them."""
+    platform = [Event("table.bot_strength", {"strength": "strong"}), Event("table.bot_pace", {"seconds": 1})]
+    assert event_schema.check_append(DARK_OMEN, platform) == []
+    assert event_schema.check_append(DARK_OMEN, [Event("Unknown", {})]) == [
+        "Unknown: no such event type in the schema"
+    ]

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.kernel import playout
 from app.kernel.search import quick_choice, search_choice
-from app.live.bots import think
+from app.live.thinker import think
 from app.main import create_app
 from app.store.migrate import upgrade
 from tests.conftest import make_settings
