@@ -8,7 +8,7 @@ import random
 
 from app.games.attack_the_darkness.bot.common import by_type
 from app.games.attack_the_darkness.bot.rooms import clear_room, trade
-from app.games.attack_the_darkness.bot.turn import act, approach
+from app.games.attack_the_darkness.bot.turn import SquareJudge, act, approach
 from app.games.attack_the_darkness.bot.values import (
     arrange,
     booster,
@@ -85,6 +85,9 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
         if d.why == "push":  # type: ignore[union-attr]
             here = pos(s, me)
             return max(moves, key=lambda c: chebyshev(tuple(c.args["to"]), here)) if here else moves[0]  # type: ignore[arg-type]
+        here = pos(s, me)
+        if d.who == me and isinstance(seat, int) and not s.arena and here is not None:  # type: ignore[union-attr]
+            return SquareJudge(s, seat).best(moves, here) or ch[-1]
         return min(moves, key=lambda c: approach(s, me, tuple(c.args["to"])))  # type: ignore[arg-type]
     if kind == "defend":
         plays = by_type(ch, "defend") + by_type(ch, "equip")

@@ -10,6 +10,7 @@ from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.rules.advancement import adv_bonus
 from app.games.attack_the_darkness.rules.effects import play_parts, rc_total
 from app.games.attack_the_darkness.rules.health import monster_save
+from app.games.attack_the_darkness.rules.payment import payment_ok
 from app.games.attack_the_darkness.rules.query import action
 from app.games.attack_the_darkness.state import State
 from app.kernel.types import Choice
@@ -23,7 +24,9 @@ BOOSTS = ("bonus_damage", "multiplier", "stun_target", "immobilize_target")
 def booster(s: State, seat: int, d: Any, ch: tuple[Choice, ...]) -> Choice | None:
     """Once an attack is paid, resource cards that make it hit harder go in too: the start
     and end steps refill the hand anyway (AtD L267, L269). Not at the cost of HP the
-    character can ill afford, nor of a discard from a small hand."""
+    character can ill afford, nor of a discard from a small hand, nor one that leaves the
+    card unpayable (its discard would eat the hand the condition needs, AtD L140): the bot
+    would go back and pay the same way again, for ever."""
     card = action(s, d.card)
     if "attack" not in card.types:
         return None
@@ -35,6 +38,8 @@ def booster(s: State, seat: int, d: Any, ch: tuple[Choice, ...]) -> Choice | Non
         if int(rc.condition.get("lose_hp", 0)) and char.hp <= char.max_hp // 2:
             continue
         if int(rc.condition.get("discard", 0)) and len(char.hand_a) + len(char.hand_r) < 4:
+            continue
+        if not payment_ok(s, seat, d.replace(rcs=[*d.rcs, c.args["rc"]])):
             continue
         return c
     return None
