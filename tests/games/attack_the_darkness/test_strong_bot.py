@@ -175,6 +175,9 @@ def test_the_search_spends_itself_on_the_fight_only() -> None:
     t.hand(0, "crush", "hearty", "hearty")
     t.state.decision = Act(seat=0)
     act = next(p for p in GAME.prompts(t.state) if p.seat == 0)
+    assert len(act.choices) > 10 and GAME.search_budget(t.state, act) is None  # every square
+    t.state.chars[0].speed_used = True  # the speed move made: the cards and the end
+    act = next(p for p in GAME.prompts(t.state) if p.seat == 0)
     budget = GAME.search_budget(t.state, act)
     assert budget is not None and budget.seconds is not None and budget.seconds <= 0.8
     t.state.decision = PlaceToken(seat=0)

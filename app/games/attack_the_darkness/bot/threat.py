@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from app.games.attack_the_darkness.content import load
 from app.games.attack_the_darkness.grid import Square, chebyshev, line_of_sight, reachable
+from app.games.attack_the_darkness.rules.advancement import adv_bonus
 from app.games.attack_the_darkness.rules.health import penalty
 from app.games.attack_the_darkness.rules.query import occupied
 from app.games.attack_the_darkness.state import State
@@ -27,12 +28,16 @@ class Striker:
     stands when a foe is in its sight (it keeps its range, AtD L220), else from wherever
     its move takes it (``advance``)."""
 
-    __slots__ = ("mid", "damage", "zone", "posts", "_seen")
+    __slots__ = ("mid", "blow", "blows", "zone", "posts", "_seen")
 
-    def __init__(self, mid: str, damage: int, zone: frozenset[Square], posts: tuple[Square, ...]) -> None:
+    def __init__(
+        self, mid: str, blow: int, blows: int, zone: frozenset[Square], posts: tuple[Square, ...]
+    ) -> None:
         self.mid = mid
-        self.damage = damage
-        """Its attacks' damage in one turn (count × damage, less a damage penalty)."""
+        self.blow = blow
+        """Each attack's damage (less a damage penalty)."""
+        self.blows = blows
+        """Its attacks in a turn."""
         self.zone = zone
         """Melee or reach: the squares its attack reaches after its move."""
         self.posts = posts
@@ -78,7 +83,8 @@ def _fights(s: State, mid: str) -> bool:
 def _striker(s: State, mid: str) -> Striker:
     m = s.monsters[mid]
     card = C.monsters[m.card]
-    damage = max(0, int(card.attacks["damage"]) - penalty(s, mid, "damage")) * int(card.attacks["count"])
+    blow = max(0, int(card.attacks["damage"]) - penalty(s, mid, "damage"))
+    blows = int(card.attacks["count"])
     walk = 0 if m.immobilized > s.round else int(card.maneuver["count"]) * int(card.maneuver["move"])
     kind = card.attacks["distance"]
     squares = s.open_squares()
@@ -87,9 +93,9 @@ def _striker(s: State, mid: str) -> Striker:
         foes = [ch.pos for ch in s.chars if ch.hp > 0 and ch.pos is not None]
         in_sight = any(chebyshev(m.pos, f) >= 2 and line_of_sight(squares, m.pos, f) for f in foes)
         if in_sight or not walk:
-            return Striker(mid, damage, frozenset(), (m.pos,))
+            return Striker(mid, blow, blows, frozenset(), (m.pos,))
         ends = reachable(squares, m.pos, walk, blocked=set(), occupied=taken)
-        return Striker(mid, damage, frozenset(), (m.pos, *sorted(ends)))
+        return Striker(mid, blow, blows, frozenset(), (m.pos, *sorted(ends)))
     ends = reachable(squares, m.pos, walk, blocked=set(), occupied=taken) if walk else {}
     reach = DISTANCE.get(kind, 1)
     zone = {
@@ -98,7 +104,7 @@ def _striker(s: State, mid: str) -> Striker:
         for i in range(-reach, reach + 1)
         for j in range(-reach, reach + 1)
     }
-    return Striker(mid, damage, frozenset(zone & squares), ())
+    return Striker(mid, blow, blows, frozenset(zone & squares), ())
 
 
 class Exposure:
@@ -110,6 +116,7 @@ class Exposure:
     def __init__(self, s: State, seat: int) -> None:
         me = s.chars[seat]
         self.key = (me.hp, seat)
+        self.save = adv_bonus(s, seat, "save")
         self.live = me.hp > 0 and not s.arena
         self.squares = s.open_squares()
         pending = to_strike(s)
@@ -129,7 +136,7 @@ class Exposure:
         total = 0
         for st in self.strikers:
             if st.hits(self.squares, sq) and not any(st.hits(self.squares, w) for w in self.shields):  # type: ignore[arg-type]
-                total += st.damage
+                total += max(0, st.blow - self.save) * st.blows
         return total
 
 

@@ -59,6 +59,7 @@ def act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Choi
     plays = by_type(ch, "play")
     char = s.chars[seat]
     hurt = char.hp <= char.max_hp // 2
+    lost = char.max_hp - char.hp
     scored: list[tuple[int, Choice]] = []
     for c in plays:
         card = action(s, c.args["card"])
@@ -83,7 +84,7 @@ def act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Choi
                     if w.startswith("c") and hp_frac(s, w) <= 0.5 and not is_enemy(s, me, w)
                 ]
                 value += 6 if hurt_allies else 0
-            elif part.type == "recovery" and hurt:
+            elif part.type == "recovery" and (hurt or lost >= _heals(part)):
                 value += 6
             elif part.effect("draw"):
                 value += 1
@@ -91,16 +92,11 @@ def act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Choi
             scored.append((value, c))
     if scored:
         return max(scored, key=lambda vc: (vc[0], -action(s, vc[1].args["card"]).cost.total))[1]
-    abilities = by_type(ch, "ability")
-    ability = C.classes[char.cls].ability
-    moving = any(e["op"] == "move" for e in ability["effects"])
-    healing = any(e["op"] == "heal" for e in ability["effects"])
-    if abilities and ((healing and hurt) or (moving and _strike_from(s, seat, 4)) or not (moving or healing)):
-        return abilities[0]
-    equips = [c for c in by_type(ch, "equip")]
-    for c in equips:
-        eq = C.equipment[s.cards[c.args["item"]]]
-        if any(p.side == "enemy" and legal_targets(s, me, p) for p in eq.parts):
+    ability = _ability(s, seat, by_type(ch, "ability"))
+    if ability is not None:
+        return ability
+    for c in by_type(ch, "equip"):
+        if _equipment_worth_using(s, seat, s.cards[c.args["item"]]):
             return c
     speed = _speed_move(s, seat, by_type(ch, "speed"))
     if speed is not None:
@@ -115,6 +111,65 @@ def act(s: State, seat: int, ch: tuple[Choice, ...], rng: random.Random) -> Choi
     )
     ends = by_type(ch, "end_turn")
     return next((c for c in ends if c.args["discard"] == stuck), ends[0])
+
+
+def _ability(s: State, seat: int, offered: list[Choice]) -> Choice | None:
+    """The class ability (AtD L109-114) when it does something now: a heal (Second Wind,
+    Lay on Hands) once someone in reach has lost what it heals, a move (Shadow Step) when
+    it brings an attack to bear, anything else (draws) at once."""
+    if not offered:
+        return None
+    char = s.chars[seat]
+    ability = C.classes[char.cls].ability
+    heals = [int(e["n"]) for e in ability["effects"] if e["op"] == "heal"]
+    moving = any(e["op"] == "move" for e in ability["effects"])
+    if heals:
+        return offered[0] if _lost_in_reach(s, seat, ally=char.cls == "templar") >= heals[0] - 1 else None
+    if moving:
+        return offered[0] if _strike_from(s, seat, 4) else None
+    return offered[0]
+
+
+def _heals(part: Any) -> int:
+    """What a recovery part heals (a card healing X counts 3); 99 when it heals nothing."""
+    for e in part.effects:
+        if e["op"] == "heal":
+            return int(e["n"])
+        if e["op"] == "heal_x":
+            return 3
+    return 99
+
+
+def _lost_in_reach(s: State, seat: int, *, ally: bool) -> int:
+    """The most HP a conscious character in reach (the character itself, or any ally
+    within 2 squares) has lost."""
+    me = s.chars[seat]
+    if not ally or me.pos is None:
+        return me.max_hp - me.hp
+    return max(
+        (
+            o.max_hp - o.hp
+            for o in s.chars
+            if o.hp > 0 and o.pos is not None and chebyshev(o.pos, me.pos) <= 2
+        ),
+        default=0,
+    )
+
+
+def _equipment_worth_using(s: State, seat: int, card: str) -> bool:
+    """Equipment used alone (AtD L205) when it does something now: an attack with a foe in
+    reach, a heal once it would not be wasted, draws at once; boots and shields wait."""
+    me = ckey(seat)
+    eq = C.equipment[card]
+    for part in eq.parts:
+        if part.side == "enemy" and legal_targets(s, me, part):
+            return True
+        heal = part.effect("heal")
+        if heal is not None and _lost_in_reach(s, seat, ally=part.side == "ally") >= int(heal["n"]) - 1:
+            return True
+        if part.type == "command" and part.effect("draw"):
+            return True
+    return False
 
 
 def attack_parts(s: State, seat: int) -> list[Any]:
