@@ -242,6 +242,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the bot: the search or the heuristic",
     )
     bots.add_argument("--scenario", default=None, metavar="A,B", help="only these scenarios")
+    bots.add_argument(
+        "--live",
+        action="store_true",
+        help="tables of bots on a real server (the first scenario, --tables, --seconds): their pace and "
+        "the event loop's lag",
+    )
+    bots.add_argument("--pace", type=float, default=None, metavar="S", help="--live: the bots' pace (0.5 s)")
     bench.set_defaults(func=cmd_bench)
     return parser
 

@@ -29,6 +29,10 @@ class Settings:
     """Seconds a seat's bot waits before each move, so people can follow its play: the pace
     of a table whose game master has not chosen one (``app.live.bots``). Negative (unset):
     ``BOT_PACE`` (1.5 s), or instant in test mode, so tests and benches never wait."""
+    bot_strength: str = ""
+    """How the bots of a table whose game master chose nothing play: ``strong`` (the
+    search, issue 27) or ``quick`` (the heuristic). Empty (unset): strong, or quick in test
+    mode, so tests and benches never wait on the search."""
     secret_key: str = ""
     """Signs exports (HMAC-SHA256). Empty: one is generated once and kept in the database,
     so every replica on that database shares it."""
@@ -50,6 +54,10 @@ class Settings:
     def __post_init__(self) -> None:
         if self.bot_delay < 0:
             object.__setattr__(self, "bot_delay", 0.0 if self.test_mode else BOT_PACE)
+        if not self.bot_strength:
+            object.__setattr__(self, "bot_strength", "quick" if self.test_mode else "strong")
+        if self.bot_strength not in ("strong", "quick"):
+            raise ValueError(f"UMBRA_BOT_STRENGTH is strong or quick, not {self.bot_strength!r}")
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -61,6 +69,7 @@ class Settings:
             max_body_bytes=int(os.environ.get("UMBRA_MAX_BODY_BYTES", str(1 << 20))),
             extra_games=tuple(m for m in os.environ.get("UMBRA_EXTRA_GAMES", "").split(",") if m.strip()),
             bot_delay=float(os.environ.get("UMBRA_BOT_DELAY", "-1")),
+            bot_strength=os.environ.get("UMBRA_BOT_STRENGTH", "").strip().lower(),
             secret_key=os.environ.get("UMBRA_SECRET_KEY", ""),
             max_import_bytes=int(os.environ.get("UMBRA_MAX_IMPORT_BYTES", str(8 << 20))),
             max_import_events=int(os.environ.get("UMBRA_MAX_IMPORT_EVENTS", "50000")),

@@ -98,11 +98,14 @@ def create_app(settings: Settings | None = None, *, serving: bool = False) -> Fa
     app.include_router(mine.router)
     app.include_router(ws.router)
     from app.web import routes as web_routes
+    from app.web import rules as web_rules
     from app.web import seats as web_seats
     from app.web import tables as web_tables
 
     web_routes.install(app)
     app.include_router(web_tables.router)
     app.include_router(web_seats.router)
+    app.include_router(web_rules.router)
+    app.include_router(web_rules.api)
     app.mount("/static", HashedStaticFiles(directory=ROOT / "static"), name="static")
     return app

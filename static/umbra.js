@@ -57,6 +57,7 @@
     say("Could not reach the server, so nothing was done. Try again once the page shows “live”.");
     var flash = document.getElementById("flash");
     if (flash) flash.dataset.offline = "1";
+    answered(false, null);
   }
   document.addEventListener("htmx:sendError", offline);
   document.addEventListener("htmx:timeout", offline);
@@ -310,14 +311,14 @@
   function pressChoice(button) {
     // The button itself sends the command (same hx-vals, same command_id); the focus comes
     // back to its id (or its board element) after the update that follows.
-    lastPressed = { id: button.id, target: button.dataset.target || null, inPrompts: true, at: Date.now() };
+    lastPressed = pressed(button, button.dataset.target || null, true, button.id);
     button.click();
   }
   function activateTarget(el) {
     var buttons = targetButtons()[el.dataset.target] || [];
     if (buttons.length === 1) {
       pressChoice(buttons[0]);
-      lastPressed = { id: el.id, target: el.dataset.target, inPrompts: false, at: Date.now() };
+      lastPressed = pressed(el, el.dataset.target, false, buttons[0].id);
     } else if (buttons.length > 1) {
       openTargetMenu(el, buttons);
     }
@@ -328,7 +329,7 @@
     var menu = document.getElementById("target-menu");
     if (menu && !menu.contains(e.target)) closeTargetMenu(false);
     var choice = e.target.closest && e.target.closest("#prompts button.choice");
-    if (choice) lastPressed = { id: choice.id, target: null, inPrompts: true, at: Date.now() };
+    if (choice) lastPressed = pressed(choice, null, true, choice.id);
   });
   document.addEventListener("keydown", function (e) {
     var menu = document.getElementById("target-menu");
@@ -351,8 +352,43 @@
   // that had the focus with them. Remember it (by its stable id, or the board element's
   // target) before the swap and give the focus back after: to the same id if it is still
   // offered, else the same board target, else the first choice of the prompts.
+  // A press the server has not answered yet waits for its answer (the live update of someone
+  // else's move may come first): taken, the focus comes back as above; refused, it goes to
+  // the refusal in #flash, never to another action the player did not choose (Enter there
+  // would send it).
   var lastPressed = null;
   var savedFocus = null;
+  // What was pressed: the element (a choice, or the board element standing for it), its id
+  // and target as the focus is kept, and the id of the choice that sends the command.
+  function pressed(el, target, inPrompts, choice) {
+    return {
+      el: el, id: el.id || null, target: target, inPrompts: inPrompts, at: Date.now(),
+      choice: choice, pending: true, deferred: false,
+    };
+  }
+  function waiting() {
+    return lastPressed && lastPressed.pending && Date.now() - lastPressed.at < 30000;
+  }
+  function focusRefusal(press) {
+    var a = document.activeElement;
+    var lost = !a || a === document.body || !a.isConnected || a.disabled;
+    if (!lost && a !== press.el) return; // the reader has put the focus elsewhere meanwhile
+    var flash = document.getElementById("flash");
+    if (flash && flash.textContent.trim()) flash.focus();
+    else if (!lost) a.blur();
+  }
+  function answered(taken, sender) {
+    var press = lastPressed;
+    if (!press || !press.pending || (sender && sender !== press.choice)) return;
+    press.pending = false;
+    if (!taken) {
+      lastPressed = null;
+      focusRefusal(press);
+    } else if (press.deferred) {
+      lastPressed = null;
+      restoreFocus(press);
+    }
+  }
   function focusNow() {
     var a = document.activeElement;
     if (a && a !== document.body && a.isConnected && !a.disabled) {
@@ -366,12 +402,20 @@
     if (!saved) return;
     var a = document.activeElement;
     if (a && a !== document.body && a.isConnected && !a.disabled) return; // still has it
+    if (waiting()) { lastPressed.deferred = true; return; } // the press's answer decides
     var el = saved.id ? document.getElementById(saved.id) : null;
     if (el && (el.disabled || (el.dataset.target && !el.closest("#prompts") && !el.classList.contains("is-target")))) el = null;
     if (!el && saved.target) el = document.querySelector('.is-target[data-target="' + CSS.escape(saved.target) + '"]');
     if (!el) el = document.querySelector("#prompts button.choice:not([disabled])");
     if (el) el.focus({ preventScroll: true });
   }
+  // The server's answer to a choice is swapped into #flash (a 503 is not: it is sent again,
+  // from the page itself if the button has gone): below 400, the command was taken.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var d = e.detail, config = d && d.requestConfig;
+    if (!config || !d.xhr || e.target.id !== "flash" || !/\/act$/.test(config.path || "")) return;
+    answered(d.xhr.status < 400, config.headers[RETRY_HEADER] ? null : config.elt && config.elt.id);
+  });
   // A click elsewhere (not on a choice, a board target or its menu) means the reader moved
   // on: a later update then leaves the focus where the reader put it.
   document.addEventListener("pointerdown", function (e) {
@@ -385,7 +429,7 @@
     var menu = document.getElementById("target-menu");
     if (menu && !(menu.owner && menu.owner.isConnected && menu.owner.classList.contains("is-target"))) closeTargetMenu(false);
     restoreFocus(savedFocus);
-    if (savedFocus === lastPressed) lastPressed = null;
+    if (lastPressed && savedFocus === lastPressed && !lastPressed.pending) lastPressed = null;
     savedFocus = null;
   });
   document.addEventListener("htmx:afterSettle", wireTargets);

@@ -238,6 +238,10 @@ def live_server(db_url: str, tmp_path: _Path) -> _Iterator[LiveServer]:
 
 SLOW_FILES = {
     "tests/e2e/test_darkest_night.py": 110,
+    "tests/e2e/test_clicks_per_turn.py": 30,
+    "tests/e2e/test_rules_panel.py": 28,
+    "tests/e2e/test_atd_tabletop.py": 25,
+    "tests/e2e/test_atd_phone.py": 20,
     "tests/e2e/test_dark_omen.py": 55,
     "tests/e2e/test_attack_the_darkness.py": 45,
     "tests/e2e/test_atd_adventure.py": 25,

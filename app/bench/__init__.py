@@ -57,6 +57,9 @@ umbra bench bots <game>
     or more answers). --strength strong (default: the search, app/kernel/search.py) or
     quick (the heuristic); --scenario a,b plays only those; --json prints one JSON
     document {"scenarios": [{"name", "games", "wins", "decision_ms_p50", ...}]}.
+    --live: instead, --tables (2) tables of the first scenario, every seat a bot at --pace
+    (0.5 s), on a real server for --seconds (30): moves, seconds between moves, stalled
+    tables and the event loop's lag; fails if a table stalls or the lag reaches 50 ms.
 
 PostgreSQL: --postgres-url (or UMBRA_BENCH_PG_URL) names a server, where the bench makes
 a scratch database and drops it afterwards; without one it starts a throwaway cluster

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
+from app.bench.bots_live import report, run_live
 from app.bench.server import import_extra_games
 from app.bench.stats import percentile, table
 from app.kernel import playout
@@ -161,6 +162,13 @@ def run_bots(name: str | None, args: argparse.Namespace | Any) -> int:
     if not scenarios:
         print(f"{game.name} lists no bot scenarios matching {wanted!r}")
         return 2
+    if getattr(args, "live", False):
+        figures_live, passed = run_live(game.name, scenarios[0], args)
+        if getattr(args, "json", False):
+            print(json.dumps({"game": game.name, "scenario": scenarios[0].name, "live": figures_live}))
+        else:
+            print(report(game.name, scenarios[0].name, figures_live, passed))
+        return 0 if passed else 1
     games = getattr(args, "games", None) or (2 if getattr(args, "quick", False) else 20)
     jobs = getattr(args, "jobs", None) or os.cpu_count() or 1
     tasks = [(game.name, s, seed, strength) for s in scenarios for seed in range(games)]

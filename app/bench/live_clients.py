@@ -19,7 +19,8 @@ SEQ_MARKER = re.compile(r'id="seq"[^>]*data-seq="(\d+)"')
 PROMPTS_PART = re.compile(r'<section id="prompts"[^>]*>(.*?)</section>', re.DOTALL)
 """A seat page's prompts fragment (``templates/table.html``), sent whole when its choices change."""
 PROMPT_BLOCK = re.compile(
-    r'<div class="prompt( prompt-optional)?">(.*?)(?=<div class="prompt[ "]|$)', re.DOTALL
+    r'<div class="prompt( prompt-optional)?"(?: data-step="[^"]*")?>(.*?)(?=<div class="prompt[ "]|$)',
+    re.DOTALL,
 )
 PROMPT_TITLE = re.compile(r"<h3>(.*?)</h3>", re.DOTALL)
 CHOICE_BUTTON = re.compile(

@@ -9,10 +9,15 @@ never random and never fails. ``prompts`` lists who may act and every legal comm
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Hashable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from app.kernel.options import validate_options as validate_options  # re-exported: callers import it here
+from app.kernel.reference import RulesReference
+from app.kernel.reference import load as load_reference
 from app.kernel.types import (
     Budget,
     Chapter,
@@ -122,6 +127,10 @@ class GamePresentation(Protocol):
     def check_option(
         self, name: str, value: str, options: dict[str, Any], seat: int, seat_count: int
     ) -> dict[str, Any]: ...
+
+    def rules_reference(self) -> RulesReference | None: ...
+
+    def guide_step(self, state: Any, prompt: Prompt) -> str | None: ...
 
 
 @runtime_checkable
@@ -295,6 +304,26 @@ class GameBase:
         lobby's summary uses); an editor shows them as the text changes. Raise RuleError
         when the game checks no such option (the default)."""
         raise RuleError("no_check", f"option {name} has no check")
+
+    def rules_reference(self) -> RulesReference | None:
+        """The game's rules reference (issue 28): ``content/rules_reference.toml`` beside the
+        module that defines the game (``app.kernel.reference`` says what it holds), read
+        once; None when the game has none."""
+        return _reference_of(type(self))
+
+    def guide_step(self, state: Any, prompt: Prompt) -> str | None:
+        """Which step of a turn ``prompt`` belongs to, named as the reference's ``[[guide]]``
+        entries name them (``"event"``, ``"action"``…), so a player's first game can say
+        what the step is for; None (the default) shows no guide."""
+        return None
+
+
+@cache
+def _reference_of(cls: type) -> RulesReference | None:
+    module = sys.modules.get(cls.__module__)
+    folder = Path(module.__file__).parent if module is not None and module.__file__ else None
+    path = folder / "content" / "rules_reference.toml" if folder is not None else None
+    return load_reference(path) if path is not None and path.exists() else None
 
 
 def campaign(game: Game, state: Any) -> dict[str, Any] | None:

@@ -23,6 +23,13 @@ UNDO_EVENT = PLATFORM_PREFIX + "undo"
 BOT_PACE_EVENT = PLATFORM_PREFIX + "bot_pace"
 MAX_BOT_PACE = 10.0
 """The slowest a table's bots may be set to move, in seconds per move."""
+BOT_STRENGTH_EVENT = PLATFORM_PREFIX + "bot_strength"
+BOT_STRENGTHS = {
+    "strong": "strong (thinks a moment ahead)",
+    "quick": "quick (plays by rule of thumb)",
+}
+"""How a table's bots play (issue 27): the search of ``app.kernel.search``, or the game's
+heuristic alone; in words for the game master's menu and the log."""
 MAX_CHAT_LENGTH = 500
 UNDO_REACH = 32
 """How many later commands of other seats an undo may reach past (when the game tells
@@ -112,6 +119,16 @@ def bot_pace_event(command: Command) -> Event:
     ):
         raise RuleError("bad_bot_pace", f'the bots\' pace is {{"seconds": 0–{MAX_BOT_PACE:g}}} per move')
     return Event(BOT_PACE_EVENT, {"seconds": round(float(seconds), 2)})
+
+
+def bot_strength_event(command: Command) -> Event:
+    """The game master sets how the table's bots play (issue 27): ``{"strength": "strong"}``
+    or ``"quick"``, kept in the log so it outlives a restart (``app.live.bots`` reads the
+    newest)."""
+    strength = command.args.get("strength")
+    if set(command.args) != {"strength"} or not isinstance(strength, str) or strength not in BOT_STRENGTHS:
+        raise RuleError("bad_bot_strength", 'the bots\' strength is {"strength": "strong" or "quick"}')
+    return Event(BOT_STRENGTH_EVENT, {"strength": strength})
 
 
 # -- which command an undo may take back ---------------------------------------------------
@@ -222,6 +239,8 @@ def check_history(game: Game, entries: Sequence[LogEntry], seat_count: int) -> N
                 _check_undo(game, entry, standing, where)
             elif event.type == BOT_PACE_EVENT:
                 _check_bot_pace(entry, where)
+            elif event.type == BOT_STRENGTH_EVENT:
+                _check_bot_strength(entry, where)
             else:
                 raise bad(f"{where}: no such event type")
             continue
@@ -249,6 +268,16 @@ def _check_chat(entry: LogEntry, where: str) -> None:
         raise bad(f"{where}: a chat line is stored trimmed")
     if entry.actor not in (f"seat:{data['seat']}", "gm"):
         raise bad(f"{where}: a chat line is sent by its own seat")
+
+
+def _check_bot_strength(entry: LogEntry, where: str) -> None:
+    """A bot strength exactly as ``bot_strength_event`` makes it, set by the game master."""
+    try:
+        remade = bot_strength_event(Command("gm", "bot_strength", dict(entry.event.data)))
+    except RuleError as err:
+        raise bad(f"{where}: {err.message}") from err
+    if remade.data != entry.event.data or entry.actor != "gm":
+        raise bad(f"{where}: the bots' strength is set by the game master")
 
 
 def _check_bot_pace(entry: LogEntry, where: str) -> None:

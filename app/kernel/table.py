@@ -21,6 +21,8 @@ CHAT = "chat"
 UNDO = "undo"
 BOT_PACE = "bot_pace"
 BOT_PACE_EVENT = history.BOT_PACE_EVENT
+BOT_STRENGTH = "bot_strength"
+BOT_STRENGTH_EVENT = history.BOT_STRENGTH_EVENT
 UNDO_EVENT = history.UNDO_EVENT
 MAX_CHAT_LENGTH = history.MAX_CHAT_LENGTH
 
@@ -141,6 +143,10 @@ def decide(
         if command.seat != GM_SEAT:
             raise RuleError("gm_only", "only the game master sets the bots' pace", status=403)
         return [history.bot_pace_event(command)]
+    if command.type == BOT_STRENGTH:
+        if command.seat != GM_SEAT:
+            raise RuleError("gm_only", "only the game master sets how the bots play", status=403)
+        return [history.bot_strength_event(command)]
     outcome = game.outcome(state)
     if outcome is not None:
         raise RuleError("game_over", f"the game is over: {outcome.reason}", status=409)
@@ -170,6 +176,9 @@ def describe(game: Game, event: Event, context: Any = None) -> str:
     if event.type == BOT_PACE_EVENT:
         seconds = event.data.get("seconds", 0)
         return f"sets the bots' pace to {seconds:g} s a move" if seconds else "lets the bots move at once"
+    if event.type == BOT_STRENGTH_EVENT:
+        words = history.BOT_STRENGTHS.get(event.data.get("strength", ""), "")
+        return f"sets the bots to play {words}"
     if event.type == UNDO_EVENT:
         # No event numbers for players: the lines taken back are struck through instead.
         return "takes back their last action"

@@ -172,6 +172,10 @@ class Prompt:
     unavailable: tuple[Unavailable, ...] = ()
     required: bool = True
     """False for optional "any time" offers; the table waits only on required prompts."""
+    any_one: bool = False
+    """True when one question is put to several seats at once and the first answer settles
+    it for all (who takes the next turn, DN 6.0): the table waits for any one of them, not
+    for each (a page says "any one of Ann, Bo or Cy may answer")."""
 
 
 @dataclass(frozen=True, slots=True)

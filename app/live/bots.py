@@ -6,7 +6,14 @@ One background task per session that has a bot seat. It acts as one more subscri
 whenever the table changes (a commit, or a seat changing hands) it plays every required
 prompt that belongs to a bot seat, one command at a time with a pause between moves so
 people can follow them (the table's pace: the newest ``table.bot_pace`` event its game
-master logged, else the configured default), until the table waits on a person again. A bot command's id is
+master logged, else the configured default), until the table waits on a person again.
+
+How a bot plays is the table's strength (the newest ``table.bot_strength`` event, else the
+configured default): ``strong`` searches (``app.kernel.search``: determinized rollouts,
+each decision capped at the game's budget, well under a second), ``quick`` answers by the
+game's heuristic. Either way it decides on a world redrawn for its seat
+(``Game.determinize``), never on what its seat may not see. The thinking runs in a thread
+of its own, so the event loop keeps serving every other table meanwhile. A bot command's id is
 ``bot-<seq>-<seat>``, derived from the state it was chosen on, and the bot's own randomness
 comes from the table's seed and that seq: when several processes serve a table each may
 drive its bots, and the second to send a move gets ``replayed`` instead of a second move.
@@ -20,11 +27,13 @@ import hashlib
 import logging
 import random
 from collections.abc import Reversible
-from typing import TYPE_CHECKING
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
-from app.kernel.game import has_bot
-from app.kernel.history import BOT_PACE_EVENT
-from app.kernel.types import Choice, Command, RuleError, Viewer
+from app.kernel.game import Game, has_bot, has_search
+from app.kernel.history import BOT_PACE_EVENT, BOT_STRENGTH_EVENT
+from app.kernel.search import quick_choice, search_choice
+from app.kernel.types import Choice, Command, Prompt, RuleError, Viewer
 from app.store import StoredEvent, is_outage
 
 if TYPE_CHECKING:
@@ -47,11 +56,11 @@ def bot_rng(seed: str, seq: int, seat: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
-def latest_pace(events: Reversible[StoredEvent]) -> float | None:
-    """The pace the newest ``table.bot_pace`` event among ``events`` (oldest first) set."""
+def latest_setting(events: Reversible[StoredEvent], event_type: str, key: str) -> Any:
+    """The value the newest ``event_type`` event among ``events`` (oldest first) set."""
     for stored in reversed(events):
-        if stored.event.type == BOT_PACE_EVENT:
-            return float(stored.event.data["seconds"])
+        if stored.event.type == event_type:
+            return stored.event.data[key]
     return None
 
 
@@ -59,8 +68,10 @@ def bot_seats(session: TableSession) -> set[int]:
     return {s.seat for s in session.seats if s.bot}
 
 
-def bot_move(session: TableSession) -> tuple[int, Choice] | None:
-    """The first required prompt of a bot seat that the game's bot will play, and its pick."""
+def bot_question(session: TableSession) -> tuple[Prompt, random.Random] | None:
+    """The first required prompt of a bot seat that the game's bot will play (it may wait
+    on purpose: a player who joined another's attack waits for its launch), with the rng of
+    the bot's move."""
     if session.outcome is not None:
         return None
     seats = bot_seats(session)
@@ -70,22 +81,43 @@ def bot_move(session: TableSession) -> tuple[int, Choice] | None:
         if not prompt.required or prompt.seat not in seats or not isinstance(prompt.seat, int):
             continue
         rng = bot_rng(session.record.seed, session.seq, prompt.seat)
-        choice = session.game.bot_choice(session.state, prompt, rng)  # type: ignore[attr-defined]
-        if choice is not None:
-            return prompt.seat, choice
+        if willing(session.game, session.state, prompt):
+            return prompt, rng
     return None
+
+
+def willing(game: Game, state: Any, prompt: Prompt) -> bool:
+    """Will the bot answer ``prompt`` now (asked on the seat's redrawn world)?"""
+    rng = random.Random(0)
+    world = game.determinize(state, prompt.seat, rng) if has_search(game) else state
+    return game.bot_choice(world, prompt, rng) is not None
+
+
+def think(game: Game, state: Any, prompt: Prompt, rng: random.Random, strength: str) -> Choice:
+    """The bot's answer (run in the bots' thread: ``state`` is never changed)."""
+    if not has_search(game):
+        choice = game.bot_choice(state, prompt, rng)
+        return choice if choice is not None else prompt.choices[0]
+    if strength == "quick":
+        return quick_choice(game, state, prompt, rng)
+    return search_choice(game, state, prompt, rng)
 
 
 class BotDriver:
     """The per-process bot tasks, one per session with a bot seat."""
 
-    def __init__(self, cache: SessionCache, *, delay: float) -> None:
+    def __init__(self, cache: SessionCache, *, delay: float, strength: str = "strong") -> None:
         self.cache = cache
         self.delay = delay
         """The pace of a table whose game master chose none (``Settings.bot_delay``)."""
-        self.older_paces: dict[str, tuple[int, float | None]] = {}
-        """Per table: the newest pace set at or before a seq the session no longer keeps in
-        memory (read once from the store; the log before it never changes)."""
+        self.default_strength = strength
+        """How the bots of a table whose game master chose nothing play (``Settings.bot_strength``)."""
+        self.older: dict[tuple[str, str], tuple[int, Any]] = {}
+        """Per table and setting: the newest value set at or before a seq the session no
+        longer keeps in memory (read once from the store; the log before it never changes)."""
+        self.thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-thinks")
+        """One thread per process thinks for every table's bots, one decision at a time (a
+        decision is capped well under a second; the event loop never waits on it)."""
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.waiting: set[str] = set()
         """Tables whose bot task waits for a person (nothing for a bot to play)."""
@@ -112,6 +144,7 @@ class BotDriver:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.tasks.clear()
+        self.thinker.shutdown(wait=False, cancel_futures=True)
 
     async def _resume_all(self, ids: list[str]) -> None:
         for table_id in ids:
@@ -137,19 +170,30 @@ class BotDriver:
     async def pace(self, session: TableSession) -> float:
         """Seconds between this table's bot moves: its newest ``table.bot_pace`` event (in
         memory, else in the part of the log the session no longer keeps), else the default."""
+        found = await self._setting(session, BOT_PACE_EVENT, "seconds")
+        return self.delay if found is None else float(found)
+
+    async def strength(self, session: TableSession) -> str:
+        """How this table's bots play: its newest ``table.bot_strength`` event, else the
+        default."""
+        found = await self._setting(session, BOT_STRENGTH_EVENT, "strength")
+        return self.default_strength if found is None else str(found)
+
+    async def _setting(self, session: TableSession, event_type: str, key: str) -> Any:
         recent = session.recent
-        found = latest_pace(recent)
+        found = latest_setting(recent, event_type, key)
         if found is not None:
             return found
         first = recent[0].seq if recent else session.seq + 1
         if first <= 1:
-            return self.delay
-        seen, older = self.older_paces.get(session.id, (0, None))
+            return None
+        seen, older = self.older.get((session.id, event_type), (0, None))
         if seen < first - 1:
-            between = latest_pace(await session.store.events_after(session.id, seen, upto=first - 1))
+            earlier = await session.store.events_after(session.id, seen, upto=first - 1)
+            between = latest_setting(earlier, event_type, key)
             older = older if between is None else between
-            self.older_paces[session.id] = (first - 1, older)
-        return self.delay if older is None else older
+            self.older[(session.id, event_type)] = (first - 1, older)
+        return older
 
     def is_playing(self, table_id: str) -> bool:
         """Is a bot of this table about to move (not merely waiting on a person)?"""
@@ -160,7 +204,8 @@ class BotDriver:
         """The table leaves memory: stop its bot task (loading the table starts it again)."""
         task = self.tasks.pop(table_id, None)
         self.waiting.discard(table_id)
-        self.older_paces.pop(table_id, None)
+        for key in [k for k in self.older if k[0] == table_id]:
+            del self.older[key]
         if task is not None:
             task.cancel()
 
@@ -192,18 +237,33 @@ class BotDriver:
                 del self.tasks[session.id]
                 self.waiting.discard(session.id)
 
+    async def _think(self, session: TableSession) -> tuple[int, Choice] | None:
+        """The bot's next move, thought out in the bots' thread on the state as it is now."""
+        question = bot_question(session)
+        if question is None:
+            return None
+        prompt, rng = question
+        strength = await self.strength(session)
+        loop = asyncio.get_running_loop()
+        choice = await loop.run_in_executor(
+            self.thinker, think, session.game, session.state, prompt, rng, strength
+        )
+        return prompt.seat, choice
+
     async def play(self, session: TableSession) -> tuple[int, bool]:
         """Play bot moves until the table waits on no bot seat (or the guard trips).
         Returns the last seq looked at, and whether a move failed for want of a database."""
         for _ in range(MAX_MOVES_PER_TRIGGER):
             seq = session.seq
             try:
-                move = bot_move(session)
+                move = await self._think(session)
             except Exception:
                 log.exception("the bot of table %s could not choose at seq %s", session.id, seq)
                 return seq, False
             if move is None:
                 return seq, False
+            if session.seq != seq:
+                continue  # the table moved while the bot thought: look again
             await asyncio.sleep(await self.pace(session))  # let people follow each move; let others in
             if session.seq != seq:
                 continue  # the table moved meanwhile: look again

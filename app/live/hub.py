@@ -126,6 +126,9 @@ class Hub:
     def waiting_for(self, session: TableSession) -> list[Any]:
         return wire.waiting_for(session)
 
+    def waiting_for_any_one(self, session: TableSession) -> bool:
+        return wire.waiting_for_any_one(session)
+
     def view_payload(self, session: TableSession, viewer: Viewer) -> dict[str, Any]:
         return wire.view_payload(session, viewer)
 

@@ -47,7 +47,7 @@ class SessionCache:
         self._housekeeping: asyncio.Task[None] | None = None
         self.evicted = 0
         self.listener: Any = None
-        self.bots = BotDriver(self, delay=settings.bot_delay)
+        self.bots = BotDriver(self, delay=settings.bot_delay, strength=settings.bot_strength)
 
     async def start(self) -> None:
         if self.store.is_postgres:

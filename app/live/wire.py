@@ -51,6 +51,13 @@ def waiting_for(session: TableSession) -> list[Any]:
     return seen
 
 
+def waiting_for_any_one(session: TableSession) -> bool:
+    """Whether the table waits for any one of several seats, not each (``Prompt.any_one``:
+    one question put to them all, the first answer settling it)."""
+    required = [p for p in session.game_prompts() if p.required]
+    return len({p.seat for p in required}) > 1 and all(p.any_one for p in required)
+
+
 def view_payload(session: TableSession, viewer: Viewer) -> dict[str, Any]:
     return {
         "seq": session.seq,

@@ -149,7 +149,9 @@ def prompt_buttons(session: TableSession, prompt: Prompt) -> dict[str, Any]:
         }
 
     def make() -> dict[str, Any]:
-        return prompt_shape(prompt, [button(choice) for choice in prompt.choices])
+        shape = prompt_shape(prompt, [button(choice) for choice in prompt.choices])
+        # The step of a turn it belongs to, for a first game's guide (issue 28).
+        return shape | {"step": session.game.guide_step(session.state, prompt)}
 
     if not session.is_game_prompt(prompt):
         return make()  # a prompt made for one request: not kept
@@ -174,6 +176,7 @@ def context(
         "view": page_view(session, viewer) if view is None else view,
         "prompts": prompts,
         "waiting_for": session.derived("waiting_for", lambda: hub.waiting_for(session)),
+        "waiting_any": session.derived("waiting_any", lambda: hub.waiting_for_any_one(session)),
         "outcome": session.outcome,
         "seq": session.seq,
         "has_bot": has_bot(session.game),
@@ -324,7 +327,7 @@ def shared_board(env: Environment, session: TableSession, ctx: dict[str, Any]) -
 
 SHELL_SEQ = "seq"
 SHELL_READS = {
-    "status": ("outcome", "waiting_for", "names", "campaign", "viewer"),
+    "status": ("outcome", "waiting_for", "waiting_any", "names", "campaign", "viewer"),
     "prompts": ("prompts", "outcome", "names", "table_id", "viewer"),
     "seats": ("seats", "waiting_for", "outcome", "has_bot", "table_id", "viewer"),
 }
@@ -347,7 +350,17 @@ def shell_keys(ctx: dict[str, Any]) -> dict[str, Any]:
     return {
         "my_turn": my_turn,
         "won_by_me": won_by_me,
-        "status_key": (outcome, waiting, names, my_turn, ctx["campaign"], won_by_me, viewer.role),
+        "status_key": (
+            outcome,
+            waiting,
+            ctx.get("waiting_any", False),
+            names,
+            my_turn,
+            tuple(sorted(s for s in waiting if s in mine)) if my_turn else (),
+            ctx["campaign"],
+            won_by_me,
+            viewer.role,
+        ),
         "prompts_key": (ctx["prompts"], viewer.role, len(mine) > 1, outcome, names, table_id),
         "seats_key": (seats, waiting, mine, is_gm, has_bot, outcome, table_id),
         "seat_keys": {
@@ -500,8 +513,11 @@ def log_line(
     if not text:
         return ""
     actor = leading_actor(actor, text)
+    reference = session.game.rules_reference()
     entry = {
         "seq": stored.seq,
+        # The rule the line applies (issue 28): shown on request, static/rules.js.
+        "rule": reference.log.get(visible.type) if reference is not None else None,
         "type": visible.type,
         "is_chat": visible.type == kernel.PLATFORM_PREFIX + kernel.CHAT,
         "mark": session.game.log_mark(visible),

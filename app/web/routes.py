@@ -20,7 +20,7 @@ from app.http.streams import add_stream
 from app.http.tokens import cookie_name, cookie_tokens
 from app.kernel import table as kernel
 from app.kernel.game import Game, has_bot, validate_options
-from app.kernel.history import COMMAND_ID
+from app.kernel.history import BOT_STRENGTHS, COMMAND_ID
 from app.kernel.options import active_options
 from app.kernel.registry import all_games, get_game
 from app.kernel.types import SPECTATOR, Command, RuleError, Viewer
@@ -435,12 +435,16 @@ async def table_page(request: Request, table_id: str, mode: str, notice: str = "
     recent = await session.events_between(log_from, session.seq)
     log = list(reversed(fragments.log_entries(env, hub, session, recent, viewer)))
     log_as = "watch" if mode == "watch" else "seat"
-    pace = await hub.bots.pace(session) if mode == "gm" and ctx["has_bot"] else None
+    gm_bots = mode == "gm" and ctx["has_bot"]
+    pace = await hub.bots.pace(session) if gm_bots else None
     return page(
         request,
         "table.html",
         bot_pace=pace,
         pace_choices=pace_choices(pace),
+        bot_strength=await hub.bots.strength(session) if gm_bots else None,
+        reference=session.game.rules_reference(),
+        strength_choices=list(BOT_STRENGTHS.items()),
         pace_error="",
         mode=mode,
         shell=shell,

@@ -59,3 +59,16 @@ def test_the_wilson_interval() -> None:
     figures = ScenarioFigures("x", games=20, wins=10)
     low, high = figures.interval()
     assert round(low, 3) == 0.299 and round(high, 3) == 0.701
+
+
+def test_live_tables_of_bots_keep_their_pace_without_loop_lag(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("UMBRA_EXTRA_GAMES", "tests.support.lanterns")
+    args = bench_args("--live", "--tables", "2", "--seconds", "3", "--pace", "0.2", "--json")
+    assert run_bots("lanterns", args) == 0
+    live = json.loads(capsys.readouterr().out)["live"]
+    assert live["tables"] == 2 and live["strength"] == "strong" and live["stalled_tables"] == 0
+    assert live["moves"] > 2
+    assert live["seconds_between_moves"] >= 0.2  # the pace holds: never faster than set
+    assert live["loop_lag_ms"]["samples"] > 0 and live["loop_lag_ms"]["max"] < 50

@@ -16,12 +16,15 @@ from __future__ import annotations
 import re
 
 import httpx
-from playwright.sync_api import expect
+import pytest
+from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.atd_clicks import click, lit
+from tests.e2e.atd_clicks import board_element, click, lit
 from tests.e2e.atd_play import Driver, waiting_kind
 from tests.e2e.conftest import PageFactory, Served
 from tests.e2e.support import create_game_table, expect_live, expect_seq, screenshot
+
+pytestmark = pytest.mark.browser
 
 SEED = "atd-0"
 OPTIONS = {"mode": "tabletop", "dungeon": "random", "encounters": 1}
@@ -139,3 +142,75 @@ def test_the_game_master_builds_the_map_places_the_monsters_and_plays_them(
         expect(page.locator("#atd-status .atd-result")).to_contain_text(outcome["reason"])
         expect(page.locator("#atd-map")).to_contain_text("The map is cleared away: the game is over.")
     screenshot(gm_page, "atd-tabletop-end")
+
+
+GHOSTS = """el => ['::before', '::after']
+  .map((p) => getComputedStyle(el, p))
+  .filter((g) => g.content !== 'none' && parseFloat(g.width) > el.getBoundingClientRect().width)"""
+"""The ghost outlines a tile's corner square draws (one per orientation that fits there)."""
+
+
+def box_of(locator: Locator) -> dict[str, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return box
+
+
+def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
+    return (
+        outer["x"] - 1 <= inner["x"]
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 1
+        and outer["y"] - 1 <= inner["y"]
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1
+    )
+
+
+def visible_placements(page: Page) -> int:
+    return page.locator("#prompts button.choice", has_text="Place a tile").filter(visible=True).count()
+
+
+def test_the_game_master_builds_a_long_chain_by_clicking_the_grid(
+    server: Served, open_page: PageFactory
+) -> None:
+    """Issue 26: the game master places each tile by clicking a lit corner square on the grid
+    (pointing at it draws the tile's ghost; where both orientations fit, the small menu says
+    "upright" or "sideways"), the prompt lists none of the dozens of placements unless its
+    list is opened, and the map's frame fits the built map: a chain of tiles westward to
+    x = -24 stays in view, the newest tile inside the frame every time."""
+    table = create_game_table(server.url, "attack_the_darkness", ["Cy"], OPTIONS, SEED)
+    gm_page = open_page(table.gm_url)
+    expect_live(gm_page)
+    frame = gm_page.locator("#atd-map .atd-grid-scroll")
+    toggle = gm_page.locator("#atd-square-choices")
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        table_api = Driver.of(http, table.created)
+        while waiting_kind("place_tile")(gm := table_api.payload()):
+            offered = [c["command"] for p in gm["prompts"] for c in p["choices"]]
+            assert len(offered) > 50
+            expect_seq(gm_page, gm["seq"])
+            assert visible_placements(gm_page) == 0
+            expect(toggle).to_be_visible()
+            west = min(offered, key=lambda c: (c["args"]["x"], abs(c["args"]["y"]), c["args"]["o"]))
+            corner = board_element(gm_page, "square:{x},{y}".format(**west["args"]))
+            corner.hover()
+            ghost = corner.evaluate(GHOSTS)
+            fits = {c["args"]["o"] for c in offered if c["args"] | {"o": ""} == west["args"] | {"o": ""}}
+            assert len(ghost) == len(fits), "pointing at a corner draws each tile that may lie there"
+            placed = gm_page.locator("#atd-tiles .atd-tile").count()
+            assert click(gm_page, west) == "square:{x},{y}".format(**west["args"])
+            newest = gm_page.locator("#atd-tiles .atd-tile").nth(placed)
+            expect(newest).to_be_attached()
+            assert inside(box_of(newest), box_of(frame)), "the newest tile lies in the map's frame"
+        xs = [t["x"] for t in gm["view"]["map"]["tiles"]]
+        assert min(xs) == -24
+        assert frame.evaluate("f => f.scrollWidth <= f.clientWidth + 1"), "the whole map fits its frame"
+        screenshot(gm_page, "atd-tabletop-chain")
+        # The list is one toggle away (for whoever prefers buttons): Cy's token now.
+        table_api.play_until(waiting_kind("place_token"))
+        expect_seq(gm_page, table_api.payload()["seq"])
+        cy = open_page(table.seat_url(0))
+        expect_live(cy)
+        starts = cy.locator("#prompts button.choice", has_text="Start on the stairs")
+        expect(starts.first).to_be_hidden()
+        cy.locator("#atd-square-choices > summary").click()
+        expect(starts.first).to_be_visible()

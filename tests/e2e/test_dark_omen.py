@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, WebSocket, expect
+from playwright.sync_api import Page, Route, WebSocket, expect
 
 from app.games.dark_omen.board import distance, neighbours
 from tests.e2e import test_your_tables as your_tables
@@ -28,6 +28,7 @@ from tests.e2e.support import (
     screenshot,
     table_events,
 )
+from tests.e2e.test_refused import HeldSocket
 
 pytestmark = pytest.mark.browser
 
@@ -275,6 +276,16 @@ def test_an_obstacle_throw_turns_the_layers_by_the_roll(server: Served, open_pag
             expect(lit).to_have_count(0)
 
 
+def both_on_one_loot_token(table: Table) -> dict[str, Any]:
+    """Ann's and Bo's heroes walk to the face-down loot token nearest both (the view before)."""
+    view = view_of(table, 0)["view"]
+    a, b = view["heroes"][0]["at"], view["heroes"][1]["at"]
+    goal = min(view["loot_face_down"], key=lambda s: (max(distance(a, s), distance(b, s)), s))
+    drive_to(table, 0, goal, "a")
+    drive_to(table, 1, goal, "b")
+    return dict(view)
+
+
 def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page: PageFactory) -> None:
     """Both heroes stand on one face-down loot token and flip it at once: Ann's commit
     arrives first, so Bo's click is refused with a message quoting what her hero did, and
@@ -282,11 +293,7 @@ def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page:
     table = create_game_table(
         server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="do-race"
     )
-    view = view_of(table, 0)["view"]
-    a, b = view["heroes"][0]["at"], view["heroes"][1]["at"]
-    goal = min(view["loot_face_down"], key=lambda s: (max(distance(a, s), distance(b, s)), s))
-    drive_to(table, 0, goal, "a")
-    drive_to(table, 1, goal, "b")
+    view = both_on_one_loot_token(table)
     bo = open_page(table.seat_url(1), viewport={"width": 1100, "height": 900})
     expect_live(bo)
     ap_before = view_of(table, 1)["view"]["heroes"][1]["ap_left"]
@@ -309,6 +316,115 @@ def test_a_lost_race_for_one_loot_token_costs_nothing(server: Served, open_page:
     assert view_of(table, 1)["view"]["heroes"][1]["ap_left"] == ap_before
     expect(bo.locator('#do-map [data-target="loot:here"]')).to_have_count(0)  # the token is Ann's
     screenshot(bo, "dark-omen-race")
+
+
+FOCUSED = """() => {
+    const a = document.activeElement;
+    return {id: a.id, action: !!a.closest('#prompts button.choice, .is-target, .target-menu')};
+}"""
+
+
+def expect_focus_on_the_refusal(page: Page, table: Table) -> None:
+    """The focus is on the refusal (no action of the prompts or the board), and another
+    Enter sends nothing: Bo's first choice, "Give a gold to Ann", stays unsent."""
+    expect(page.locator("#flash")).to_contain_text("nothing was spent")
+    expect(page.locator("#flash")).to_be_focused()
+    assert page.evaluate(FOCUSED) == {"id": "flash", "action": False}
+    expect(page.locator("#prompts button.choice").first).to_have_text("Give a gold to Ann")
+    gold, seq = view_of(table, 1)["view"]["heroes"][1]["gold"], table.summary()["seq"]
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/act") else None)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert sent == [], "Enter after a refusal sent a command"
+    assert table.summary()["seq"] == seq
+    assert view_of(table, 1)["view"]["heroes"][1]["gold"] == gold
+
+
+def test_a_refused_press_leaves_the_focus_on_its_refusal(server: Served, open_page: PageFactory) -> None:
+    """Bo presses Enter on a choice Ann's hero took first: the focus goes to the refusal,
+    never to another of his actions (the first, "Give a gold to Ann", was where it used to
+    land, and the next Enter gave the gold away). Once with the refusal before the live
+    update of Ann's move (Bo's page held its updates back), once after it."""
+    table = create_game_table(
+        server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="do-race"
+    )
+    both_on_one_loot_token(table)
+    held = HeldSocket()
+    bo = open_page(viewport={"width": 1100, "height": 900})
+    bo.route_web_socket(re.compile(r"/ws/tables/"), held)
+    bo.goto(table.seat_url(1))
+    expect_live(bo)
+
+    # The refusal first: Bo's page has not seen Ann's flip yet.
+    held.holding = True
+    seq = post(table, 0, {"seat": 0, "type": "loot", "args": {}}, "ann-loot")
+    bo.locator("#prompts button.choice", has_text="Flip the loot token here").focus()
+    with bo.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        bo.keyboard.press("Enter")
+    assert answer.value.status == 409, answer.value.text()
+    expect(bo.locator("#flash")).to_be_focused()
+    held.release()
+    expect_seq(bo, seq)
+    expect(bo.locator('#prompts button.choice:has-text("Flip the loot token")')).to_have_count(0)
+    expect_focus_on_the_refusal(bo, table)
+
+    # The live update first: Ann drops the herb she found; Bo presses "Pick up", and his
+    # request is held back until Ann has picked it up again and his page has redrawn.
+    offered = [c["command"] for p in view_of(table, 0)["prompts"] for c in p["choices"]]
+    post(table, 0, next(c for c in offered if c["type"] == "drop"), "ann-drop")
+    take = bo.locator("#prompts button.choice", has_text="Pick up the")
+    expect(take).to_have_count(1)
+    requests: list[Route] = []
+    bo.route("**/act", lambda route: requests.append(route))
+    take.focus()
+    bo.keyboard.press("Enter")
+    while not requests:
+        bo.wait_for_timeout(20)
+    offered = [c["command"] for p in view_of(table, 0)["prompts"] for c in p["choices"]]
+    seq = post(table, 0, next(c for c in offered if c["type"] == "take"), "ann-take")
+    expect_seq(bo, seq)
+    expect(take).to_have_count(0)
+    with bo.expect_response(lambda r: r.url.endswith("/act")) as answer:
+        requests[0].continue_()
+    assert answer.value.status == 409, answer.value.text()
+    expect_focus_on_the_refusal(bo, table)
+
+
+def test_on_a_phone_the_boost_choices_sit_by_their_dice(server: Served, open_page: PageFactory) -> None:
+    """Issue 26: a battle's boost buttons sat 1,300 px from the dice on a phone. In one
+    column the battle comes right under the choices: each boost button is within 300 px of
+    the die it raises, and tapping that die boosts it (DO L404-406)."""
+    table = create_game_table(
+        server.url, "dark_omen", ["Ann", "Bo"], {"mode": "quick_chapter"}, seed="e2e-fight3"
+    )
+    foe = next(c for c in view_of(table, 0)["view"]["creatures"] if c["id"] == "c2")
+    post(table, 0, {"seat": 0, "type": "move", "args": {"to": 65}}, "ann-1")
+    post(table, 0, {"seat": 0, "type": "move", "args": {"to": foe["space"]}}, "ann-2")
+    post(table, 0, {"seat": 0, "type": "attack", "args": {"creature": "c2"}}, "ann-3")
+    ann = open_page(table.seat_url(0), viewport=PHONE, is_mobile=True, has_touch=True)
+    expect_live(ann)
+    boosts = ann.locator('#prompts button.choice[data-target^="mydie:"]')
+    expect(boosts.first).to_be_visible()
+
+    def top(locator: Any) -> float:
+        box = locator.bounding_box()
+        assert box, locator
+        return float(box["y"])
+
+    for i in range(boosts.count()):
+        die = ann.locator(f'#do-battle [data-target="{boosts.nth(i).get_attribute("data-target")}"]')
+        gap = abs(top(die) - top(boosts.nth(i)))
+        assert gap <= 300, f"{boosts.nth(i).inner_text()!r} is {gap:.0f} px from its die"
+    assert top(ann.locator("#do-battle")) < top(ann.locator("#do-map"))
+    screenshot(ann, "dark-omen-phone-battle")
+    raised = re.search(r"to (\d)", boosts.first.locator(".label").inner_text())
+    assert raised
+    die = ann.locator(f'#do-battle [data-target="{boosts.first.get_attribute("data-target")}"]')
+    with ann.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
+        die.tap()
+    assert answer.value.status == 200, answer.value.text()
+    expect(die).to_have_text(raised.group(1))
 
 
 def end_the_day(table: Table, seats: int) -> int:

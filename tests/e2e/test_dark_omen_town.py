@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from app.games.dark_omen.board import distance
 from tests.e2e.conftest import PageFactory, Served
-from tests.e2e.support import Table, create_game_table, expect_live, screenshot
+from tests.e2e.support import PHONE, Table, create_game_table, expect_live, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -215,12 +215,8 @@ def test_a_town_visit_with_haggling_selling_and_draugr_dice(server: Served, open
     screenshot(replay, "dark-omen-replay")
 
 
-@pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
-def test_the_market_shows_full_stats_and_what_the_hero_cannot_afford(
-    server: Served, open_page: PageFactory, viewport: tuple[int, int]
-) -> None:
-    """Issue 26: the market's 27 cards with their stats and abilities, those the hero
-    cannot afford greyed out with why, readable on a phone without sideways scrolling."""
+def at_the_market(server: Served) -> tuple[Table, Driver]:
+    """Ann's Nyrkki walks into the market of the town nearest her (DO L297-298, L332)."""
     options = {"mode": "quick_chapter", "character": ["nyrkki"]}
     table = create_game_table(server.url, "dark_omen", ["Ann"], options, seed=SEED)
     driver = Driver(table, table.seat_token(0))
@@ -234,6 +230,65 @@ def test_the_market_shows_full_stats_and_what_the_hero_cannot_afford(
         driver.send(
             next(c for c in driver.choices() if c["type"] == "move" and c["args"]["to"] == f"{town}:{where}")
         )
+    return table, driver
+
+
+def top(page: Page, selector: str) -> float:
+    """Where an element starts, in CSS px from the top of the page."""
+    script = "s => document.querySelector(s).getBoundingClientRect().top + window.scrollY"
+    return float(page.evaluate(script, selector))
+
+
+def test_on_a_phone_the_map_comes_before_the_market_whose_prices_buy(
+    server: Served, open_page: PageFactory
+) -> None:
+    """Issue 26: the market's 23 "Buy" buttons put the map 2,000 px down a phone. In one
+    column they leave the choices: the market's prices are its buy buttons, and the market
+    starts folded below the map, so the map starts within the first screen and the hero's
+    sheet follows it. Opening the market and tapping a price buys that card (DO L332-333)."""
+    table, driver = at_the_market(server)
+    hero = driver.view()["view"]["heroes"][0]
+    buys = [c for c in driver.choices() if c["type"] == "buy"]
+    assert len(buys) > 10, "the seed's hero can afford little"
+    page = open_page(table.seat_url(0), viewport=PHONE, is_mobile=True, has_touch=True)
+    expect_live(page)
+    hidden = page.locator('#prompts button.choice[data-target^="gear:"]')
+    expect(hidden).to_have_count(len(buys))
+    for i in (0, len(buys) - 1):
+        expect(hidden.nth(i)).to_be_hidden()
+    expect(page.locator("#prompts button.choice", has_text="Light haggling")).to_be_visible()
+    market = page.locator("#do-market-stock")
+    expect(market).not_to_have_attribute("open", "")
+    assert top(page, "#do-map") <= 900, f"the map starts {top(page, '#do-map')} px down the page"
+    assert top(page, "#do-map") < top(page, "#do-town") < top(page, "#do-heroes") < top(page, "#do-header")
+    folded = market.bounding_box()
+    assert folded and folded["height"] < 80, f"the folded market is {folded} tall"
+    screenshot(page, "dark-omen-phone-market")
+
+    market.locator("summary").tap()
+    expect(market).to_have_attribute("open", "")
+    price = market.locator(f'.do-buy[data-target="gear:{buys[0]["args"]["gear"]}"]')
+    expect(price).to_have_class(re.compile(r"\bis-target\b"))
+    screenshot(page, "dark-omen-phone-market-open")
+    label = str(price.get_attribute("aria-label"))
+    assert label.startswith("Buy ") and label.endswith(" gold"), label
+    cost = int(label.rsplit(" ", 2)[1])
+    with page.expect_response(lambda r: r.url.endswith("/act") and r.request.method == "POST") as answer:
+        price.tap()
+    assert answer.value.status == 200, answer.value.text()
+    gold_on_the_sheet(page, hero["gold"] - cost)
+    name = label.removeprefix("Buy ").rsplit(" for ", 1)[0]
+    expect(page.locator("#do-sheet-0-kit")).to_contain_text(name)
+    expect(market).to_have_attribute("open", "")  # the reader's open market stays open
+
+
+@pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_market_shows_full_stats_and_what_the_hero_cannot_afford(
+    server: Served, open_page: PageFactory, viewport: tuple[int, int]
+) -> None:
+    """Issue 26: the market's 27 cards with their stats and abilities, those the hero
+    cannot afford greyed out with why, readable on a phone without sideways scrolling."""
+    table, driver = at_the_market(server)
     gold = driver.view()["view"]["heroes"][0]["gold"]
     market_view = driver.view()["view"]["market"]
     stock, owned = market_view["stock"], set(market_view["owned"])

@@ -119,9 +119,14 @@ class Game:
         assert holding == {s for s in self.seats if s in before["waiting_for"]}, (
             f"pages with a required prompt: {holding}, the table waits for {before['waiting_for']}"
         )
-        expect(mover.locator("#status")).to_contain_text("that's you")
-        for page in self.watchers:
-            expect(page.locator("#status")).to_contain_text(f"Waiting for {self.table.names[seat]}")
+        if len(before["waiting_for"]) > 1:  # who goes next: any one of the players answers (DN 6.0)
+            expect(mover.locator("#status")).to_contain_text("Any one of you")
+            for page in self.watchers:
+                expect(page.locator("#status")).to_contain_text("Waiting for any one of")
+        else:
+            expect(mover.locator("#status")).to_contain_text("that's you")
+            for page in self.watchers:
+                expect(page.locator("#status")).to_contain_text(f"Waiting for {self.table.names[seat]}")
         button, command = pick(mover)
         assert command["seat"] == seat
         click_choice(mover, button)

@@ -21,7 +21,7 @@ def test_the_value_classes_build_as_their_dataclass_would() -> None:
     choice = Choice("travel", {"to": "Village"}, "Travel")
     assert repr(choice) == "Choice(type='travel', args={'to': 'Village'}, label='Travel', detail='')"
     prompt = Prompt(0, "Act", (choice,))
-    assert prompt.unavailable == () and prompt.required is True
+    assert prompt.unavailable == () and prompt.required is True and prompt.any_one is False
     assert Command(0, "hide").args == {}
     assert Unavailable("pray", "Pray", "only in the Monastery").rule == ""
     for value in (event, choice, prompt, Command(1, "x", {"a": [1]})):
@@ -32,7 +32,7 @@ def test_the_value_classes_build_as_their_dataclass_would() -> None:
     with pytest.raises(TypeError):
         Event("X", {}, 1, 2)  # type: ignore[call-arg]
     parameters = list(inspect.signature(Prompt).parameters)
-    assert parameters == ["seat", "title", "choices", "unavailable", "required"]
+    assert parameters == ["seat", "title", "choices", "unavailable", "required", "any_one"]
 
 
 def test_they_stay_frozen() -> None:

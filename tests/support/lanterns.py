@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from app.kernel import (
@@ -32,6 +33,8 @@ from app.kernel import (
     roll,
     shuffled,
 )
+from app.kernel.reference import RulesReference
+from app.kernel.reference import load as load_reference
 from app.kernel.search import BotScenario
 
 
@@ -148,7 +151,7 @@ class Lanterns(GameBase):
     def _not_your_turn(state: LanternsState) -> RuleError:
         return RuleError(
             "not_your_turn",
-            f"it is {state.names[state.turn]}'s turn, not yours (Lanterns: turns go in seat order)",
+            f"it is {state.names[state.turn]}'s turn, not yours (LR 2.1: turns go in seat order)",
         )
 
     def decide(
@@ -200,7 +203,7 @@ class Lanterns(GameBase):
         choices = [Choice("play", {"card": c}, f"Play {c}", f"score {card_value(c)}") for c in hand]
         unavailable = []
         if not hand:
-            unavailable.append(Unavailable("play", "Play a card", "your hand is empty", "Lanterns 2"))
+            unavailable.append(Unavailable("play", "Play a card", "your hand is empty", "LR 2.1"))
         if state.dice:
             choices.append(Choice("roll", {}, "Roll a die", "score 1–6"))
         else:
@@ -290,6 +293,12 @@ class Lanterns(GameBase):
                 unseen = unseen[len(hand) :]
         return replace(state, hands=tuple(hands), deck=tuple(unseen))
 
+    def rules_reference(self) -> RulesReference:
+        return _RULES
+
+    def guide_step(self, state: LanternsState, prompt: Prompt) -> str | None:
+        return "turn" if prompt.required and prompt.seat == state.turn else None
+
     def secrets(self, state: LanternsState) -> list[Secret]:
         out = [Secret(list(hand), frozenset({i})) for i, hand in enumerate(state.hands) if hand]
         if state.deck:
@@ -297,6 +306,7 @@ class Lanterns(GameBase):
         return out
 
 
+_RULES = load_reference(Path(__file__).with_name("lanterns_rules.toml"))
 LANTERNS = register(Lanterns())
 
 BOT_SCENARIOS = [

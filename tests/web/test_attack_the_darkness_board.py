@@ -143,7 +143,7 @@ def test_a_seat_page_draws_the_dungeon_the_monsters_and_the_party(client: TestCl
     for m in view["monsters"]:
         assert f'data-target="combatant:{m["id"]}"' in board
         assert f">{m['label']}<" in board and f">{m['hp']}<" in board
-    assert board.count('class="atd-ruler"') == grid["w"] + grid["h"] + 1  # coordinates to read labels by
+    assert board.count('class="atd-ruler ') == grid["w"] + grid["h"] + 1  # coordinates to read labels by
     assert "tabindex" not in board and 'role="button"' not in board  # wired per viewer by the page
 
     line = section(page, "atd-line")

@@ -8,8 +8,9 @@ import re
 
 from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.content import load
+from app.games.dark_omen.describe import describe
 from app.games.dark_omen.state import METER_MAX, Creature, State
-from app.kernel.types import SPECTATOR, Viewer
+from app.kernel.types import GAME_MASTER, SPECTATOR, Event, Viewer
 from app.web import fragments
 from app.web.templating import make_environment
 from tests.games.dark_omen.harness import arranged, enemy, play, table
@@ -197,3 +198,41 @@ def test_the_battle_panel_shows_each_damage_roll_with_armour_and_the_minimum() -
     assert len(lines) == len(rolls)
     assert "Enemy → P1 : d6+1 − P1’s armour 0, at least 1" in lines
     assert "P1 → enemy : d4-1 − armour 1, at least 0" in lines
+
+
+def hero_stats(sheets: str, seat: int) -> str:
+    """One hero's HP and MP line on the sheet, as a reader sees it (tags stripped)."""
+    found = re.search(rf'<dl id="do-sheet-{seat}-stats".*?</dl>', sheets, flags=re.S)
+    assert found, sheets
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(0)).split())
+
+
+def test_the_sheet_says_hp_and_mp_against_what_they_may_reach_not_as_half_of_30() -> None:
+    """DO L88, L193-197: a hero starts at 15 on tracks that run to 30, so "15/30" read as half
+    a hero. The sheet says the most HP the hero may heal to (30 less its wounds, some back
+    while an Oak Belt is worn, DO L195) and MP's top in words, on every viewer's page."""
+    state = arranged(table(2), at=10, hp=15, mp=15)
+    for viewer in (SPECTATOR, Viewer("seat", frozenset({0})), GAME_MASTER):
+        sheets = board_of(state, viewer)["do-heroes"]
+        assert hero_stats(sheets, 1) == "HP 15 heals up to 30 MP 15 up to 30 AP 6 Gold 0 Blood 0"
+        assert "/30" not in sheets
+    wounded = state.heroes[0]
+    wounded.max_hp = 26
+    sheets = board_of(state, SPECTATOR)["do-heroes"]
+    assert "HP 15 heals up to 26 (wounds took 4) MP 15" in hero_stats(sheets, 0)
+    wounded.gear, wounded.equipped = ["g1_c3"], {"accessory": "g1_c3"}  # the Oak Belt: max HP +2
+    sheets = board_of(state, SPECTATOR)["do-heroes"]
+    assert "HP 15 heals up to 28 (wounds took 4, gear gives 2 back)" in hero_stats(sheets, 0)
+    assert '<meter min="0" max="28" low="5" value="15">' in sheets
+
+
+def test_a_heros_tracks_in_the_log_are_words_with_the_new_values() -> None:
+    """A ``HeroStats`` line says the values the change left, "12 HP of at most 27", never
+    "hp 12, max_hp 27" (issue 26: words, not ids)."""
+    names = {0: ("Ann", "Visko")}
+    blow = Event("HeroStats", {"seat": 0, "why": "the Groll’s blow", "hp": 12, "max_hp": 27})
+    assert describe(blow, names) == "Ann’s Visko now has 12 HP of at most 27 (the Groll’s blow)."
+    paid = Event("HeroStats", {"seat": 0, "why": "resting", "hp": 17, "mp": 16, "gold": 2})
+    assert describe(paid, names) == "Ann’s Visko now has 17 HP, 16 MP, 2 gold (resting)."
+    bag = Event("HeroStats", {"seat": 0, "why": "the Blood Bag", "max_hp": 29, "blood": 1})
+    assert describe(bag, names) == "Ann’s Visko now has at most 29 HP, 1 blood of the beast (the Blood Bag)."

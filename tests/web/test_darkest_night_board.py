@@ -451,3 +451,33 @@ def test_the_map_drawing_matches_the_board_content() -> None:
         assert drawn[name]["adjacent"] == list(spec.adjacent), name
         assert drawn[name]["necromancer"] == list(spec.necromancer), name
         assert drawn[name]["search"] == spec.search, name
+
+
+def test_the_necromancers_moves_are_told_in_words(client: TestClient) -> None:
+    """DN 10.0: when the Necromancer detects no hero he moves by the arrow of the number he
+    rolled, a circular arrow keeping him where he is. Each location says so in words ("1 or
+    5 → Castle · 2 or 4 → Village", "3 or 6 → stays"), not "d6 1,5 ▸Cas · 3,6 ↻"; the
+    list under the map spells every face out."""
+    table = new_dn_table(client)
+    play_to_first_action(client, table)
+    board = section(client.get(f"/t/{table['table_id']}/watch").text, "dn-map")
+    mountains = re.search(r'<svg id="dn-loc-mountains-arrows".*?</svg>', board, flags=re.S)
+    assert mountains
+    lines = re.findall(r"<tspan[^>]*>([^<]*)</tspan>", mountains.group(0))
+    assert lines == [
+        "Necromancer's roll, none detected:",
+        "1 or 5 → Castle · 2 or 4 → Village",
+        "3 or 6 → stays",
+    ]
+    village = re.search(r'<svg id="dn-loc-village-arrows".*?</svg>', board, flags=re.S)
+    assert village
+    assert re.findall(r"<tspan[^>]*>([^<]*)</tspan>", village.group(0))[1:] == [
+        "1 → Mountains · 2 → Ruins",
+        "3 → Forest · 4 → Castle",
+        "5 → Swamp · 6 → stays",
+    ]
+    assert "▸" not in board and "↻" not in board
+    assert (
+        "The Necromancer’s move roll when he detects no hero (DN 10.0): 1 → Castle; 2 → Village; "
+        "3 he stays here; 4 → Village; 5 → Castle; 6 he stays here." in board
+    )

@@ -36,7 +36,7 @@ from app.games.attack_the_darkness.decisions import (
     PlaceTile,
     Trade,
 )
-from app.games.attack_the_darkness.grid import TILE_H, TILE_W
+from app.games.attack_the_darkness.grid import TILE_H, TILE_W, tile_squares
 from app.games.attack_the_darkness.rules.encounter_map import tile_spots
 from app.games.attack_the_darkness.rules.payment import payment
 from app.games.attack_the_darkness.rules.query import combatants, pos, who_name
@@ -56,13 +56,18 @@ def square_key(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
-def anchors(s: State) -> list[tuple[int, int]]:
-    """Squares a pending question may name that lie off the map: where the next tile may go
-    (AtD L248) or an area's corner (AtD L159-162). Public: the map and the pending question
-    are (the area's card was declared, AtD L143)."""
+def placing_spots(s: State) -> list[tuple[int, int, str]]:
+    """Where the next map tile may go, while a tile is being placed (AtD L248)."""
+    return tile_spots(s) if isinstance(s.decision, PlaceTile) else []
+
+
+def anchors(s: State, spots: list[tuple[int, int, str]] | None = None) -> list[tuple[int, int]]:
+    """Squares a pending question may name that lie off the map: where the next tile's
+    top-left corner may go (AtD L248) or an area's corner (AtD L159-162). Public: the map
+    and the pending question are (the area's card was declared, AtD L143)."""
     d = s.decision
     if isinstance(d, PlaceTile):
-        return sorted({(x, y) for x, y, _ in tile_spots(s)})
+        return sorted({(x, y) for x, y, _ in (placing_spots(s) if spots is None else spots)})
     if isinstance(d, Area) and s.play is not None:
         return sorted({(c.args["x"], c.args["y"]) for c in area_choices(s, d) if c.type == "area"})
     return []
@@ -70,19 +75,23 @@ def anchors(s: State) -> list[tuple[int, int]]:
 
 def grid_of(s: State) -> dict[str, Any]:
     """The drawn rectangle: every open square (on a placed tile, or The Arena's floor), the
-    wall squares between (AtD L101: the gaps between tiles are walls) and the squares a
-    pending question names off the map."""
+    wall squares between (AtD L101: the gaps between tiles are walls), the squares a
+    pending question names off the map and, while a tile is placed, the whole of every
+    spot it may take, so the ghost of any placement lies on the grid. ``fits``: each tile
+    spot's corner and the orientations that fit there ("h" sideways, "v" upright)."""
     open_squares = s.open_squares()
-    extra = [tuple(a) for a in anchors(s)]
+    spots = placing_spots(s)
+    extra = [tuple(a) for a in anchors(s, spots)]
     people = [pos(s, w) for w in combatants(s)]
-    every = list(open_squares) + extra + [p for p in people if p is not None]
+    footprints = {sq for x, y, o in spots for sq in tile_squares(x, y, o)}
+    every = list(open_squares) + extra + [p for p in people if p is not None] + list(footprints)
     if not every:
         return {"x0": 0, "y0": 0, "w": 0, "h": 0, "open": [], "anchors": []}
     xs = [p[0] for p in every]
     ys = [p[1] for p in every]
     x0, y0 = min(xs) - MARGIN, min(ys) - MARGIN
     x1, y1 = max(xs) + MARGIN, max(ys) + MARGIN
-    return {
+    out = {
         "x0": x0,
         "y0": y0,
         "w": x1 - x0 + 1,
@@ -91,6 +100,13 @@ def grid_of(s: State) -> dict[str, Any]:
         "anchors": [square_key(x, y) for x, y in extra if (x, y) not in open_squares],
         "stairs": sorted(square_key(x, y) for x, y in s.stairs_squares()),
     }
+    if spots:
+        fits: dict[str, str] = {}
+        for x, y, o in spots:
+            key = square_key(x, y)
+            fits[key] = "".join(sorted(fits.get(key, "") + o))
+        out["fits"] = fits
+    return out
 
 
 def tile_size(o: str) -> tuple[int, int]:
@@ -228,7 +244,7 @@ MODIFIES = {
 
 def play_summary(cid: str, rcs: list[str], x: int) -> str:
     """What a card will do with the resource cards chosen so far, the modifiers summed before
-    they apply (AtD L121-124: ×2 and ×3 make ×5), e.g. "Hack!: attack up to 1 enemy: 4
+    they apply (AtD L121-124; AtD L180: ×2 and ×3 make ×5), e.g. "Hack!: attack up to 1 enemy: 4
     damage (+1 damage) ×2"."""
     card = C.actions[cid]
     bonus = Counter[str]()

@@ -163,7 +163,11 @@ def describe_event(event: Event, names: Names | None = None) -> str:
             why = MOVED_WHY.get(d["why"], f" ({d['why']})")
             return f"{w} moves to {d['to'][0]},{d['to'][1]}{why}."
         case "CardPlayed":
-            return f"{p} plays {C.card_name(d['id'])} with {counted(len(d['rcs']), 'resource card')}."
+            paid = counted(len(d["rcs"]), "resource card")
+            protect = d.get("protect")
+            if protect and protect != f"c{d['seat']}":  # an ally's Defense (AtD L158)
+                return f"{p} plays {C.card_name(d['id'])} on {_who(d, names, 'protect')} with {paid}."
+            return f"{p} plays {C.card_name(d['id'])} with {paid}."
         case "EquipmentUsed":
             return f"{p} uses {C.dungeon_name(d['id'])}."
         case "EquipmentAdded":

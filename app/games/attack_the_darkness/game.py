@@ -11,6 +11,7 @@ import app.games.attack_the_darkness.rules  # noqa: F401  (registers every rule)
 from app.games.attack_the_darkness.bot import bot_pick, strong
 from app.games.attack_the_darkness.bot.worlds import determinize
 from app.games.attack_the_darkness.content import CLASS_IDS, load
+from app.games.attack_the_darkness.decisions import Act, Defend, GmMonster, MoveTo, PlaceTile
 from app.games.attack_the_darkness.decks import builder, deck_problems, deckcode, sample_deck, seat_classes
 from app.games.attack_the_darkness.describe import Names, describe_event, log_names
 from app.games.attack_the_darkness.engine import RULES, Ctx
@@ -19,7 +20,7 @@ from app.games.attack_the_darkness.rules.campaign import check_end
 from app.games.attack_the_darkness.rules.turn import schedule
 from app.games.attack_the_darkness.state import State
 from app.games.attack_the_darkness.targets import choice_target
-from app.games.attack_the_darkness.view import TITLES, secrets_of, view_of
+from app.games.attack_the_darkness.view import secrets_of, title_of, view_of
 from app.games.attack_the_darkness.waiting import slim_record
 from app.kernel import (
     Choice,
@@ -289,7 +290,7 @@ class AttackTheDarkness(FlowGame):
         return range(len(state.names))
 
     def prompt_title(self, state: State, d: Decision, seat: Any) -> str:
-        return TITLES.get(d.kind, d.kind)
+        return title_of(state, d, seat)
 
     def seat_name(self, state: State, seat: Any) -> str:
         return "the game master" if seat == GM_SEAT else state.names[int(seat)]
@@ -365,6 +366,31 @@ class AttackTheDarkness(FlowGame):
                 slimmed = {**data, "decision": decision} | ({"pending": pending} if "pending" in data else {})
                 return Event(event.type, slimmed, event.v)
         return event
+
+    def guide_step(self, state: State, prompt: Prompt) -> str | None:
+        """The step of a turn a required prompt belongs to, for a first game's guide (issue
+        28; the ``[[guide]]`` entries of ``content/rules_reference.toml``): the pending
+        decision's kind, told apart where one kind serves two steps for the seat asked — a
+        fatigued action step (AtD L71), a push rather than a move (AtD L87), protecting an
+        ally rather than oneself (AtD L158), the game master's map (AtD L273), a dominated
+        monster's turn played by a player (AtD L75). None for the optional "any time" offer,
+        whose title says it all."""
+        d = state.decision
+        if not prompt.required or d is None:
+            return None
+        seat = prompt.seat
+        match d:
+            case Act():
+                return "fatigued" if state.chars[int(seat)].fatigued else "act"
+            case MoveTo():
+                return "push" if d.why == "push" else "move"
+            case Defend():
+                return "defend" if d.target == f"c{seat}" else "protect"
+            case PlaceTile():
+                return "gm_map" if seat == GM_SEAT else "place_tile"
+            case GmMonster():
+                return "gm_monster" if seat == GM_SEAT else "dominated"
+        return d.kind
 
     def describe(self, event: Event, context: Any = None) -> str:
         return describe_event(event, context)

@@ -25,7 +25,7 @@ def tile_squares(x: int, y: int, orient: str) -> list[Square]:
 
 
 def tile_order(x: int, y: int, orient: str) -> list[Square]:
-    """Token placement order on a tile (AtD L259-260): the logo square (top-left when
+    """Token placement order on a tile (AtD L256, L260): the logo square (top-left when
     vertical, top-right when horizontal), then clockwise round the ring, then the two
     centre squares."""
     w, h = (TILE_W, TILE_H) if orient == "v" else (TILE_H, TILE_W)

@@ -25,8 +25,9 @@ from app.games.attack_the_darkness.cards import (
     player_card,
 )
 from app.games.attack_the_darkness.content import load
+from app.games.attack_the_darkness.decisions import Defend
 from app.games.attack_the_darkness.grid import tile_squares
-from app.games.attack_the_darkness.rules.query import ckey
+from app.games.attack_the_darkness.rules.query import ckey, who_name
 from app.games.attack_the_darkness.state import MONSTER_STATUSES, State
 from app.kernel.types import Secret, Viewer
 
@@ -55,6 +56,13 @@ TITLES = {
     "trade": "Trade or give equipment",
     "gm_place": "Put the monster on a square",
 }
+
+
+def title_of(s: State, d: Any, seat: Any) -> str:
+    """A prompt's heading; a defence window names whom an ally is asked to protect (AtD L158)."""
+    if isinstance(d, Defend) and d.target != f"c{seat}":
+        return f"{who_name(s, d.target)} is attacked: protect them?"
+    return TITLES.get(d.kind, d.kind)
 
 
 def card_view(s: State, inst: str) -> dict[str, Any]:
@@ -217,7 +225,7 @@ def _line_entry_seen(s: State, entry: str, viewer: Viewer) -> bool:
 
 
 def _line_card(s: State, entry: str) -> str | None:
-    """The monster card of a line entry: its first card, or (a summoned group, AtD L226)
+    """The monster card of a line entry: its first card, or (a summoned group, AtD L228)
     the card of its monsters."""
     if s.line_cards[entry]:
         return C.monsters[s.cards[s.line_cards[entry][0]]].id

@@ -18,6 +18,7 @@ from app.games.dark_omen import DARK_OMEN
 from app.games.dark_omen.state import State
 from app.kernel import playout
 from app.kernel.conformance import check_views, random_playout, viewers_for
+from app.kernel.search import BotScenario
 from app.kernel.types import Choice, Event, Prompt
 
 
@@ -113,3 +114,20 @@ def run(args: Any) -> int:
                 flush=True,
             )
     return 0
+
+
+QUICK_COMMANDS = 3_000
+"""A Quick Start chapter takes 250–400 commands with two bots: ten times that is a loop."""
+
+CAMPAIGN_COMMANDS = 8_000
+"""A campaign takes 900–1,500 commands with two bots (four chapters)."""
+
+BOT_SCENARIOS = [
+    *(
+        BotScenario(f"quick-{chapter}", {"mode": "quick_chapter", "chapter": chapter}, 2, QUICK_COMMANDS)
+        for chapter in range(1, 5)
+    ),
+    BotScenario("campaign", {"mode": "campaign"}, 2, CAMPAIGN_COMMANDS),
+]
+"""``umbra bench bots dark_omen`` (issue 27): a Quick Start of each chapter and a whole
+campaign, two players, default options (rough difficulty)."""

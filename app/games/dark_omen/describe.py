@@ -161,7 +161,7 @@ def haggled(d: dict, hero: str) -> str:
 
 
 def gamble_score(game: str, dice: list[int]) -> str:
-    """Draugr Dice counts 3s as 0, lowest wins; Hard Life sums, 18 or under (DO L346, L353)."""
+    """Draugr Dice counts 3s as 0, lowest wins; Hard Life sums, 18 or under (DO L344, L350)."""
     if game == "draugr":
         return f"score {draugr_score(dice)}"
     return f"total {sum(dice)}"
@@ -182,6 +182,24 @@ def gamble_ended(d: dict, names: Names) -> str:
     else:
         result = "the house wins the ante"
     return f"{game}: {house}; {result}." if house else f"{game}: {result}."
+
+
+def stats_text(d: Mapping) -> str:
+    """A hero's tracks after a change (``HeroStats`` holds the new values, not the change):
+    HP and MP by their values, a wound's lower maximum as the most HP left to heal to
+    (DO L193-197), never as "hp 12" or "max_hp 27"."""
+    parts = []
+    if "hp" in d:
+        parts.append(f"{d['hp']} HP" + (f" of at most {d['max_hp']}" if "max_hp" in d else ""))
+    elif "max_hp" in d:
+        parts.append(f"at most {d['max_hp']} HP")
+    if "mp" in d:
+        parts.append(f"{d['mp']} MP")
+    if "gold" in d:
+        parts.append(f"{d['gold']} gold")
+    if "blood" in d:
+        parts.append(f"{d['blood']} blood of the beast")
+    return ", ".join(parts)
 
 
 def describe(event: Event, names: Names | None = None) -> str:
@@ -259,8 +277,7 @@ def describe(event: Event, names: Names | None = None) -> str:
         case "RoundPassed":
             return f"{who(d)} ends the round."
         case "HeroStats":
-            parts = [f"{k} {d[k]}" for k in ("hp", "max_hp", "mp", "gold", "blood") if k in d]
-            return f"{who(d)}: {', '.join(parts)} ({d['why']})."
+            return f"{who(d)} now has {stats_text(d)} ({d['why']})."
         case "LootRevealed":
             return f"{who(d)} flips a loot token: {loot_name(d['face'])}."
         case "AttackRolled":

@@ -42,7 +42,7 @@ PLACES = frozenset(
         "gear_hoard",
     }
 )
-"""The Underworld's places are printed on the map, open from the start (DO L517-532);
+"""The Underworld's places are printed on the map, open from the start (DO L505-532);
 location tokens start face down (DO L301)."""
 
 
@@ -468,7 +468,7 @@ def _attack(s: State, d: dict[str, Any]) -> None:
 
 @RULES.applies("DieBoosted")
 def _boosted(s: State, d: dict[str, Any]) -> None:
-    """2 MP for +1 (DO L406), or the Courage potion's 7 (DO L268); the dice are shared by
+    """2 MP for +1 (DO L406), or the Courage potion's 7 (DO L273); the dice are shared by
     every member of the battle."""
     leader = hero(s, d["seat"]).pending
     assert isinstance(leader, Battle)

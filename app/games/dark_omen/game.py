@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import app.games.dark_omen.bot as bot
+import app.games.dark_omen.bot.strong as strong
 import app.games.dark_omen.describe as describe
 import app.games.dark_omen.events  # noqa: F401  (registers every applier of the fold)
+import app.games.dark_omen.guide as guide
 import app.games.dark_omen.rules  # noqa: F401  (registers every step, decision and action)
 import app.games.dark_omen.targets as targets
 import app.games.dark_omen.undo as undo
@@ -31,6 +33,7 @@ from app.games.dark_omen.state import CHAPTERS, State
 from app.kernel.flow import Decision, FlowGame
 from app.kernel.types import (
     GM_SEAT,
+    Budget,
     Chapter,
     Choice,
     Command,
@@ -225,15 +228,33 @@ class DarkOmen(FlowGame):
     def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         return bot.choose(state, prompt, rng)
 
+    def determinize(self, state: State, seat: Any, rng: random.Random) -> State:
+        """The face-down loot and creature tokens redrawn from what the seat cannot tell
+        apart (``bot/strong.py``); everything it sees kept."""
+        return strong.determinize(state, seat, rng)
+
+    def value(self, state: State, seat: Any) -> float:
+        """How the party stands, read from the board (``bot/strong.py``)."""
+        return strong.value(state, seat)
+
+    def search_budget(self, state: State, prompt: Prompt) -> Budget | None:
+        """A battle's boost window and a team attack's answers are searched; the heuristic
+        answers the rest (``bot/strong.py``)."""
+        return strong.search_budget(state, prompt)
+
     # -- what each viewer sees -------------------------------------------------------------------
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view.view(state, viewer)
 
     def secrets(self, state: State) -> list[Secret]:
-        """Which token lies face down where (DO L82): only the game master. (The pile is a
-        set drawn at random when needed; it holds no order to hide.)"""
+        """Which token lies face down where (DO L82), each and all of them by space, and
+        each face-down creature token (its level, DO L476): only the game master. (The pile
+        is a set drawn at random when needed: it holds no order to hide, and what is in it
+        is everything not in sight less the face-down tokens.)"""
         out = [Secret(token) for token in state.loot.values()]
+        if state.loot:
+            out.append(Secret([[space, state.loot[space]] for space in sorted(state.loot)]))
         return out + [Secret(x.token) for x in state.creatures if x.token and not x.flipped]
 
     def event_view(self, event: Event, viewer: Viewer) -> Event | None:
@@ -290,6 +311,12 @@ class DarkOmen(FlowGame):
     def loot_name(face: str) -> str:
         """A loot face in words for the board's template ("purple herb", issue 26)."""
         return texts.loot_name(face)
+
+    def guide_step(self, state: State, prompt: Prompt) -> str | None:
+        """The step of a round a required prompt belongs to, as the rules reference's first-game
+        guides name it (``guide.py``): a battle's boost window, a team attack, the market, a
+        night round…; None for an optional prompt."""
+        return guide.step(state, prompt)
 
     def log_context(self, state: State) -> dict[int, tuple[str, str]]:
         """Lines name heroes as "Ann’s Visko" (issue 15): events carry only the seat."""

@@ -11,13 +11,15 @@ face-down loot token under the viewer's own hero (the choice to flip it names no
 ``team:2`` the team attack seat 2 proposes (join or decline), ``location:here`` the
 location token under the viewer's hero (unlock it, make an offering, rest…), ``grave:here``
 a fallen hero's belongings there (DO L201-202), ``prop:p1`` an omen's token to tend (a
-fire to douse, a relic to take, a person to lead, DO L141-143).
+fire to douse, a relic to take, a person to lead, DO L141-143), ``gear:g1_w5`` a card of the
+market's stock, while the board lists it (someone stands in a town's market; a Trading Post
+or a Village sells the same stock, DO L305-306, L332-333).
 """
 
 from __future__ import annotations
 
 from app.games.dark_omen.content import load
-from app.games.dark_omen.rules import stats
+from app.games.dark_omen.rules import market, stats
 from app.games.dark_omen.state import State
 from app.kernel.types import Choice
 
@@ -62,12 +64,14 @@ def choice_target(state: State, choice: Choice) -> str | None:
         return f"mydie:{args['index']}"
     if choice.type in ("join_team", "decline_team"):
         return f"team:{args['leader']}"
+    if choice.type == "buy" and market.stock_on_show(state):
+        return f"gear:{args['gear']}"
     return None
 
 
 def priced(state: State, seat: int, choice: Choice) -> Choice:
     """A move's cost as its detail: AP (0 on a free step of Speed or Adrenaline), plus the
-    MP of a black line (none when floating with Levity) and of a bridge (DO L240, L519)."""
+    MP of a black line (none when floating with Levity) and of a bridge (DO L240, L512)."""
     if choice.type != "move" or choice.detail or not 0 <= seat < len(state.heroes):
         return choice
     c = load()

@@ -18,7 +18,7 @@ from app.kernel.types import Event
 
 TAKE_BACK = frozenset(
     {
-        "HeroMoved",  # a step, the omen's fire, a vortex's carry: no die (DO L237-240, L537-542)
+        "HeroMoved",  # a step, the omen's fire, a vortex's carry: no die (DO L239-240, L537-542)
         "ApSpent",  # unless it carries a roll (entangling vines, DO L498)
         "ApChanged",  # traveler's bread (+1 AP, DO L252)
         "RoundPassed",  # the rest of the round's AP forfeited (DO L211)

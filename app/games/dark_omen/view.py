@@ -14,10 +14,10 @@ import app.games.dark_omen.texts as texts
 from app.games.dark_omen.board import pos_to_tab
 from app.games.dark_omen.content import load
 from app.games.dark_omen.decisions import Act, NextChapter
-from app.games.dark_omen.rules import combat, omens, stats
+from app.games.dark_omen.rules import combat, market, omens, stats
 from app.games.dark_omen.rules.heroes import faces
 from app.games.dark_omen.rules.potions import INGREDIENTS, RECIPE_NEEDS, RECIPES
-from app.games.dark_omen.state import METER_MAX, Battle, Creature, GambleTable, Prop, State
+from app.games.dark_omen.state import METER_MAX, TRACK_MAX, Battle, Creature, GambleTable, Prop, State
 from app.kernel.flow import Decision
 from app.kernel.types import Viewer
 
@@ -231,7 +231,7 @@ def damage_roll(s: State, p: Battle, strike: combat.Strike) -> dict[str, Any]:
 
 
 def battle_view(s: State, p: Battle) -> dict[str, Any]:
-    """The attack roll as it stands in the boost window (DO L398-470, ``combat``): each
+    """The attack roll as it stands in the boost window (DO L399-470, ``combat``): each
     enemy die high to low and the hero die facing it, and the damage rolls that would follow
     now, in order. Forecast only: the boosts still to come change it."""
     team = len(p.members) > 1
@@ -317,7 +317,11 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
                 "at": h.at,
                 "hp": h.hp,
                 "max_hp": h.max_hp,
+                "hp_cap": stats.hp_cap(s, c, h.seat),
+                "wounds": TRACK_MAX - h.max_hp,
+                "wounds_eased": stats.hp_cap(s, c, h.seat) - h.max_hp,
                 "mp": h.mp,
+                "mp_cap": TRACK_MAX,
                 "gold": h.gold,
                 "blood": h.blood,
                 "ap_left": max(0, h.ap_limit - h.ap),
@@ -401,9 +405,7 @@ def view(s: State, viewer: Viewer) -> dict[str, Any]:
     )
     out["layers"] = dict(s.layers)
     out["gambles"] = {host: gamble_view(g) for host, g in s.gambles.items()}
-    out["market"] = (
-        market_view(s) if any(isinstance(h.at, str) and h.at.endswith(":market") for h in s.heroes) else None
-    )
+    out["market"] = market_view(s) if market.stock_on_show(s) else None
     if viewer.is_gm:
         out["face_down"] = {str(k): {"token": v, "face": c.face(v)} for k, v in s.loot.items()}
     if isinstance(d, Act):

@@ -25,7 +25,16 @@ from app.games.darkest_night.clicks import print_figures
 from app.games.darkest_night.hero_rates import print_hero_rates
 from app.games.darkest_night.state import State
 from app.kernel import playout
+from app.kernel.search import BotScenario
 from app.kernel.types import Choice, Prompt
+
+BOT_SCENARIOS = [
+    BotScenario("default", {}, 1),
+    BotScenario("necromancer", {"necromancer_player": True}, 2),
+]
+"""What ``umbra bench bots darkest_night`` plays: four heroes at default difficulty in one
+bot seat (as ``bot_game``), and the same with the Necromancer player's seat (DN 20.3), a
+bot too, against the heroes' seat."""
 
 Pick = Callable[[State, Prompt, int], Choice]
 """A bot: its choice for a required prompt, given the state and how many events came before."""

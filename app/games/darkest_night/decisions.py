@@ -71,6 +71,7 @@ class ChooseBlightType(Decision):
     """Choose the blight created."""
 
     kind = "choose_blight_type"
+    first_answer_decides = True  # the heroes' players choose it together (DN 11.1, 20.3.3)
 
     location: str
     why: str
@@ -279,6 +280,7 @@ class NextHero(Decision):
     """Choose who takes the next turn."""
 
     kind = "next_hero"
+    first_answer_decides = True  # "the players select a hero to go next" (DN 6.0)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -379,6 +381,7 @@ class SkullToken(Decision):
     """Skull Token?."""
 
     kind = "skull_token"
+    first_answer_decides = True  # any carrier's player may use one (DN 15.0)
 
     roll: int
 

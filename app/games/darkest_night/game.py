@@ -8,12 +8,16 @@ from typing import Any
 
 import app.games.darkest_night.rules  # noqa: F401  (registers every rule)
 from app.games.darkest_night.bot import choose
+from app.games.darkest_night.bot.standing import search_budget
+from app.games.darkest_night.bot.standing import value as standing_value
+from app.games.darkest_night.bot.worlds import determinize
 from app.games.darkest_night.content import LOCATIONS, MONASTERY, load
 from app.games.darkest_night.decisions import Combat, decision_hero, decision_title
 from app.games.darkest_night.describe import TEXTS as EVENT_TEXTS
 from app.games.darkest_night.describe import describe_event, page_extras
 from app.games.darkest_night.engine import RULES, Ctx, apply
 from app.games.darkest_night.events import HERO_CHANGED_VERSION, HERO_STATS
+from app.games.darkest_night.guide import guide_step
 from app.games.darkest_night.options import OPTIONS, check_seats, describe_options, hero_slots
 from app.games.darkest_night.rules.any_time import ANY_TIME
 from app.games.darkest_night.rules.common import hero_name
@@ -25,6 +29,7 @@ from app.games.darkest_night.view import TITLES, event_view, secrets, view
 from app.kernel.flow import RESUME_OP, Decision, FlowGame
 from app.kernel.flow.records import WAITING_EVENT, WAITING_VERSION
 from app.kernel.types import (
+    Budget,
     Choice,
     Event,
     Outcome,
@@ -236,6 +241,13 @@ class DarkestNight(FlowGame):
         """The map's location, blight or hero a choice acts on (``targets.py``)."""
         return choice_target(choice)
 
+    def guide_step(self, state: State, prompt: Prompt) -> str | None:
+        """The step of a turn a required prompt belongs to, for a first game's guide
+        (``guide.py``; issue 28): "any time" offers have none."""
+        if not prompt.required:
+            return None
+        return guide_step(state.phase, state.step, state.decision)
+
     def bot_choice(self, state: State, prompt: Prompt, rng: random.Random) -> Choice | None:
         """The heuristic bot (``bot/``) for a seat handed to it: a hero player's seat, or
         the Necromancer player's seat (DN 20.3: his moves and the map cards he plays). It
@@ -243,6 +255,21 @@ class DarkestNight(FlowGame):
         if not prompt.required or not prompt.choices:
             return None
         return choose(state, prompt, rng)
+
+    def determinize(self, state: State, seat: Any, rng: random.Random) -> State:
+        """A world ``seat`` cannot tell from the table (``bot/worlds.py``): every deck's
+        order and every hero's power deck redrawn, and the Necromancer player's hand for
+        any other seat (DN 20.3.1)."""
+        return determinize(state, seat, rng)
+
+    def value(self, state: State, seat: Any) -> float:
+        """The heroes' chance to win read from the board (``bot/standing.py``); the
+        Necromancer player's seat wins when they lose (DN 20.3)."""
+        return standing_value(state, seat)
+
+    def search_budget(self, state: State, prompt: Prompt) -> Budget | None:
+        """Where the strong bot thinks (``bot/standing.py``)."""
+        return search_budget(state, prompt)
 
 
 RETIRED_EVENTS = {"FlowSet": 1}

@@ -32,12 +32,18 @@ D = TypeVar("D", bound="Decision")
 @dataclass(frozen=True, kw_only=True)
 class Decision:
     """A pending question. ``seat`` is the seat asked; when several seats are asked at
-    once (the first to answer decides) ``seats`` lists them and ``seat`` is ``"any"``."""
+    once ``seats`` lists them and ``seat`` is ``"any"`` (``first_answer_decides`` says
+    whether one answer settles it for all)."""
 
     kind: ClassVar[str] = ""
     """The published name of this kind of decision (the record's ``kind``)."""
     version: ClassVar[int] = 1
     """The version of this kind's record shape (raise it, and add an upcaster, on a change)."""
+    first_answer_decides: ClassVar[bool] = False
+    """Asked of several seats at once, is the first answer the question's answer for them
+    all (who takes the next turn, DN 6.0)? If not, each asked seat answers for itself, the
+    rules asking again the seats left (simultaneous action points, an initiative cut): the
+    table waits for each. Its prompts say so (``Prompt.any_one``)."""
     refusals: ClassVar[dict[str, str]] = {}
     """The rule a command of a type this question did not offer breaks, by command type
     ("a move ends on an open square within speed (AtD L80)"): a refusal's words, known

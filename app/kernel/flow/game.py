@@ -141,12 +141,14 @@ class FlowGame(RulesFold, GameBase):
             if d is not None:
                 rule = self.rules.decisions[d.kind]
                 greyed: tuple[Any, ...] | None = None
+                any_one = d.first_answer_decides and len(d.asked) > 1
                 for seat in d.asked:
                     choices = self.seat_choices(state, d, seat)
                     if choices:
                         if greyed is None:
                             greyed = tuple(rule.unavailable(state, d)) if rule.unavailable else ()
-                        out.append(Prompt(seat, self.prompt_title(state, d, seat), tuple(choices), greyed))
+                        title = self.prompt_title(state, d, seat)
+                        out.append(Prompt(seat, title, tuple(choices), greyed, any_one=any_one))
             windows = self.rules.windows.values()
             for seat in self.window_seats(state):
                 for window in windows:

@@ -6,8 +6,9 @@
    sectors: 1–6 clockwise or counter-clockwise (DO L169-171), the short way otherwise.
    The Underworld's vortices (chapter 4) glide from their old spaces to their new ones the
    round the middle ring (DO L534-535): each is remembered by its place in the list.
-   Also: a lit element's choices and costs as a tip on hover or focus, and on a narrow
-   screen the scrolling map starts with this page's hero in view. */
+   Also: a lit element's choices and costs as a tip on hover or focus, on a narrow
+   screen the scrolling map starts with this page's hero in view, and in one column the
+   market starts folded. */
 (function () {
   "use strict";
   if (window.umbraDarkOmenBoard) return; // a swapped fragment may bring this script again
@@ -127,10 +128,25 @@
   document.addEventListener("mouseover", onPoint);
   document.addEventListener("focusin", onPoint);
 
+  // One column (a phone): the market's stock, open for the page's shopper, starts folded
+  // when it first appears (its buy buttons are its prices, not the side panel's choices),
+  // so the hero's sheet follows the map; once there, the reader's open or closed stays
+  // (static/umbra.js keeps a <details> as it was across live updates).
+  var ONE_COLUMN = "(max-width: 900px)";
+  var hadMarket = false;
+  function foldNewMarket() {
+    var market = document.getElementById("do-market-stock");
+    if (market && !hadMarket && window.matchMedia && window.matchMedia(ONE_COLUMN).matches) market.open = false;
+    hadMarket = !!market;
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", foldNewMarket);
+  else foldNewMarket();
+
   document.addEventListener("htmx:wsBeforeMessage", function () {
     hideTip();
     before = positions();
     vorticesBefore = vortexSpots();
+    hadMarket = !!document.getElementById("do-market-stock");
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     document.querySelectorAll(".do-turn[data-layer]").forEach(function (g) {
@@ -143,5 +159,6 @@
       if (was) glide(g, was);
     });
     vorticesBefore = {};
+    foldNewMarket();
   });
 })();

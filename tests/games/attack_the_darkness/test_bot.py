@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from app.games.attack_the_darkness import ATTACK_THE_DARKNESS as GAME
+from app.games.attack_the_darkness.bench import clicks_per_turn
 from app.games.attack_the_darkness.bot import bot_pick
 from app.games.attack_the_darkness.bot.threat import incoming
 from app.games.attack_the_darkness.decisions import ClearRoom, Explore, Trade
@@ -50,6 +51,34 @@ def test_the_bot_adds_a_damage_boost_to_a_paid_attack() -> None:
     t.send(0, "add", rc=h1)
     assert C.resources["brutish"].modifier("bonus_damage") == 1
     assert pick(t) == ("add", {"rc": brutish})  # paid already: the +1 damage goes in too
+
+
+def test_the_bot_adds_no_boost_that_would_leave_the_card_unpayable() -> None:
+    """Ponderous pays Charge and asks for a discard; each Shattering (+2 damage) asks for one
+    more. The hand holds two other cards: one Shattering fits, a second would make three
+    discards from two, and the payment could only be taken back with "Back" (the bot then
+    chose the same card again, for ever: the loop of issue 26)."""
+    t = Table(1, classes=["champion"])
+    t.craft(ROW, {0: (1, 1)})
+    t.monster("troll", (2, 1))
+    charge, ponderous, s1, _s2, _, _ = t.hand(
+        0, "charge", "ponderous", "shattering", "shattering", "cleave", "crush"
+    )
+    t.send(0, "play", card=charge)
+    assert pick(t) == ("add", {"rc": ponderous})
+    t.send(0, "add", rc=ponderous)
+    assert pick(t) == ("add", {"rc": s1})
+    t.send(0, "add", rc=s1)
+    assert pick(t) == ("done", {})
+
+
+def test_the_seeds_whose_bot_looped_while_paying_now_end() -> None:
+    """``bench.clicks_per_turn`` left seeds 0 and 3 out: paying card by card, the bot looped
+    (a boost that left the card unpayable, "Back", the same card again). Every game of
+    seeds 0-3 now ends, by either way of paying."""
+    for one_click in (False, True):
+        _, unfinished = clicks_per_turn(range(4), one_click=one_click)
+        assert unfinished == 0, one_click
 
 
 def test_the_bot_adds_no_boost_that_leaves_the_card_unpayable() -> None:

@@ -4,6 +4,7 @@ character opens a defence window for that character's player (AtD L151)."""
 
 from __future__ import annotations
 
+from app.games.attack_the_darkness.describe import describe_event
 from tests.games.attack_the_darkness.harness import Table, types
 from tests.games.attack_the_darkness.positions import (
     FAR,
@@ -178,3 +179,125 @@ def test_a_stunned_monster_does_not_defend() -> None:
     (jab,) = t.hand(0, "jab")
     events = declare(t, 0, jab) + t.send(0, "target", who=kobold)
     assert [(d["amount"], d["saved"]) for d in of_type(events, "Damaged")] == [(2, 0)]
+
+
+# -- an ally's Defense: Armor of Light (AtD L151, L158; facts file §20) ------------------------------
+
+
+def guarded(
+    own: tuple[str, ...], ally: tuple[str, ...], ally_at: tuple[int, int] = (0, 2), **options: str
+) -> tuple[Table, str, list[str], list[str]]:
+    """A Champion holding ``own`` at 0,0 beside an Aura Knight about to take its turn, and a
+    Templar holding ``ally`` at ``ally_at`` (by default 2 squares away: in reach, out of
+    the Knight's); returns the table, the Knight, and the two hands."""
+    t = Table(2, classes=["champion", "templar"], **options)
+    knight, _ = craft(t, ROW, {0: (0, 0), 1: ally_at}, ("aura_knight", (1, 0)), ("ogre", FAR))
+    return t, knight, t.hand(0, *own), t.hand(1, *ally)
+
+
+def test_an_ally_in_reach_may_armor_the_attacked_character() -> None:
+    """AtD L158: Ally is "a friendly target, including the player's character": the Templar
+    2 squares away plays Armor of Light (Defense, reach, 1 ally, 3 Save) on the attacked
+    Champion, whose Block has nothing to pay with (so, in Adventure, its player is not
+    asked): the Knight's 4 comes to 1, and the window closes."""
+    t, knight, _, (armor, pious) = guarded(("block",), ("armor_of_light", "pious"))
+    t.run({"op": "monster_turn", "monster": knight})
+    w = view(t)["waiting"]
+    assert w["kind"] == "defend" and w["seats"] == [1] and w["target"]["id"] == "c0"
+    assert t.choices(0) == [] and offered(t, "defend", 1) == [{"card": armor}]
+    events = defend(t, 1, armor, pious)
+    assert of_type(events, "Guarded") == [{"who": "c0", "save": 3}]
+    assert [(d["who"], d["amount"], d["saved"]) for d in of_type(events, "Damaged")] == [("c0", 1, 3)]
+    assert waiting(t) != "defend" and hp(t, "c1") == hero(t, 1)["max_hp"]
+    (played,) = [e for e in events if e.type == "CardPlayed"]
+    assert describe_event(played) == "Player 2 plays Armor of Light on Player 1 with 1 resource card."
+
+
+def test_the_attacked_player_answers_first_then_the_ally_and_the_saves_add_up() -> None:
+    """Facts file §20: the window asks the attacked player, then the holders of Ally Defense
+    cards; each seat once. Block (3) and Armor of Light (3) together save all 4."""
+    t, knight, (block, red), (armor, pious) = guarded(("block", "pious"), ("armor_of_light", "pious"))
+    t.run({"op": "monster_turn", "monster": knight})
+    assert view(t)["waiting"]["seats"] == [0] and t.choices(1) == []
+    events = defend(t, 0, block, red)
+    assert view(t)["waiting"]["seats"] == [1] and not of_type(events, "Damaged")
+    events = defend(t, 1, armor, pious)
+    assert [(d["amount"], d["saved"]) for d in of_type(events, "Damaged")] == [(0, 4)]
+    assert waiting(t) != "defend"
+
+
+def test_passing_allies_close_the_window_and_the_attack_lands() -> None:
+    """Both asked seats pass: the window closes once, the Knight's 4 lands in full."""
+    t, knight, (block, red), _ = guarded(("block", "pious"), ("armor_of_light", "pious"))
+    t.run({"op": "monster_turn", "monster": knight})
+    t.send(0, "pass")
+    assert view(t)["waiting"]["seats"] == [1] and kinds(t, 1) == {"defend", "pass"}
+    events = t.send(1, "pass")
+    assert damage_to(events, "c0") == [4] and waiting(t) != "defend"
+
+
+def test_in_adventure_an_ally_is_asked_only_with_an_ally_defense_in_reach() -> None:
+    """Facts file §20: Adventure skips seats with nothing playable. A Templar 3 squares away
+    (Armor of Light reaches 2, AtD L88-98), or holding only Reflect (a Defense of itself),
+    or with nothing to pay, is not asked: the attack lands at once."""
+    for ally, at in (
+        (("armor_of_light", "pious"), (0, 3)),
+        (("reflect", "pious", "pious"), (0, 2)),
+        (("armor_of_light",), (0, 2)),
+    ):
+        t, knight, _, _ = guarded((), ally, ally_at=at)
+        events = t.run({"op": "monster_turn", "monster": knight})
+        assert waiting(t) != "defend" and damage_to(events, "c0") == [4], (ally, at)
+
+
+def test_a_cancelled_ally_payment_asks_the_ally_again() -> None:
+    """Back in the payment returns to the same window for the same seat (nothing spent)."""
+    t, knight, _, (armor, _) = guarded((), ("armor_of_light", "pious"))
+    t.run({"op": "monster_turn", "monster": knight})
+    t.send(1, "defend", card=armor)
+    t.send(1, "cancel")
+    w = view(t)["waiting"]
+    assert w["kind"] == "defend" and w["seats"] == [1] and w["target"]["id"] == "c0"
+    assert offered(t, "defend", 1) == [{"card": armor}]
+
+
+def test_facing_the_game_master_an_ally_who_might_guard_is_always_asked() -> None:
+    """Facts file §20: facing a human opponent a pause must tell nothing of a hand, so the
+    Templar (a class that may hold Armor of Light) in reach is asked with an empty hand,
+    offered only to let the attack land; out of reach it is not asked."""
+    t, knight, _, _ = guarded((), (), mode="tabletop", dungeon="random")
+    t.run({"op": "monster_turn", "monster": knight})
+    t.send("gm", "attack", who="c0")
+    assert view(t)["waiting"]["seats"] == [0]
+    t.send(0, "pass")
+    assert view(t)["waiting"]["seats"] == [1] and t.choices(1) == [("pass", {})]
+    events = t.send(1, "pass")
+    assert damage_to(events, "c0") == [4]
+    t, knight, _, _ = guarded((), (), ally_at=(0, 3), mode="tabletop", dungeon="random")
+    t.run({"op": "monster_turn", "monster": knight})
+    t.send("gm", "attack", who="c0")
+    events = t.send(0, "pass")
+    assert damage_to(events, "c0") == [4]
+
+
+def test_in_the_arena_a_team_mate_armors_the_player_an_opponent_attacks() -> None:
+    """AtD L288: seat k plays for team k mod 2; L158: a team mate is an Ally. Seat 0 jabs
+    seat 1; seat 1 passes, then its team mate seat 3, 2 squares away, plays Armor of Light
+    on it (3 Save against the Jab's 2). Seat 2, the attacker's team mate, is never asked,
+    though it holds the card too."""
+    t = Table(4, classes=["champion", "samurai", "templar", "templar"], mode="arena")
+    t.craft(ROW, {0: (4, 1), 1: (5, 1), 2: (6, 2), 3: (7, 1)})
+    t.run({"op": "act", "seat": 0})
+    (jab,) = t.hand(0, "jab")
+    t.hand(1)
+    t.hand(2, "armor_of_light", "pious")
+    armor, pious = t.hand(3, "armor_of_light", "pious")
+    declare(t, 0, jab)
+    t.send(0, "target", who="c1")
+    assert view(t)["waiting"]["seats"] == [1]
+    t.send(1, "pass")
+    assert view(t)["waiting"]["seats"] == [3] and offered(t, "defend", 3) == [{"card": armor}]
+    events = defend(t, 3, armor, pious)
+    assert of_type(events, "Guarded") == [{"who": "c1", "save": 3}]
+    assert [(d["who"], d["amount"]) for d in of_type(events, "Damaged")] == [("c1", 0)]
+    assert waiting(t) != "defend"

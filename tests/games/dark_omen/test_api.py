@@ -123,10 +123,23 @@ def test_bot_seats_play_to_the_end(sqlite_url: str, seats: int, options: dict[st
             assert response.status_code == 200, response.text
         deadline = time.monotonic() + 120
         summary: dict[str, Any] = {}
+        seq, still = -1, time.monotonic()
         while time.monotonic() < deadline:
             summary = fast.get(f"/api/tables/{tid}").json()
             if summary.get("outcome"):
                 break
+            now = fast.get(f"/api/tables/{tid}/events", params={"after": 0, "limit": 1}).json()["seq"]
+            if now != seq:
+                seq, still = now, time.monotonic()
+            elif time.monotonic() - still > 3:
+                # the runaway guard (app/live/bots.py) pauses the bots after 500 moves in a
+                # row, until a person acts: a whole campaign is longer, so the seats are
+                # handed over again, as a game master would
+                for on in (False, True):
+                    fast.post(
+                        f"/api/tables/{tid}/seats/0/bot", json={"on": on}, headers=auth(table["gm_token"])
+                    )
+                still = time.monotonic()
             time.sleep(0.1)
         assert summary.get("outcome", {}).get("result") in ("win", "loss"), summary
         view = fast.get(f"/api/tables/{tid}/view", headers=auth(table["gm_token"])).json()["view"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from app.games.dark_omen import DARK_OMEN, targets
-from app.kernel.types import Choice
+from app.kernel.types import SPECTATOR, Choice
 from tests.games.dark_omen.harness import arranged, choices, enemy, table
 
 
@@ -56,3 +56,19 @@ def test_only_a_move_is_priced() -> None:
     assert targets.priced(s, 0, plain) is plain
     already = Choice("move", {"to": 11}, "Move", "set by the rules")
     assert targets.priced(s, 0, already) is already
+
+
+def test_a_buy_names_its_card_in_the_market_list_while_the_board_shows_it() -> None:
+    """DO L332-333: while someone stands in a town's market every page lists its stock, and
+    a buy stands for its card's price there (the same stock at a Trading Post or a Village,
+    DO L305-306); with no market listed it stands for nothing on the board."""
+    s = arranged(table(seats=2), at=10, gold=9)
+    buy = Choice("buy", {"gear": "g1_w5"}, "Buy Worn Bow for 5 gold")
+    assert targets.choice_target(s, buy) is None
+    s.heroes[1].at = "Hoglichten:market"
+    assert targets.choice_target(s, buy) == "gear:g1_w5"
+    offered = [Choice(t, a, "") for t, a in choices(s, 1) if t == "buy"]
+    assert offered
+    assert [targets.choice_target(s, c) for c in offered] == [f"gear:{c.args['gear']}" for c in offered]
+    stock = {g["id"] for g in DARK_OMEN.view(s, SPECTATOR)["market"]["stock"]}
+    assert {c.args["gear"] for c in offered} <= stock

@@ -174,9 +174,9 @@ def test_attacking_a_blight_costs_secrecy_either_way() -> None:
     t.edit(at("prince", "Village", secrecy=3, grace=4))
     t.edit(lambda s: s.blights.__setitem__("Village", [Blight("b90", "Unholy Aura")]))
     t.begin_turn("prince")
-    t.act("attack", blight="b90")
-    fight = next(c for c in t.choices() if c.args.get("tactic") is None)
-    t.act("resolve_combat", **fight.args, dice=[2])
+    # Strategy (2 dice, free) outdoes no tactic: the attack is fought with it (DN 12.0)
+    events = t.act("attack", blight="b90", dice=[2])  # Strategy 2 − the Aura's 1 (DN 11.2)
+    assert "Prince fights with Strategy" in [e.data["what"] for e in events if e.type == "Automatic"]
     prince = t.hero("prince")
     assert prince.grace == 3 and prince.secrecy == 2  # Unholy Aura's defense: lose 1 grace
     assert t.state.blights["Village"]

@@ -173,9 +173,10 @@ def test_last_gasp_destroying_a_taint_costs_its_defense(last_gasp: bool) -> None
     t.edit(position)
     grace = t.hero("valkyrie").grace
     t.begin_turn("valkyrie")
-    t.act("attack", blight="b90")
-    dice = roll_dice_count(Ctx.reader(t.state), t.hero("valkyrie"), "fight", 1, {"vs": "attack"})
-    t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[6] * dice)
+    # Skewer (2 dice, free) is the one way worth taking: the attack is fought with it at once.
+    dice = roll_dice_count(Ctx.reader(t.state), t.hero("valkyrie"), "fight", 2, {"vs": "attack"})
+    t.act("attack", blight="b90", dice=[6] * dice)
+    assert t.state.last_roll["sources"][0] == ["Skewer", 2]
     assert not t.state.blights["Castle"]
     assert t.hero("valkyrie").grace == grace - (1 if last_gasp else 0)
 

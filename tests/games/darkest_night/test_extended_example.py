@@ -126,9 +126,9 @@ def test_inspire_on_the_valkyrie() -> None:
     assert t.hero("prince").power("prince.inspire").active
     t.act("end_action")
     t.begin_turn("valkyrie")
-    t.act("attack", blight="b92")
-    skewer = next(c for c in t.choices() if c.args.get("tactic") == "valkyrie.skewer")
-    t.act("resolve_combat", **skewer.args)
+    # "She uses her Skewer tactic": free and with more dice than none, it is taken at once.
+    events = t.act("attack", blight="b92")
+    assert "Valkyrie fights with Skewer" in [e.data["what"] for e in events if e.type == "Automatic"]
     assert t.decision.step["dice"] == 1  # Skewer's 2, −1 for the Unholy Aura
     # With Inspire used nothing more can be added: the 4 dice are rolled (issue 11).
     events = t.act("use_boost", power="prince.inspire", dice=[1, 1, 1, 1])

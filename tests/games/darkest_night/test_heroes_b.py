@@ -100,6 +100,12 @@ def detail(t: Table, power: str | None, approach: str = "fight") -> str:
     return next(c.detail for c in t.choices() if c.type == "resolve_combat" and c.args == args)
 
 
+def attack_detail(t: Table, type_: str = "attack", **args: Any) -> str:
+    """The attack's own button: its fight as it will be made (a free tactic that outdoes
+    none is taken without asking, DN 12.0), dice, sources and odds."""
+    return next(c.detail for c in t.choices() if c.type == type_ and c.args == args)
+
+
 def again(t: Table, hero: str) -> list[str]:
     """Give the hero another turn this round (to reach a start-of-turn moment)."""
     t.edit(lambda s: setattr(s.heroes[hero], "turns_left", 1))
@@ -260,9 +266,10 @@ def test_skewer_fights_with_two_dice() -> None:
     t.edit(at("valkyrie", "Village"))
     t.edit(lambda s: s.blights["Village"].append(Blight("b90", "Skeletons")))
     t.begin_turn("valkyrie")
-    t.act("attack", blight="b90")
-    assert detail(t, "valkyrie.skewer").startswith("2 dice vs 5")
-    lines = with_dice(t, "resolve_combat", [2, 5], **tactic(t, "valkyrie.skewer"))
+    assert attack_detail(t, blight="b90").startswith(
+        "fight: 2 dice vs might 5 (Skewer 2 dice) — 56% with Skewer"
+    )
+    lines = with_dice(t, "attack", [2, 5], blight="b90")  # Skewer, free, outdoes no tactic
     assert any("rolls 2, 5" in line for line in lines), lines
     assert t.state.blights["Village"] == []
 
@@ -296,9 +303,8 @@ def test_oath_of_purging_fulfilled_by_destroying_a_blight() -> None:
     assert t.hero("knight").power("knight.oath_of_purging").active
     end_turn(t)
     again(t, "knight")
-    t.act("attack", blight="b90")
-    assert detail(t, "knight.charge").startswith("4 dice vs 5")  # Charge 2 + the Oath's 2
-    with_dice(t, "resolve_combat", [1, 1, 1, 6], **tactic(t, "knight.charge"))
+    assert attack_detail(t, blight="b90").startswith("fight: 4 dice vs might 5")  # Charge 2 + the Oath's 2
+    with_dice(t, "attack", [1, 1, 1, 6], blight="b90")  # Charge, free, outdoes no tactic
     knight = t.hero("knight")
     assert t.state.blights["Village"] == []
     assert knight.grace == 4 and not knight.power("knight.oath_of_purging").active
@@ -343,9 +349,8 @@ def test_oath_of_valor_fulfilled_takes_an_oath_from_the_deck() -> None:
     t.edit(lambda s: s.blights["Village"].append(Blight("b90", "Shroud")))
     t.edit(lambda s: setattr(s.heroes["knight"].power("knight.oath_of_valor"), "active", True))
     t.begin_turn("knight")
-    t.act("attack", blight="b90")
-    assert detail(t, "knight.charge").startswith("3 dice vs 5")  # Charge 2 + Valor 1
-    with_dice(t, "resolve_combat", [6, 1, 1], **tactic(t, "knight.charge"))
+    assert attack_detail(t, blight="b90").startswith("fight: 3 dice vs might 5")  # Charge 2 + Valor 1
+    with_dice(t, "attack", [6, 1, 1], blight="b90")
     assert not t.hero("knight").power("knight.oath_of_valor").active
     assert t.decision.kind == "hb_seek_oath"
     offered = {c.args.get("power") for c in t.choices() if c.type == "take_oath"}
@@ -400,9 +405,9 @@ def test_oath_of_vengeance() -> None:
     )
     t.edit(lambda s: setattr(s.heroes["knight"].power("knight.oath_of_vengeance"), "active", True))
     t.begin_turn("knight")
-    t.act("attack_necromancer")
-    assert detail(t, "knight.charge").startswith("4 dice vs 7")  # Charge 2 + Vengeance 2
-    with_dice(t, "resolve_combat", [6, 1, 1, 1], **tactic(t, "knight.charge"))  # the relic: 7
+    # Charge 2 + Vengeance 2, the relic's +1 to the highest die (DN 12.2, 15.2)
+    assert attack_detail(t, "attack_necromancer").startswith("fight only: 4 dice vs 7")
+    with_dice(t, "attack_necromancer", [6, 1, 1, 1])  # the relic: 7
     assert t.state.blights["Castle"] == [] and t.state.result is None
     knight = t.hero("knight")
     assert knight.grace == 4 and knight.sparks == 1
@@ -512,8 +517,8 @@ def test_exemplar_gives_its_target_a_fight_die() -> None:
     t.edit(at("valkyrie", "Village"))
     t.edit(lambda s: s.blights["Village"].append(Blight("b90", "Skeletons")))
     t.begin_turn("valkyrie")
-    t.act("attack", blight="b90")
-    assert detail(t, None).startswith("2 dice")
+    assert "Exemplar +1" in attack_detail(t, blight="b90")
+    assert attack_detail(t, blight="b90").startswith("fight: 3 dice")  # Skewer 2, Exemplar 1
 
 
 def test_take_the_blow_any_time() -> None:
@@ -615,9 +620,8 @@ def test_ride_of_the_slain_moves_and_may_attack() -> None:
     t.begin_turn("valkyrie")
     t.act("power_action", power="valkyrie.ride_of_the_slain", to="Village")
     assert t.decision.kind == "hb_attack"
-    t.act("attack_blight", blight="b90")
-    assert detail(t, "valkyrie.skewer").startswith("3 dice vs 5")  # Skewer 2 + Battle Cry 1
-    with_dice(t, "resolve_combat", [5, 1, 1], **tactic(t, "valkyrie.skewer"))
+    with_dice(t, "attack_blight", [5, 1, 1], blight="b90")  # Skewer, free, outdoes no tactic
+    assert t.state.last_roll["sources"] == [["Skewer", 2], ["Battle Cry", 1]]
     valkyrie = t.hero("valkyrie")
     assert t.state.blights["Village"] == [] and valkyrie.secrecy == 4
     assert valkyrie.power("valkyrie.ride_of_the_slain").exhausted

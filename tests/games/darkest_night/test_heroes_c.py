@@ -388,9 +388,11 @@ def test_alchemist_acid_flask_adds_a_die_against_blights() -> None:
     t.edit(at("alchemist", "Village"))
     t.edit(blights("Village", "Zombies"))
     t.begin_turn("alchemist")
-    t.act("attack", blight="b90")
-    details = sorted(c.detail[:10] for c in t.choices() if c.args.get("tactic") == "alchemist.acid_flask")
-    assert details == ["2 dice vs ", "3 dice vs "]
+    # 3 dice against a blight outdo its 2 and no tactic: the attack is fought so (DN 12.0)
+    attack = choice(t, "attack", blight="b90").detail
+    assert attack.startswith("fight: 3 dice vs might 5 (Acid Flask 3 dice)") and "with Acid Flask" in attack
+    roll(t, "attack", [1, 1, 6], blight="b90")
+    assert t.state.last_roll["sources"] == [["Acid Flask", 3]] and t.state.blights["Village"] == []
 
 
 # -- the Channeler ----------------------------------------------------------------------------
@@ -553,9 +555,9 @@ def test_exorcist_cleansing_flame_heals_on_a_destroyed_blight() -> None:
     t.edit(at("exorcist", "Village", grace=1))
     t.edit(blights("Village", "Zombies"))
     t.begin_turn("exorcist")
-    t.act("attack", blight="b90")
-    assert combat_detail(t, "exorcist.rebuke").startswith("3 dice vs 5")  # 2 + Purifying Rite
-    fight_with(t, "exorcist.rebuke", [5, 1, 1])
+    attack = choice(t, "attack", blight="b90").detail
+    assert attack.startswith("fight: 3 dice vs might 5") and "with Rebuke" in attack  # 2 + Purifying Rite
+    roll(t, "attack", [5, 1, 1], blight="b90")
     assert t.state.blights["Village"] == [] and t.hero("exorcist").grace == 2
 
 
@@ -585,8 +587,7 @@ def test_mercenary_spoils_of_war_and_veteran() -> None:
     t.edit(at("mercenary", "Village"))
     t.edit(blights("Village", "Skeletons"))
     t.begin_turn("mercenary")
-    t.act("attack", blight="b90")
-    fight_with(t, "mercenary.broadsword", [5, 1])
+    roll(t, "attack", [5, 1], blight="b90")  # Broadsword, free, outdoes no tactic (DN 12.0)
     assert t.hero("mercenary").sparks == 1
     t2 = hero_table("mercenary")
     t2.edit(at("mercenary", "Village"))

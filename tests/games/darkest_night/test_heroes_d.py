@@ -169,8 +169,9 @@ def test_ranger_piercing_shot_only_against_blights_and_the_necromancer() -> None
     t.edit(at("ranger", "Village"))
     t.edit(blights("Village", "Zombies"))
     t.begin_turn("ranger")
-    t.act("attack", blight="b90")
-    assert combat_detail(t, "ranger.piercing_shot").startswith("3 dice vs 5")
+    assert choice(t, "attack", blight="b90").detail.startswith(
+        "fight: 3 dice vs might 5 (Piercing Shot 3 dice)"
+    )
     t2 = hero_table("ranger")
     t2.edit(give("ranger", "ranger.piercing_shot"))
     t2.edit(at("ranger", "Village"))
@@ -214,9 +215,11 @@ def test_scholar_thoroughness_searches_with_two_dice_and_find_weakness() -> None
     t2.edit(at("scholar", "Village"))
     t2.edit(blights("Village", "Zombies"))
     t2.begin_turn("scholar")
-    t2.act("attack", blight="b90")
-    details = sorted(c.detail[:10] for c in t2.choices() if c.args.get("tactic") == "scholar.ancient_sword")
-    assert details == ["3 dice vs ", "4 dice vs "]
+    # Ancient Sword's 3 dice against a blight (with Find Weakness) outdo its 2 and no tactic
+    attack = choice(t2, "attack", blight="b90").detail
+    assert (
+        attack.startswith("fight: 4 dice vs might 5 (Ancient Sword 3 dice") and "with Ancient Sword" in attack
+    )
 
 
 # -- the Scout --------------------------------------------------------------------------------

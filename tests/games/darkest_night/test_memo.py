@@ -264,7 +264,7 @@ def test_the_choices_made_once_stay_as_made_along_games() -> None:
     auto-pass toggle are made once and offered in every prompt: playing games (any-time
     commands too, which hand a choice's own arguments to the rules) changes none of them."""
     from app.games.darkest_night.content import LOCATIONS
-    from app.games.darkest_night.rules import actions, autopass, dice
+    from app.games.darkest_night.rules import actions, autopass
 
     shared = [
         actions.HIDE,
@@ -277,7 +277,6 @@ def test_the_choices_made_once_stay_as_made_along_games() -> None:
         autopass.AUTO_PASS_OFF,
         *(actions.travel_choice(location) for location in LOCATIONS),
         *(actions.meditate_choice(sparks) for sparks in range(4)),
-        *(dice.spark_choice(sparks) for sparks in range(1, 4)),
     ]
     made = repr(shared)
     for seed in (2, 13):
@@ -312,14 +311,11 @@ def test_the_choices_kept_by_what_they_read_are_those_made_afresh() -> None:
 
 
 def test_the_choices_made_once_per_number_are_those_made_afresh() -> None:
-    from app.games.darkest_night.rules import actions, dice
+    from app.games.darkest_night.rules import actions
 
     for sparks in range(4):
         detail = f"gain a spark ({sparks}/3)" if sparks < 3 else "you already have 3 sparks"
         assert actions.meditate_choice(sparks) == Choice("meditate", {}, "Meditate", detail)
-        assert dice.spark_choice(sparks) == Choice(
-            "spend_spark", {}, "Spend a spark: +1 die", f"{sparks} left (DN 4.2)"
-        )
 
 
 def test_a_yield_made_once_per_loss_is_the_one_made_afresh() -> None:

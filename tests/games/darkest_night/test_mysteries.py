@@ -173,7 +173,7 @@ def test_defiled_shrine_example() -> None:
     strategy = next(c for c in combat if c.args["tactic"] == "prince.strategy")
     assert strategy.detail.startswith("2 dice vs 4")
     t.act("resolve_combat", **strategy.args)
-    events = t.act("spend_spark", dice=[2, 3, 5])  # the last spark: the roll follows
+    events = t.act("roll_dice", sparks=1, dice=[2, 3, 5])
     lines = t.log(events)
     assert "The heroes gain 1 clue, now 1." in lines
     assert "Prince gains a Treasure Chest." in lines

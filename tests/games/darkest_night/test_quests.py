@@ -175,7 +175,7 @@ def test_with_two_dice_the_placer_chooses() -> None:
     )
     t.begin_turn("prince")
     run_steps(t, [{"op": "draw_quest", "hero": "prince"}])
-    t.act("spend_spark", dice=[3, 5])  # the last spark: the roll follows
+    t.act("roll_dice", sparks=1, dice=[3, 5])
     assert {c.args["location"] for c in t.choices() if c.type == "place_quest"} == {"Forest", "Swamp"}
     t.act("place_quest", location="Swamp")
     assert t.state.quests[0].location == "Swamp"
@@ -196,8 +196,7 @@ def test_zombie_horde_druid_example() -> None:
     # an elude roll only, against the horde's awareness 3
     assert {c.args.get("approach") for c in t.choices() if c.type == "resolve_combat"} == {"elude"}
     t.act("resolve_combat", approach="elude", tactic=None, option=0)
-    t.act("spend_spark")
-    events = t.act("spend_spark", dice=[5, 3, 1, 1])  # the last spark: the roll follows
+    events = t.act("roll_dice", sparks=2, dice=[5, 3, 1, 1])
     assert t.state.last_roll["dice"] == 4
     lines = t.log(events)
     assert "Prince advances a quest to 3." in lines

@@ -78,7 +78,7 @@ def test_a_spark_adds_a_die_before_the_roll() -> None:
     t.edit(lambda s: (setattr(s.heroes["valkyrie"], "sparks", 1), setattr(s.heroes["valkyrie"], "grace", 2)))
     t.begin_turn("valkyrie")
     t.act("pray")
-    t.act("spend_spark", dice=[1, 2, 4])  # the last spark: nothing more to add, it rolls
+    t.act("roll_dice", sparks=1, dice=[1, 2, 4])
     assert t.state.last_roll["dice"] == 3
     assert t.hero("valkyrie").sparks == 0 and t.hero("valkyrie").grace == 3
 
@@ -98,10 +98,8 @@ def test_at_least_one_die() -> None:
     )
     t.begin_turn("valkyrie")
     attack = next(c for c in t.choices() if c.type == "attack" and "Skeletons" in c.label)
-    t.act("attack", **attack.args)
-    fight = next(c for c in t.choices() if c.args.get("tactic") is None and c.type == "resolve_combat")
-    assert fight.detail.startswith("1 die")
-    t.act("resolve_combat", **fight.args, dice=[6])
+    assert attack.detail.startswith("fight: 1 die")  # Skewer's 2, −2 for the two Auras
+    t.act("attack", **attack.args, dice=[6])
     assert not any(b.type == "Skeletons" for b in t.state.blights["Castle"])
 
 

@@ -284,10 +284,9 @@ def test_attacking_the_necromancer_costs_a_secrecy_either_way() -> None:
     t.edit(lambda s: (setattr(s, "necromancer", "Village"), setattr(s.heroes["prince"], "secrecy", 4)))
     t.edit(lambda s: s.blights.__setitem__("Village", [Blight("b90", "Skeletons")]))
     t.begin_turn("prince")
-    t.act("attack_necromancer")
     # Start of turn with him here already cost 1 (DN 10.0).
     before = t.hero("prince").secrecy
-    t.act("resolve_combat", approach="fight", tactic=None, option=0, dice=[6])
+    t.act("attack_necromancer", dice=[6, 6])  # Strategy's 2 dice, no relic: no 7
     t.act("spend_grace")  # the failed fight's wound (DN 12.2) comes first
     assert t.hero("prince").secrecy == before - 1
 
@@ -329,9 +328,10 @@ def test_refusing_the_relic_is_asked_only_when_it_could_be_handed_on() -> None:
     assert t.hero("prince").item("i90").locked
 
 
-def test_a_charm_given_away_after_the_roll_lets_the_roll_resolve() -> None:
+def test_a_charm_given_away_after_the_roll_stays_within_reach() -> None:
     """DN 14.3.2, 15.1: after the roll, before its effects, the Charm is given to another
-    hero: nothing is left to use on the roll, so it resolves without another question."""
+    hero here, who may give it back at any time: the roll still waits, "Keep the roll" its
+    one listed answer; kept, it resolves."""
     t = Table.start()
     t.edit(quiet).edit(lambda s: s.heroes["prince"].items.append(Item("i90", "charm")))
     t.begin_turn("prince")
@@ -352,4 +352,11 @@ def test_a_charm_given_away_after_the_roll_lets_the_roll_resolve() -> None:
     assert t.decision.kind == "after_roll"
     grace = t.hero("prince").grace
     t.act("give_item", hero="prince", item="i90", to="seer")
+    assert t.decision.kind == "after_roll"
+    assert [c.type for c in t.choices() if c.type in ("accept_roll", "use_roll_item")] == ["accept_roll"]
+    assert any(
+        c.type == "give_item" and c.args == {"hero": "seer", "item": "i90", "to": "prince"}
+        for c in t.choices()
+    )
+    t.act("accept_roll")
     assert t.decision.kind != "after_roll" and t.hero("prince").grace == grace - 1

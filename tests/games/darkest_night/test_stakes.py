@@ -4,7 +4,7 @@ says what success and failure do and lists every modifier with its source."""
 from __future__ import annotations
 
 from app.games.darkest_night import DARKEST_NIGHT
-from app.games.darkest_night.state import Blight, State
+from app.games.darkest_night.state import Blight, Item, State
 from tests.games.darkest_night.harness import Table, run_steps
 
 
@@ -84,11 +84,34 @@ def test_a_secrecy_loss_is_named_as_the_failure() -> None:
     assert title(t) == "Shaman: Elude the Scout"
 
 
+def test_attacking_the_necromancer_shows_its_odds_as_every_roll_does() -> None:
+    """DN 12.2, 15.2: the attack's button states the fight as other rolls do: its dice with
+    their sources, the Holy Relic's +1, and the odds ("vs 7" alone told nothing); without a
+    relic, 0% and why."""
+    t = shaman_in_the_village()
+    t.edit(lambda s: setattr(s, "necromancer", "Village"))
+    t.begin_turn("shaman")
+    offer = detail(t, "attack_necromancer")
+    assert offer.startswith(
+        "fight only: 2 dice vs 7 (Spirit Strike 2 dice) — 0% with Spirit Strike: "
+        "only a Holy Relic's +1 reaches 7;"
+    ), offer
+    t.edit(lambda s: s.heroes["shaman"].items.append(Item("i90", "holy_relic")))
+    offer = detail(t, "attack_necromancer")
+    assert offer.startswith(
+        "fight only: 2 dice vs 7 (Spirit Strike 2 dice, Holy Relic +1 to the highest die) "
+        "— 31% with Spirit Strike;"
+    ), offer
+
+
 def test_attacking_the_necromancer_is_titled_fight_and_says_what_is_at_stake() -> None:
     """DN 8.0, 12.2: attacking him allows no elude; the prompt says so and names the wound
     and the secrecy lost either way."""
     t = shaman_in_the_village()
     t.edit(lambda s: setattr(s, "necromancer", "Village"))
+    # An artifact's tactic (using it locks it, DN 15.1) beside Spirit Strike: a real choice.
+    warhammer = {"card": "artifact.warhammer_of_kings", "exhausted": False, "active": False, "target": None}
+    t.edit(lambda s: s.heroes["shaman"].items.append(Item("i99", "artifact", data=warhammer)))
     t.begin_turn("shaman")
     offer = detail(t, "attack_necromancer")
     assert "fail: a wound" in offer and "−1 secrecy either way" in offer

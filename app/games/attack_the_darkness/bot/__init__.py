@@ -56,14 +56,17 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
     if kind == "act":
         return act(s, int(seat), ch, rng)
     if kind == "pay":
-        mods = by_type(ch, "modify")
-        if mods:
-            return mods[0]
+        # Every card added must leave the payment completable: no choice is ever taken back
+        # but by "Back", and "Back" then the same card again is a loop.
+        for mod in by_type(ch, "modify"):
+            with_mod = [*d.equipment, mod.args["item"]]  # type: ignore[union-attr]
+            if payment_plan(s, int(seat), d.card, list(d.rcs), with_mod) is not None:  # type: ignore[union-attr]
+                return mod
         done = by_type(ch, "done")
         if done:
             boost = booster(s, int(seat), d, ch)
             return boost if boost is not None else done[0]
-        plan = payment_plan(s, int(seat), d.card, list(d.rcs))  # type: ignore[union-attr]
+        plan = payment_plan(s, int(seat), d.card, list(d.rcs), list(d.equipment))  # type: ignore[union-attr]
         wanted = {s.cards[r] for r in plan or []}
         for c in by_type(ch, "add"):
             if s.cards[c.args["rc"]] in wanted:

@@ -24,9 +24,9 @@ BOOSTS = ("bonus_damage", "multiplier", "stun_target", "immobilize_target")
 def booster(s: State, seat: int, d: Any, ch: tuple[Choice, ...]) -> Choice | None:
     """Once an attack is paid, resource cards that make it hit harder go in too: the start
     and end steps refill the hand anyway (AtD L267, L269). Not at the cost of HP the
-    character can ill afford, nor of a discard from a small hand, nor one that leaves the
-    card unpayable (its discard would eat the hand the condition needs, AtD L140): the bot
-    would go back and pay the same way again, for ever."""
+    character can ill afford, nor of a discard from a small hand, nor when its condition
+    could not be met with the card's own (two Shattering, each a discard, beside Ponderous's:
+    the card would be left unpayable, and paying has no "take it back" but "Back")."""
     card = action(s, d.card)
     if "attack" not in card.types:
         return None

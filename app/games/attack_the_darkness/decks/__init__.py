@@ -40,7 +40,7 @@ def deck_problems(
     are checked (AtD L315-327; Arena bans AtD L297): a deck builder lists them all."""
     out: list[RuleError] = []
     if cls not in content.classes:
-        return [RuleError("unknown_class", f"{cls!r} is not one of the seven classes (AtD L57-66)")]
+        return [RuleError("unknown_class", f"{cls!r} is not one of the seven classes (AtD L58-66)")]
     klass = content.classes[cls]
     for card, n in [*resources.items(), *actions.items()]:
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
@@ -131,7 +131,7 @@ def sample_deck(content: Content, cls: str, *, arena: bool = False) -> tuple[dic
 
 
 def seat_classes(options: dict[str, Any], n: int) -> list[str]:
-    """Each seat's class: its pick, or the next class nobody picked (AtD L57-66)."""
+    """Each seat's class: its pick, or the next class nobody picked (AtD L58-66)."""
     picks = list(options.get("class", [])) + [None] * n
     free = [x for x in CLASS_IDS if x not in picks[:n]] or list(CLASS_IDS)
     classes = []

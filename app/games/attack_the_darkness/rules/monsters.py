@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.attack_the_darkness.content import load
-from app.games.attack_the_darkness.decisions import Defend, GmMonster
+from app.games.attack_the_darkness.decisions import GmMonster
 from app.games.attack_the_darkness.engine import RULES, Ctx
 from app.games.attack_the_darkness.grid import Square, chebyshev, in_distance, path_distances
-from app.games.attack_the_darkness.rules.defence import can_defend
+from app.games.attack_the_darkness.rules.defence import open_defence_window
 from app.games.attack_the_darkness.rules.health import char_save, damage, monster_save, penalty
 from app.games.attack_the_darkness.rules.movement import move_squares
 from app.games.attack_the_darkness.rules.populating import enter_monsters
@@ -144,8 +144,9 @@ def monster_move(ctx: Ctx, mid: str, behaviour: str) -> None:
 
 @step("monster_attack", "monster")
 def monster_attack(ctx: Ctx, st: Step) -> None:
-    """One attack at the best target in range; a character gets a defence window first
-    (AtD L151; facts file §20: skipped in Adventure when nothing is playable)."""
+    """One attack at the best target in range; a character's defence window comes first
+    (AtD L151, L158; facts file §20: in Adventure only the seats with something playable
+    are asked)."""
     s = ctx.s
     mid = st["monster"]
     if mid not in s.monsters or s.monsters[mid].stunned > s.round:
@@ -155,11 +156,9 @@ def monster_attack(ctx: Ctx, st: Step) -> None:
         return
     hit = {"op": "hit", "source": mid, "target": target}
     if target.startswith("c"):
-        seat = int(target[1:])
-        if s.tabletop or can_defend(s, seat):
-            ctx.ask(Defend(seat=seat, attacker=mid, target=target, resume=hit))
-            return
-    ctx.then([hit])
+        open_defence_window(ctx, mid, target, hit)
+    else:
+        ctx.then([hit])
 
 
 @step("hit", "source", "target")
@@ -230,7 +229,7 @@ def resolve_gm_monster(ctx: Ctx, d: GmMonster, type_: str, args: dict[str, Any])
     }
     ctx.then([again])
     if target.startswith("c"):
-        ctx.ask(Defend(seat=int(target[1:]), attacker=d.monster, target=target, resume=hit_step))
+        open_defence_window(ctx, d.monster, target, hit_step)
     else:
         ctx.then([hit_step])
 

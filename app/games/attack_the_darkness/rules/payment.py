@@ -169,10 +169,13 @@ def mods_payable(s: State, seat: int, d: Pay) -> bool:
     return len(discardable(s, seat, card, taken)) >= need
 
 
-def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None) -> list[str] | None:
+def payment_plan(
+    s: State, seat: int, card: str, chosen: list[str] | None = None, equipment: list[str] | None = None
+) -> list[str] | None:
     """The fewest resource cards (adding the most useful first) that pay for ``card`` and
-    leave its condition payable; None when none do: the card is not offered (AtD L140, L143).
-    Remembered by everything it reads (the prompts and the bot ask it many times a turn)."""
+    leave its condition payable (and the discards of the ``equipment`` added to it); None
+    when none do: the card is not offered (AtD L140, L143). Remembered by everything it
+    reads (the prompts and the bot ask it many times a turn)."""
     ch = s.chars[seat]
     cards = s.cards
     immobilized = s.arena and ch.statuses.get("immobilized", 0) > s.round
@@ -181,6 +184,7 @@ def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None
         card,
         cards[card],
         tuple(chosen or ()),
+        tuple((e, cards[e]) for e in equipment or ()),
         tuple((c, cards[c]) for c in ch.hand_a),
         tuple((r, cards[r]) for r in ch.hand_r),
         s.leftover.get(str(seat), 0),
@@ -189,7 +193,7 @@ def payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None
     )
     found = _PLANS.get(key, _UNKNOWN)
     if found is _UNKNOWN:
-        found = _payment_plan(s, seat, card, chosen)
+        found = _payment_plan(s, seat, card, chosen, equipment)
         if len(_PLANS) > 50_000:
             _PLANS.clear()
         _PLANS[key] = found
@@ -200,7 +204,9 @@ _PLANS: dict[tuple[object, ...], object] = {}
 _UNKNOWN = object()
 
 
-def _payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = None) -> list[str] | None:
+def _payment_plan(
+    s: State, seat: int, card: str, chosen: list[str] | None = None, equipment: list[str] | None = None
+) -> list[str] | None:
     ac = action(s, card)
     chosen = list(chosen or [])
     usable = [r for r in s.chars[seat].hand_r if rc_usable(s, r, ac) and r not in chosen]
@@ -212,11 +218,12 @@ def _payment_plan(s: State, seat: int, card: str, chosen: list[str] | None = Non
             r,
         ),
     )
+    mods = list(equipment or [])
     extra: list[str] = []
     for r in [None, *ranked]:
         if r is not None:
             extra.append(r)
-        if payment_ok(s, seat, Pay(seat=seat, card=card, rcs=chosen + extra)):
+        if payment_ok(s, seat, Pay(seat=seat, card=card, rcs=chosen + extra, equipment=mods)):
             return extra
     return None
 
@@ -307,7 +314,11 @@ def resolve_pay(ctx: Ctx, d: Pay, type_: str, args: dict[str, Any]) -> None:
         else:
             assert d.resume is not None
             r = d.resume
-            attacker = r["source"] if "source" in r else f"c{r['seat']}"
-            ctx.ask(Defend(seat=seat, attacker=attacker, target=r.get("target", r.get("who", "")), resume=r))
+            if "attacker" in r:  # the window's step (rules/defence.py)
+                attacker, target = r["attacker"], r["target"]
+            else:  # a window opened before allies were asked: the attack step itself
+                attacker = r["source"] if "source" in r else f"c{r['seat']}"
+                target = r.get("target", r.get("who", ""))
+            ctx.ask(Defend(seat=seat, attacker=attacker, target=target, resume=r))
         return
     declare_card(ctx, d)

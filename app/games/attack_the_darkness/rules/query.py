@@ -2,14 +2,15 @@
 with them): who a combatant is (``"c0"`` a seat's character, ``"m5"`` a monster), where it
 stands, whether it is alive (AtD L69, L72), whose side it is on (a dominated monster fights
 for the characters, AtD L75; teams in the Arena, AtD L288), line of sight (AtD L97-101),
-and which parts of an action card resolve on its player's own turn (AtD L145-155)."""
+whether a card's part may target a combatant (AtD L88-98, L156-158), and which parts of an
+action card resolve on its player's own turn (AtD L145-155)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.games.attack_the_darkness.content import TIMING_TYPES, ActionCard, load
-from app.games.attack_the_darkness.grid import Square, line_of_sight
+from app.games.attack_the_darkness.content import TIMING_TYPES, ActionCard, Part, load
+from app.games.attack_the_darkness.grid import Square, chebyshev, in_distance, line_of_sight
 from app.games.attack_the_darkness.state import State
 
 C = load()
@@ -64,6 +65,26 @@ def occupied(s: State) -> set[Square]:
 
 def can_see(s: State, a: Square, b: Square) -> bool:
     return line_of_sight(s.open_squares(), a, b)
+
+
+def target_ok(s: State, actor: str, part: Part, who: str, extra: int = 0) -> bool:
+    """A target meets the part's side, distance and line of sight (AtD L88-98, L156-158);
+    an unconscious character cannot be attacked (AtD L69)."""
+    a, b = pos(s, actor), pos(s, who)
+    if a is None or b is None:
+        return False
+    if part.side == "enemy":
+        if not is_enemy(s, actor, who) or not alive(s, who):
+            return False
+    elif part.side == "ally":
+        if is_enemy(s, actor, who):
+            return False
+        if part.type in ("attack", "command") and not alive(s, who):
+            return False
+    if who == actor:
+        return part.distance in ("melee", "reach", "self") or part.side == "ally"
+    d = chebyshev(a, b)
+    return in_distance(part.distance, d, extra if part.type == "attack" else 0) and can_see(s, a, b)
 
 
 def action(s: State, instance: str) -> ActionCard:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.attack_the_darkness.content import ActionCard, Part, load
-from app.games.attack_the_darkness.decisions import Area, Defend, Target
+from app.games.attack_the_darkness.decisions import Area, Target
 from app.games.attack_the_darkness.engine import RULES, Ctx
-from app.games.attack_the_darkness.grid import Square, area_boxes, chebyshev, in_distance
+from app.games.attack_the_darkness.grid import Square, area_boxes, chebyshev
+from app.games.attack_the_darkness.rules.defence import open_defence_window
 from app.games.attack_the_darkness.rules.effects import apply_effects, play_parts
 from app.games.attack_the_darkness.rules.query import (
     alive,
@@ -21,6 +22,7 @@ from app.games.attack_the_darkness.rules.query import (
     is_enemy,
     own_turn_parts,
     pos,
+    target_ok,
     who_name,
 )
 from app.games.attack_the_darkness.state import State
@@ -35,26 +37,6 @@ def reach_bonus(s: State) -> int:
     if s.play is None:
         return 0
     return sum(C.resources[s.cards[r]].modifier("reach") for r in s.play.rcs)
-
-
-def target_ok(s: State, actor: str, part: Part, who: str, extra: int = 0) -> bool:
-    """A target meets the part's side, distance and line of sight (AtD L88-98, L156-158);
-    an unconscious character cannot be attacked (AtD L69)."""
-    a, b = pos(s, actor), pos(s, who)
-    if a is None or b is None:
-        return False
-    if part.side == "enemy":
-        if not is_enemy(s, actor, who) or not alive(s, who):
-            return False
-    elif part.side == "ally":
-        if is_enemy(s, actor, who):
-            return False
-        if part.type in ("attack", "command") and not alive(s, who):
-            return False
-    if who == actor:
-        return part.distance in ("melee", "reach", "self") or part.side == "ally"
-    d = chebyshev(a, b)
-    return in_distance(part.distance, d, extra if part.type == "attack" else 0) and can_see(s, a, b)
 
 
 def legal_targets(s: State, actor: str, part: Part, exclude: list[str] = ()) -> list[str]:  # type: ignore[assignment]
@@ -209,8 +191,9 @@ def resolve_area(ctx: Ctx, d: Area, type_: str, args: dict[str, Any]) -> None:
 
 @step("affect", "seat", "part", "who", "defended")
 def affect(ctx: Ctx, st: Step) -> None:
-    """A part's effects on one target. An Arena opponent first gets a defence window; then
-    distance and LOS are checked again (facts file §20)."""
+    """A part's effects on one target. An Arena opponent first gets a defence window (and
+    its team mates theirs, AtD L158); then distance and LOS are checked again (facts file
+    §20)."""
     s = ctx.s
     seat, who = st["seat"], st["who"]
     if s.play is None or not (alive(s, who) or who.startswith("c")):
@@ -224,8 +207,7 @@ def affect(ctx: Ctx, st: Step) -> None:
         and is_enemy(s, me, who)
         and s.chars[int(who[1:])].hp > 0
     ):
-        resume = dict(st) | {"defended": True}
-        ctx.ask(Defend(seat=int(who[1:]), attacker=me, target=who, resume=resume))
+        open_defence_window(ctx, me, who, dict(st) | {"defended": True})
         return
     if part.side != "area" and not target_ok(s, me, part, who, reach_bonus(s)):
         ctx.emit("Missed", attacker=me, target=who)

@@ -137,7 +137,7 @@ def team_choices(s: State, c: Content, h: Hero) -> list[Choice]:
 
 def battle_choices(s: State, c: Content, h: Hero) -> list[Choice]:
     """The boost window (DO L404-406): 2 MP for +1 on one of your dice, never past 6; the
-    Courage potion sets a die to 7 (DO L268); in a team only your contributed die(s)."""
+    Courage potion sets a die to 7 (DO L273); in a team only your contributed die(s)."""
     p = h.pending
     assert isinstance(p, Battle)
     seat = h.seat
@@ -281,7 +281,7 @@ def do_boost(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 
 @action("courage")
 def do_courage(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
-    """Courage: set one attack die to 7 (DO L268), brewed from a blue and a yellow herb."""
+    """Courage: set one attack die to 7 (DO L273), brewed from a blue and a yellow herb."""
     h = ctx.s.heroes[seat]
     tokens = [
         next(t for t in h.inventory if face(ctx.c, t) == "herb_blue"),

@@ -1,4 +1,4 @@
-"""Dice battles, as pure functions (DO L398-473, facts §15): who strikes whom, in what order.
+"""Dice battles, as pure functions (DO L399-473, facts §15): who strikes whom, in what order.
 
 The attack roll pairs the enemy's dice and the heroes' dice highest to highest; the higher
 die of a pair makes a damage roll (DR), a tie does nothing (DO L403). In a team attack each

@@ -83,7 +83,7 @@ def begin_day(ctx: DoCtx, st: dict[str, Any]) -> None:
 
 
 def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
-    """A random omen of the chapter's level, the boss omen on day 6 (DO L125, L135);
+    """A random omen of the chapter's level, the boss omen on day 6 (DO L125, L134);
     dropped loot still lying goes (DO L245); the omen's own setup."""
     s, c = ctx.s, ctx.c
     lvl = s.chapter or 1
@@ -102,7 +102,7 @@ def draw_omen(ctx: DoCtx, day: int) -> dict[str, int] | None:
 
 
 def story_omen(ctx: DoCtx, day: int) -> str | None:
-    """The omen a story card of this day names (DO L135: "determined by the Story card")."""
+    """The omen a story card of this day names (DO L131: "determined by the Story card")."""
     if quick(ctx.s):
         return None
     for card in ctx.c.story.values():
@@ -195,7 +195,7 @@ def move_meter(ctx: DoCtx, by: int, why: str) -> None:
 
 @RULES.step("end_day")
 def end_day(ctx: DoCtx, st: dict[str, Any]) -> None:
-    """An unfinished omen fails at day end (DO L138); after day 6 the chapter ends."""
+    """An unfinished omen fails at day end (DO L136); after day 6 the chapter ends."""
     s, c = ctx.s, ctx.c
     last = s.day >= days_in_chapter(s)
     if s.omen is not None and s.omen.status == "active":
@@ -214,7 +214,7 @@ def end_day(ctx: DoCtx, st: dict[str, Any]) -> None:
 
 
 def check(ctx: DoCtx) -> None:
-    """After every step: an omen's mission met pays at once (DO L138); a fully dark meter
+    """After every step: an omen's mission met pays at once (DO L136); a fully dark meter
     loses the campaign (DO L42)."""
     s, c = ctx.s, ctx.c
     if s.result is not None or s.chapter is None:

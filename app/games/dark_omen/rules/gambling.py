@@ -19,7 +19,7 @@ from app.kernel.types import Choice
 
 
 def draugr_score(dice: list[int]) -> int:
-    """The sum with 3s counting zero (DO L346)."""
+    """The sum with 3s counting zero (DO L344)."""
     return sum(d for d in dice if d != 3)
 
 
@@ -203,7 +203,7 @@ def end_turn(ctx: DoCtx, seat: int) -> None:
     ctx.emit("PendingCleared", seat=seat)
     table = ctx.s.gambles[str(host)]
     if table.game == "draugr" and shoots_the_moon(p.dice):
-        finish_gamble(ctx, host)  # Shooting the Moon: no further play (DO L345)
+        finish_gamble(ctx, host)  # Shooting the Moon: no further play (DO L346)
     else:
         next_gambler(ctx, host)
 
@@ -247,7 +247,7 @@ def finish_gamble(ctx: DoCtx, host: int) -> None:
 
 @action("draw_die")
 def do_draw_die(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
-    """Hard Life: one more die; 19 or more loses at once (DO L353)."""
+    """Hard Life: one more die; 19 or more loses at once (DO L351)."""
     p = ctx.s.heroes[seat].pending
     assert isinstance(p, Question)
     dice = [*p.dice, d6(ctx)]

@@ -170,6 +170,7 @@ def do_turn(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 
 @action("courage_stone")
 def do_courage_stone(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """The Stone of Courage: an item from the inventory sacrificed for 2 HP (DO L303)."""
     spend_ap(ctx, seat, 1, "Stone of Courage")
     spend_tokens(ctx, seat, [args["token"]], "sacrificed at the Stone of Courage")
     change(ctx, seat, "the Stone of Courage", hp=2)
@@ -177,6 +178,7 @@ def do_courage_stone(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 
 @action("rejuvenate")
 def do_rejuvenate(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """The Stone of Rejuvenation: 2 MP for nothing, once a day (DO L304)."""
     spend_ap(ctx, seat, 1, "Stone of Rejuvenation")
     ctx.emit("Used", seat=seat, key="day:rejuvenation")
     change(ctx, seat, "the Stone of Rejuvenation", mp=2)

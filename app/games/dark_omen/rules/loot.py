@@ -47,7 +47,7 @@ DIRECT_DAMAGE = {"dung": 2, "tick": 1, "stone": 3}
 
 
 def exchange_choices(s: State, c: Content, h: Hero) -> list[Choice]:
-    """Heroes sharing a space swap loot, items and gold freely (DO L260)."""
+    """Heroes sharing a space swap loot, items and gold freely (DO L261)."""
     out = []
     for other in s.heroes:
         if other.seat == h.seat or not other.alive or other.at != h.at:

@@ -48,6 +48,11 @@ def trade_place(s: State, h: Hero) -> str | None:
     return None
 
 
+def stock_on_show(s: State) -> bool:
+    """Someone stands in a town's market: every page lists its stock (DO L332-333)."""
+    return any(isinstance(h.at, str) and h.at.endswith(":market") for h in s.heroes)
+
+
 def price(s: State, c: Content, h: Hero, gid: str) -> int:
     return max(0, int(c.gear[gid]["price"]) - h.discount)
 
@@ -184,6 +189,7 @@ def do_redeem(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 
 @action("sell")
 def do_sell(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """Gear goes back to the deck for 1 gold per level (DO L337)."""
     card = ctx.c.gear[args["gear"]]
     ctx.emit("GearLost", seat=seat, gear=args["gear"], why="sold")
     change(ctx, seat, "a sale", gold=int(card["level"]))

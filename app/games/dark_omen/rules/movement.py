@@ -2,7 +2,7 @@
 for 1 AP, a black line 4 MP more (``stats.obstacle_cost``), towns entered and left by their
 gate and never blocked; Speed and Levity potions (DO L275-276); the hardcore banners'
 Swamplands and Mole Dwarf City (DO L74, L499), the Great Mycelia's vines (DO L498), the
-Mole Dwarf Ruin's bridges (DO L519). The board's geometry and its layers are ``board.py``.
+Mole Dwarf Ruin's bridges (DO L512). The board's geometry and its layers are ``board.py``.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from app.games.dark_omen.rules.creatures import boss_phases
 from app.games.dark_omen.rules.days import blood_choices, omen_choices
 from app.games.dark_omen.rules.death import belongings_choices, new_character_choices, out_of_characters
 from app.games.dark_omen.rules.gambling import gamble_invitations, hard_life_choices, host_choices
-from app.games.dark_omen.rules.heroes import ap_left, ch, change, name_of
+from app.games.dark_omen.rules.heroes import ap_left, ch, change, level, name_of
 from app.games.dark_omen.rules.locations import campfire_choices, location_choices, turn_choices
 from app.games.dark_omen.rules.loot import (
     drop_choices,
@@ -40,13 +40,13 @@ from app.games.dark_omen.rules.loot import (
 )
 from app.games.dark_omen.rules.market import equip_choices, town_choices, trade_choices
 from app.games.dark_omen.rules.movement import move_choices
-from app.games.dark_omen.rules.omens import chill
+from app.games.dark_omen.rules.omens import chill, may_meditate, rule
 from app.games.dark_omen.rules.potions import craft_choices
 from app.games.dark_omen.rules.runes import second_wind
 from app.games.dark_omen.rules.stats import gear_bonus
 from app.games.dark_omen.rules.underworld import camp_choices, underworld_round
 from app.games.dark_omen.state import AP_PER_ROUND, ROUNDS_PER_DAY, Hero, State
-from app.kernel.types import Choice
+from app.kernel.types import Choice, Unavailable
 
 
 @RULES.step("begin_round", "round")
@@ -135,7 +135,26 @@ def act_seat_choices(s: State, d: Act, seat: int) -> list[Choice]:
     return seat_choices(s, load(), int(seat))
 
 
-@RULES.decision(Act, act_choices, seat_choices=act_seat_choices)
+SILENCED = Unavailable("meditate", "Meditate", "the omen forbids meditation today", "DO L135")
+NO_OMEN = Unavailable("meditate", "Meditate", "no omen is active, and meditation needs one", "DO L289")
+NO_BARROWS = Unavailable("search_barrow", "Search for a barrow", "no barrows before chapter 2", "DO L315")
+
+
+def act_unavailable(s: State, d: Act) -> list[Unavailable]:
+    """Actions closed to every hero for now, each greyed out with the rule that closes it
+    (issue 28: "why can't I…?"): meditation without an active omen (DO L289) or on an omen's
+    day of silence (DO L135), and barrows before chapter 2 (DO L315)."""
+    c = load()
+    out: list[Unavailable] = []
+    if not may_meditate(s, c):
+        active = s.omen is not None and s.omen.status == "active"
+        out.append(SILENCED if active and rule(s, c, "silence") else NO_OMEN)
+    if level(s) < 2:
+        out.append(NO_BARROWS)
+    return out
+
+
+@RULES.decision(Act, act_choices, seat_choices=act_seat_choices, unavailable=act_unavailable)
 def resolve_act(ctx: DoCtx, d: Act, type_: str, args: dict[str, Any]) -> None:
     resolve_action(ctx, args["hero"], type_, args)
     second_wind(ctx)

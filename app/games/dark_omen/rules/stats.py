@@ -151,7 +151,7 @@ def damage_bonus(s: State, c: Content, seat: int) -> int:
 
 
 def armor(s: State, c: Content, seat: int) -> int:
-    """The hero's total armour (DO L414); Mountains hardcore: −1 (facts §4: on the total)."""
+    """The hero's total armour (DO L413); Mountains hardcore: −1 (facts §4: on the total)."""
     h = s.heroes[seat]
     total = sum(int((c.gear.get(gid) or {}).get("armor", 0)) for gid in h.equipped.values())
     total += gear_bonus(s, c, seat, "armor") + rune_bonus(s, c, seat, "armor")
@@ -201,7 +201,7 @@ def move_ap(s: State, c: Content, seat: int, to: int | str) -> int:
 
 def bridge_mp(s: State, here: int | str, there: int | str) -> int:
     """The Mole Dwarf Ruin (39 in the Underworld): crossing its bridges, into or out of the
-    ruin, costs 1 MP more, for courage (DO L519-520)."""
+    ruin, costs 1 MP more, for courage (DO L512)."""
     if s.chapter == 4 and isinstance(here, int) and isinstance(there, int) and 39 in (here, there):
         return 1
     return 0
@@ -212,7 +212,8 @@ def hardcore(s: State) -> bool:
 
 
 SAFE_PLACES = ("mole_dwarf_ruin", "ship_wreck")
-"""Places where the region banners do not reach (DO L519, L525)."""
+"""Places where the region banners do not reach: the Mole Dwarf Ruin (DO L512) and the
+Ship Wreck (DO L521)."""
 
 
 def region_at(s: State, c: Content, at: int | str) -> str | None:

@@ -59,7 +59,7 @@ def place_choices(s: State, c: Content, h: Hero, loc: Location) -> list[Choice]:
         case "sacred_grove":
             if h.effects.get("black", 0):
                 out.append(ch("ritual", seat, "Perform the ritual (clears black tokens)"))
-        case "hidden_treasury":
+        case "hidden_treasury":  # two heroes on it open a chamber explored as a barrow (DO L517)
             together = sum(1 for o in s.heroes if o.alive and o.at == h.at)
             if together >= 2 and torch_charges(s, c, h) > 0:
                 out.append(ch("explore_barrow", seat, "Explore the secret chamber (1 AP, a torch charge)"))
@@ -157,7 +157,7 @@ def do_burn_path(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 
 @action("warm")
 def do_warm(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
-    """The permanent camp: +2 MP while on it, once a round (DO L527)."""
+    """The permanent camp: +2 MP while on it, once a round (DO L523)."""
     ctx.emit("Used", seat=seat, key="round:camp")
     change(ctx, seat, "the permanent camp", mp=2)
 
@@ -171,7 +171,7 @@ def do_make_camp(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 
 @action("smithy")
 def do_smithy(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
-    """A torch charge lights the forge, another pays the full repair (DO L523)."""
+    """A torch charge lights the forge, another pays the full repair (DO L519)."""
     spend_ap(ctx, seat, 1, "the Dwarven Smithy")
     spend_torch(ctx, seat)
     spend_torch(ctx, seat)
@@ -219,12 +219,15 @@ def do_blood_bag(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
 
 @action("apothecary")
 def do_apothecary(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """The Ship Apothecary: each AP spent there gives back 2 HP and 1 MP (DO L525)."""
     spend_ap(ctx, seat, 1, "Ship Apothecary")
     change(ctx, seat, "the Ship Apothecary", hp=2, mp=1)
 
 
 @action("well")
 def do_well(ctx: DoCtx, seat: int, args: dict[str, Any]) -> None:
+    """The Well of Fortune: a wish (1 gold) or a plea (2 gold); only a 6 brings gear, of a
+    rolled level for a wish, level 4 for a plea (DO L515)."""
     spend_ap(ctx, seat, 1, "Well of Fortune")
     change(ctx, seat, "a coin in the well", gold=-(2 if args["beg"] else 1))
     roll = d6(ctx)

@@ -173,10 +173,11 @@ def choose_roll(state: State, choices: list[Choice]) -> Choice:
         boost = first(choices, "use_boost")
         if boost is not None and (crucial or chance_now < 50):
             return boost
-    if crucial or wanted:
-        spark = first(choices, "spend_spark")
-        if spark is not None:
-            return spark
+    if crucial or (wanted and not hero.relics()):  # a bearer keeps his sparks for the kill (DN 18.1)
+        # Sparks until the odds reach 70%, all of them on a crucial roll (one choice each).
+        sparks = [c for c in choices if c.type == "roll_dice" and c.args.get("sparks")]
+        if sparks:
+            return sparks[-1] if crucial else next((c for c in sparks if odds(c) >= 70), sparks[-1])
     return roll or choices[0]
 
 

@@ -14,6 +14,7 @@ from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.blights import attackable, move_hero
 from app.games.darkest_night.rules.cards import placed_actions, run_placed_action
 from app.games.darkest_night.rules.common import (
+    NECROMANCER_STRENGTH,
     TRAVEL_SECRECY_CAP,
     automatic,
     blight_param_total,
@@ -21,11 +22,12 @@ from app.games.darkest_night.rules.common import (
     hero_name,
     spend,
 )
-from app.games.darkest_night.rules.dice import chance, roll_dice_count
+from app.games.darkest_night.rules.dice import chance, relic_adds, roll_dice_count, terror_here
 from app.games.darkest_night.rules.items import keys_available, relic_cost, relic_limit, spend_keys
 from app.games.darkest_night.rules.ops import attack_step
 from app.games.darkest_night.rules.powers import (
     artifacts_work,
+    attack_way,
     bonus_mods,
     carried_powers,
     default_grace,
@@ -35,7 +37,13 @@ from app.games.darkest_night.rules.powers import (
     set_power,
     spec,
 )
-from app.games.darkest_night.rules.stakes import blight_dice_sources, dice_word, effects_text, sources_text
+from app.games.darkest_night.rules.stakes import (
+    blight_dice_sources,
+    dice_word,
+    effects_text,
+    extras_text,
+    sources_text,
+)
 from app.games.darkest_night.state import Hero, State
 from app.kernel.flow.memo import explained, published_memo
 from app.kernel.types import Choice, Unavailable
@@ -112,16 +120,8 @@ def list_action_options(s: State, d: Action) -> tuple[list[Choice], list[Unavail
         if not s.blights.get(here):
             unavailable.append(NO_BLIGHT_HERE)
         if s.necromancer == here and here != MONASTERY:
-            choices.append(
-                Choice(
-                    "attack_necromancer",
-                    {},
-                    "Attack the Necromancer",
-                    "fight only, vs 7 (a Holy Relic's +1 is the way to reach it); win: he sacrifices a "
-                    "blight here, or with none a relic slays him; fail: a wound; −1 secrecy either way "
-                    "(DN 8.0, 12.2)",
-                )
-            )
+            detail = partial(necromancer_attack_detail, ctx, hero)
+            choices.append(explained(s, "attack_necromancer", {}, "Attack the Necromancer", detail))
         resource, cost = relic_cost(s)
         have = keys_available(s, hero) if resource == "keys" else s.clues
         if s.relics.get(here) == "undiscovered":
@@ -186,15 +186,43 @@ def search_detail(ctx: Ctx, hero: Hero) -> str:
 
 def attack_detail(ctx: Ctx, hero: Hero, blight_type: str, might: int) -> str:
     """An attack on a blight: the fight's dice and their sources, the odds, the stakes (DN 8.0, 12.1)."""
-    dice = roll_dice_count(ctx, hero, "fight", 1, {"vs": "attack"})
-    sources = [("base", 1), *dice_bonus(ctx, hero, "fight", {"vs": "attack"})]
-    sources += blight_dice_sources(ctx, hero, "fight")
     defense = effects_text(ctx.c.blights[blight_type].defense, none="no defense")
-    odds = chance(dice, might, relic=bool(hero.relics()))
     return (
-        f"fight: {dice_word(dice)} vs might {might} ({sources_text(sources)}) — {odds:.0%} "
-        f"with no tactic; win: it is destroyed; fail: {defense}; "
-        "−1 secrecy either way (DN 8.0, 12.1)"
+        f"fight: {fight_odds(ctx, hero, 'attack', might, 'might ')}; win: it is destroyed; "
+        f"fail: {defense}; −1 secrecy either way (DN 8.0, 12.1)"
+    )
+
+
+def necromancer_attack_detail(ctx: Ctx, hero: Hero) -> str:
+    """Attacking the Necromancer (DN 8.0, 12.2): a fight only, against his strength 7, with
+    its dice, their sources and the odds as every roll states them; a Holy Relic's +1 to
+    the highest die is the only way most heroes reach 7 (DN 15.2)."""
+    odds = fight_odds(ctx, hero, "necromancer", NECROMANCER_STRENGTH)
+    if not relic_adds(ctx, hero):
+        odds += ": only a Holy Relic's +1 reaches 7"
+    return (
+        f"fight only: {odds}; win: he sacrifices a blight here, or with none a relic slays him; "
+        "fail: a wound; −1 secrecy either way (DN 8.0, 12.2)"
+    )
+
+
+def fight_odds(ctx: Ctx, hero: Hero, vs: str, target: int, named: str = "") -> str:
+    """ "3 dice vs 5 (Skewer 2 dice, Battle Cry +1) — 70% with Skewer": the hero's own attack
+    fought the way it will be when only one is worth taking (``powers.attack_way``), else
+    with no tactic (the way is then asked); a Holy Relic's +1 and Terror as the roll
+    takes them (DN 12.0, 15.2, 11.2)."""
+    _, power_id, option = attack_way(ctx, hero, vs)
+    base = int(option.get("dice", 1))
+    sources = [(spec(ctx, power_id).name if power_id else "base", base)]
+    sources += dice_bonus(ctx, hero, "fight", {"vs": vs})
+    sources += blight_dice_sources(ctx, hero, "fight")
+    dice = max(1, sum(n for _, n in sources))
+    relic, terror = relic_adds(ctx, hero), terror_here(ctx, hero)
+    odds = chance(dice, target, relic=relic, terror=terror)
+    how = f"with {spec(ctx, power_id).name}" if power_id else "with no tactic"
+    return (
+        f"{dice_word(dice)} vs {named}{target} ({sources_text(sources)}{extras_text(relic, terror)})"
+        f" — {odds:.0%} {how}"
     )
 
 

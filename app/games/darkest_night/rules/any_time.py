@@ -4,6 +4,9 @@ turn auto-pass on or off (``autopass``)."""
 
 from __future__ import annotations
 
+import contextlib
+import random
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
 
@@ -100,12 +103,108 @@ Trades (give, store, take) do not change what a wound does, and a fallen hero's 
 on anyway (DN 15.1); turning auto-pass on or off is a setting."""
 
 
-def anytime_uses(s: State) -> list[Choice]:
+TRADES = frozenset({"give_item", "take_stored_item"})
+"""The "any time" offers that move an item to a hero (DN 15.1): one bringing the roller a
+Charm may change a roll (DN 15.0) as much as a use."""
+
+
+def anytime_uses(s: State, to_hero: str | None = None) -> list[Choice]:
     """Every seat's "any time" uses now (DN 14.3.2): what a question the rules would skip
     must still wait for, since any of them may change what it resolves (the Crusader's
-    Martyr or the Valkyrie's Shield Maiden before a wound at 0 grace, DN 13.1)."""
+    Martyr or the Valkyrie's Shield Maiden before a wound at 0 grace, DN 13.1); with
+    ``to_hero``, the trades that bring that hero an item too (DN 15.1)."""
     seats = sorted({h.seat for h in s.heroes.values() if not h.dead})
-    return [c for seat in seats for c in anytime_choices(s, seat) if c.type in USES]
+    return [
+        c
+        for seat in seats
+        for c in anytime_choices(s, seat)
+        if c.type in USES or (to_hero is not None and c.type in TRADES and receiver(c) == to_hero)
+    ]
+
+
+def receiver(trade: Choice) -> str:
+    """The hero a trade gives its item to (a hero taking a stored item takes it)."""
+    return str(trade.args.get("to", trade.args["hero"]))
+
+
+POWER_DRAWING_ITEMS = frozenset({"treasure_chest", "tome_of_retraining"})
+"""Items whose use draws powers (DN 15.0): the power drawn is hidden (the deck's order), so
+what it would change cannot be tried; ``Hidden`` says whether such a use counts."""
+
+TRY_DEPTH = 3
+"""How many "any time" uses and their questions one tried way may take (the Soothing Lyre
+refreshes Martyr, then Martyr gains the grace; Intercession asks which hero)."""
+
+Reached = Callable[[State], bool]
+"""What a tried use must bring about (a wound spared, a roll with something to add)."""
+
+Hidden = Callable[[State, Choice], bool]
+"""Whether a use that draws a hidden power counts as possibly reaching it, untried."""
+
+
+def every_draw(_s: State, _use: Choice) -> bool:
+    """Every power drawn counts (``Hidden``): a wound's rescue may be the card drawn."""
+    return True
+
+
+class _AgendaDone(Exception):
+    """A tried use has run all its steps."""
+
+
+def _stop(_: Ctx) -> None:
+    raise _AgendaDone
+
+
+def a_use_may(
+    s: State,
+    reached: Reached,
+    *,
+    to_hero: str | None = None,
+    hidden: Hidden = every_draw,
+    depth: int = TRY_DEPTH,
+) -> bool:
+    """Whether some seat may still bring ``reached`` about by what it may do at any time
+    (DN 14.3.2): each use offered (``anytime_uses``, with the trades to ``to_hero``) is
+    tried on a copy of the state, with every answer to the questions it asks, up to
+    ``depth`` uses and questions deep; a use that draws a hidden power counts when
+    ``hidden`` says so. A question the rules would skip as having one answer waits, as the
+    one listed answer beside those uses, only when this is true."""
+    if depth <= 0:
+        return False
+    for use in anytime_uses(s, to_hero):
+        if use.type == "use_item" and item_kind(s, use.args) in POWER_DRAWING_ITEMS:
+            if hidden(s, use):
+                return True
+            continue
+        ctx = Ctx(s.clone(), random.Random(0), load())
+        ctx.s.decision, ctx.s.agenda = None, []
+        resolve_anytime(ctx, s.heroes[use.args["hero"]].seat, use.type, dict(use.args))
+        if _reached_after(ctx, reached, to_hero, hidden, depth):
+            return True
+    return False
+
+
+def _reached_after(ctx: Ctx, reached: Reached, to_hero: str | None, hidden: Hidden, depth: int) -> bool:
+    """Run what a tried use scheduled; answer each question it asks every way it may be
+    answered; then whether ``reached`` holds, or may by a further use."""
+    with contextlib.suppress(_AgendaDone):
+        ctx.run(_stop)
+    d = ctx.s.decision
+    if d is not None:
+        rule = ctx.rules.decisions[d.kind]
+        for choice in rule.choices(ctx.s, d):
+            answered = Ctx(ctx.s.clone(), random.Random(0), load())
+            answered.s.decision = None
+            rule.resolve(answered, d, choice.type, dict(choice.args))
+            if _reached_after(answered, reached, to_hero, hidden, depth - 1):
+                return True
+        return False
+    return reached(ctx.s) or a_use_may(ctx.s, reached, to_hero=to_hero, hidden=hidden, depth=depth - 1)
+
+
+def item_kind(s: State, args: dict[str, Any]) -> str:
+    item = s.heroes[args["hero"]].item(args["item"])
+    return item.kind if item is not None else ""
 
 
 def own_turn(s: State, hero: Hero) -> bool:

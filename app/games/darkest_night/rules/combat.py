@@ -1,4 +1,4 @@
-"""Combat (DN 12.0): fight or elude, with at most one tactic (DN 12.1), or yield without
+"""Combat (DN 12.0): fight or elude, with at most one tactic, or yield without
 rolling (pulling punches, DN 12.3); what a win and a loss do; battling the Necromancer
 (DN 12.2, 18.1). The roll itself is ``dice``."""
 
@@ -12,7 +12,15 @@ from app.games.darkest_night.engine import Ctx, Step, decision, step
 from app.games.darkest_night.rules.blights import is_protected
 from app.games.darkest_night.rules.common import NECROMANCER_STRENGTH, automatic, end_game, hero_name, spend
 from app.games.darkest_night.rules.dice import blight_dice, chance, terror_here
-from app.games.darkest_night.rules.powers import dice_bonus, note_use, set_power, spec, tactics_by_approach
+from app.games.darkest_night.rules.powers import (
+    Way,
+    dice_bonus,
+    note_use,
+    sensible_ways,
+    set_power,
+    spec,
+    tactics_by_approach,
+)
 from app.games.darkest_night.rules.stakes import (
     blight_dice_sources,
     combat_stakes,
@@ -34,13 +42,18 @@ def combat(ctx: Ctx, st: Step) -> None:
     ctx.emit("CombatStarted", hero=hero.id, foe=st["foe"], vs=st["vs"], why=st.get("why", ""))
     d = Combat(seat=hero.seat, step={k: v for k, v in st.items() if k != "op"})
     ways = combat_options(ctx.s, d.step) if own_attack(d.step) else []
-    if len(ways) == 1:
-        # The hero chose to attack and has one way to fight: asking again has one answer.
-        approach, power_id, option = ways[0]
+    sensible = sensible_ways(hero, ways)
+    if len(sensible) == 1:
+        # The hero chose to attack and has one way to fight worth taking: asking again
+        # has one answer.
+        approach, power_id, option = sensible[0]
         tactic = power_id or (d.step.get("power") if d.step.get("dice") else None)
         how = f"with {spec(ctx, tactic).name}" if tactic else "with no tactic"
         who = hero_name(ctx, hero.id)
-        automatic(ctx, hero.id, f"{who} fights {how}", why="the only way to make this attack, DN 12.1")
+        why = "the only way to make this attack, DN 12.1"
+        if len(ways) > 1 and tactic:
+            why = f"{spec(ctx, tactic).name} costs nothing and rolls more dice than no tactic, DN 12.0"
+        automatic(ctx, hero.id, f"{who} fights {how}", why=why)
         args = {"approach": approach, "tactic": power_id, "option": option_index(ctx, power_id, option)}
         resolve_combat(ctx, d, "resolve_combat", args)
         return
@@ -54,14 +67,14 @@ def own_attack(d: dict[str, Any]) -> bool:
     return d.get("vs") == "attack" or (d.get("vs") == "necromancer" and d.get("allow") == ["fight"])
 
 
-def combat_options(s: State, d: dict[str, Any]) -> list[tuple[str, str | None, dict[str, Any]]]:
+def combat_options(s: State, d: dict[str, Any]) -> list[Way]:
     """(approach, tactic power or None, tactic option) for every legal way to resolve it."""
     ctx = Ctx.reader(s)
     hero = s.heroes[d["hero"]]
     foe = d["foe"]
     allowed = d.get("allow", ["fight", "elude"])
     vs = d["vs"]
-    out: list[tuple[str, str | None, dict[str, Any]]] = []
+    out: list[Way] = []
     if d.get("dice"):  # a power that is itself the way to fight (e.g. Consecration)
         return [("fight", None, {"dice": int(d["dice"])})]
     approaches = tuple(

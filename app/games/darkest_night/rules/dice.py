@@ -5,13 +5,14 @@ DN 11.2, 14.0), the odds, sparks and boosts added before it (DN 4.2, 14.1), a Ho
 
 from __future__ import annotations
 
-from functools import cache
+from functools import partial
 from math import comb
 from typing import Any
 
 from app.games.darkest_night.content import MONASTERY
 from app.games.darkest_night.decisions import ROLL, ROLLED, ROLLING, AfterRoll, Roll
 from app.games.darkest_night.engine import Ctx, Step, decision, step
+from app.games.darkest_night.rules.any_time import a_use_may
 from app.games.darkest_night.rules.common import (
     automatic,
     blight_effect_active,
@@ -95,27 +96,63 @@ def roll(ctx: Ctx, st: Step) -> None:
     pending = {k: v for k, v in st.items() if k != "op"}
     pending["dice"] = sum(n for _, n in sources)
     pending["sources"] = [[name, n] for name, n in sources]
-    pending["relic"] = (
-        purpose == "fight"
-        and hero.relics() > 0
-        and relic_acts(hero)
-        and not blight_effect_active(ctx, "items_disabled", None)
-    )
+    pending["relic"] = purpose == "fight" and relic_adds(ctx, hero)
     pending["terror"] = terror_here(ctx, hero)
-    if not has_boosts(ctx, hero, pending):
-        ctx.then([{"op": "roll_now", **pending}])
+    if roll_asks(ctx, hero, pending) or (news(ctx) and extras_may_come(ctx.s, hero.id, pending)):
+        ctx.ask(Roll(seat=hero.seat, step=pending))
         return
-    d = Roll(seat=hero.seat, step=pending)
-    if nothing_to_add(ctx, hero, pending):  # rolling is the only choice: roll
-        ctx.then([{"op": "roll_now", **pending}])
-        return
-    if not pending["relic"] and extra_dice_pointless(ctx, hero, pending):
-        automatic(
-            ctx, hero.id, f"{hero_name(ctx, hero.id)}: no die added could change this roll, rolled at once"
-        )
-        ctx.then([{"op": "roll_now", **pending}])
-        return
-    ctx.ask(d)
+    who = hero_name(ctx, hero.id)
+    if not nothing_to_add(ctx, hero, pending):  # sparks or boosts that cannot change the roll
+        automatic(ctx, hero.id, f"{who}: no die added could change this roll, rolled at once")
+    elif pending["relic"] and relic_could_be_handed_on(ctx.s, hero):  # refusing it: a sure loss
+        why = "against 7 it is the only way to a success, DN 12.2, 15.2"
+        automatic(ctx, hero.id, f"{who} takes the Holy Relic's +1", why=why)
+    ctx.then([{"op": "roll_now", **pending}])
+
+
+def roll_asks(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
+    """Whether the roll question has an answer besides rolling that could change the roll:
+    a spark or a boost to add to a roll more dice may change (DN 4.2, 14.1), or the Holy
+    Relic's +1 to refuse (DN 15.2)."""
+    if nothing_to_add(ctx, hero, pending):
+        return False
+    return pending["relic"] or not extra_dice_pointless(ctx, hero, pending)
+
+
+NEWS = frozenset(
+    {"DiceRolled", "CardDrawn", "EventRevealed", "PowerDrawn", "RenewalDrawn", "DarknessCardDrawn"}
+)
+"""Events that show something new (a die rolled, a card drawn): "any time" includes after
+them and before their effects (DN 14.3.2)."""
+
+
+def news(ctx: Ctx) -> bool:
+    """Whether this command drew a card or rolled a die before this point: since the question
+    it answered (whose "any time" offers were open beside it), something new may call for a
+    use. Without news the roll follows that answer as the player saw it, so a use that could
+    matter could have been made then: the roll is not held for it."""
+    return any(e.type in NEWS for e in ctx.events)
+
+
+def extras_may_come(s: State, hero_id: str, pending: dict[str, Any]) -> bool:
+    """Whether something done "any time" before the roll (DN 14.3.2) may still give the
+    roller something to add: a spark gained (Visions, a Lucky Coin, one given to the roller
+    first), a boost refreshed (a Soothing Lyre). Then the roll waits, "Roll" its one listed
+    answer beside those uses. A power drawn (a Treasure Chest) adds no answer: a boost
+    acts once activated (DN 14.1), and the roll's dice were counted when it was called."""
+    return a_use_may(
+        s, partial(_roll_would_ask, hero_id=hero_id, pending=pending), to_hero=hero_id, hidden=no_draw
+    )
+
+
+def _roll_would_ask(s: State, hero_id: str, pending: dict[str, Any]) -> bool:
+    return roll_asks(Ctx.reader(s), s.heroes[hero_id], pending)
+
+
+def no_draw(_s: State, _use: Choice) -> bool:
+    """A power drawn adds no answer to a roll's questions (``any_time.Hidden``): it brings
+    no item, and no boost before it is activated."""
+    return False
 
 
 def extra_dice_pointless(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
@@ -134,11 +171,26 @@ def extra_dice_pointless(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
     return False
 
 
+def relic_adds(ctx: Ctx, hero: Hero) -> bool:
+    """Whether a Holy Relic adds 1 to the highest die of the hero's fight rolls now (DN 15.2):
+    one is carried, it is not inert (``relic_acts``) and no Decay stops items (DN 11.2)."""
+    return hero.relics() > 0 and relic_acts(hero) and not blight_effect_active(ctx, "items_disabled", None)
+
+
 def relic_acts(hero: Hero) -> bool:
     """In the dual-class variant one relic is inert on the first turn of the round (DN 20.2.3)."""
     if hero.turns_per_round == 2 and hero.relics() < 2:
         return hero.turns_left == 1
     return True
+
+
+def relic_refusable(s: State, hero: Hero, step: dict[str, Any]) -> bool:
+    """Whether refusing the Holy Relic's +1 is an answer worth offering (DN 15.2): the roll
+    takes it, the relic could be handed on this turn, and the roll can succeed without
+    it. Against the Necromancer's 7 the +1 is the only way to a success (DN 12.2): refused,
+    the fight is a sure loss, which yielding (DN 12.3), eluding or not attacking give
+    without spending the roll, so keeping it is the one sensible answer."""
+    return bool(step["relic"]) and int(step.get("target") or 0) <= 6 and relic_could_be_handed_on(s, hero)
 
 
 def relic_could_be_handed_on(s: State, hero: Hero) -> bool:
@@ -151,42 +203,36 @@ def relic_could_be_handed_on(s: State, hero: Hero) -> bool:
     )
 
 
-def has_boosts(ctx: Ctx, hero: Hero, pending: dict[str, Any]) -> bool:
-    return (
-        hero.sparks > 0
-        or bool(boosts(ctx, hero, pending["purpose"], {"vs": pending.get("vs")}))
-        or pending["relic"]
-    )
-
-
 def nothing_to_add(ctx: Ctx, hero: Hero, step: dict[str, Any]) -> bool:
     """Whether rolling as it stands is the roll's only choice: ``roll_choices`` would list
     no spark to spend, no boost and no relic to refuse (asked without labelling them)."""
     if hero.sparks > 0 or boosts(ctx, hero, step["purpose"], {"vs": step.get("vs")}):
         return False
-    return not (step["relic"] and relic_could_be_handed_on(ctx.s, hero))
+    return not relic_refusable(ctx.s, hero, step)
 
 
 def roll_choices(s: State, decision: Roll) -> list[Choice]:
+    """Roll as it stands, or spend 1, 2… of the hero's sparks and roll at once (DN 4.2: one
+    click whatever the number, each with its odds); a boost to use or the relic's +1 to
+    refuse asks again afterwards."""
     d = decision.step
     ctx = Ctx.reader(s)
     hero = s.heroes[d["hero"]]
-    dice, target = max(1, d["dice"]), d.get("target")
-    odds = ""
-    if target:
-        odds = f" — {chance(dice, target, relic=d['relic'], terror=d['terror']):.0%}"
     explained = sources_text(d["sources"]) + extras_text(d["relic"], d["terror"])
     stakes = roll_stakes(ctx, hero, d)
     out = [
         Choice(
             "roll_dice",
             {},
-            f"Roll {dice_word(dice)}" + (f" needing {target}+" if target else ""),
-            explained + odds + (f"; {stakes}" if stakes else ""),
+            roll_label(d, 0),
+            explained + odds_text(d, 0) + (f"; {stakes}" if stakes else ""),
         )
     ]
-    if hero.sparks > 0:
-        out.append(spark_choice(hero.sparks))
+    for n in range(1, hero.sparks + 1):
+        left = hero.sparks - n
+        dice = f"+{n} di{'ce' if n > 1 else 'e'}"
+        detail = f"{dice}{odds_text(d, n)}; {left} spark{'s' if left != 1 else ''} left (DN 4.2)"
+        out.append(Choice("roll_dice", {"sparks": n}, roll_label(d, n), detail))
     for mod in boosts(ctx, hero, d["purpose"], {"vs": d.get("vs")}):
         out.append(
             Choice(
@@ -196,7 +242,7 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
                 "then it is no longer active" if mod.get("deactivate") else "",
             )
         )
-    if d["relic"] and relic_could_be_handed_on(s, hero):
+    if relic_refusable(s, hero, d):
         out.append(
             Choice(
                 "refuse_relic",
@@ -208,10 +254,23 @@ def roll_choices(s: State, decision: Roll) -> list[Choice]:
     return out
 
 
-@cache
-def spark_choice(sparks: int) -> Choice:
-    """Spend a spark on a roll, for a hero with ``sparks`` (made once per number)."""
-    return Choice("spend_spark", {}, "Spend a spark: +1 die", f"{sparks} left (DN 4.2)")
+def roll_label(d: dict[str, Any], sparks: int) -> str:
+    """ "Roll 2 dice needing 4+", or with sparks spent "Spend 2 sparks: roll 4 dice needing 4+"."""
+    dice = max(1, d["dice"] + sparks)
+    target = d.get("target")
+    roll = f"oll {dice_word(dice)}" + (f" needing {target}+" if target else "")
+    if not sparks:
+        return "R" + roll
+    return f"Spend {sparks} spark{'s' if sparks > 1 else ''}: r" + roll
+
+
+def odds_text(d: dict[str, Any], sparks: int) -> str:
+    """ " — 75%": the roll's chance with ``sparks`` more dice (none for a roll with no target)."""
+    target = d.get("target")
+    if not target:
+        return ""
+    dice = max(1, d["dice"] + sparks)
+    return f" — {chance(dice, target, relic=d['relic'], terror=d['terror']):.0%}"
 
 
 @decision(Roll, roll_choices)
@@ -220,13 +279,14 @@ def resolve_roll(ctx: Ctx, decision: Roll, type_: str, args: dict[str, Any]) -> 
     hero = ctx.s.heroes[d["hero"]]
     pending = dict(d)
     if type_ == "roll_dice":
+        sparks = int(args.get("sparks", 0))
+        if sparks:
+            spend(ctx, hero, "sparks", sparks, f"{sparks} extra di{'ce' if sparks > 1 else 'e'} (DN 4.2)")
+            pending["dice"] += sparks
+            pending["sources"] = [*pending["sources"], ["spark" if sparks == 1 else "sparks", sparks]]
         ctx.then([{"op": "roll_now", **pending}])
         return
-    if type_ == "spend_spark":
-        spend(ctx, hero, "sparks", 1, "an extra die (DN 4.2)")
-        pending["dice"] += 1
-        pending["sources"] = [*pending["sources"], ["spark", 1]]
-    elif type_ == "use_boost":
+    if type_ == "use_boost":
         mod = next(
             m for m in boosts(ctx, hero, d["purpose"], {"vs": d.get("vs")}) if m["power"] == args["power"]
         )
@@ -237,11 +297,10 @@ def resolve_roll(ctx: Ctx, decision: Roll, type_: str, args: dict[str, Any]) -> 
         pending["sources"] = [*pending["sources"], [spec(ctx, mod["power"]).name, int(mod["n"])]]
     elif type_ == "refuse_relic":
         pending["relic"] = False
-    again = Roll(seat=hero.seat, step=pending)
-    if nothing_to_add(ctx, hero, pending):  # nothing more to add: roll now
-        ctx.then([{"op": "roll_now", **pending}])
+    if not roll_asks(ctx, hero, pending):
+        ctx.then([{"op": "roll_now", **pending}])  # nothing more to add: roll now
         return
-    ctx.ask(again)  # the player rolls when ready
+    ctx.ask(Roll(seat=hero.seat, step=pending))  # the player rolls when ready
 
 
 @step("roll_now", *ROLLING)
@@ -300,7 +359,7 @@ def after_roll_items(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> list[tuple[str
         if item.locked:
             continue
         if (
-            item.kind == "charm"
+            (item.kind == "charm" and not more_dice_pointless(st))
             or (item.kind == "bottled_magic" and st["purpose"] == "fight" and not more_dice_pointless(st))
             or (item.kind == "vanishing_dust" and st["purpose"] == "elude" and st["successes"] == 0)
         ):
@@ -309,9 +368,10 @@ def after_roll_items(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> list[tuple[str
 
 
 def more_dice_pointless(st: dict[str, Any]) -> bool:
-    """Whether dice added after the roll (Bottled Magic, DN 15.0) cannot change what it does:
-    the fight is already won and nothing counts its successes (a tactic's after-effect or a
-    win that scales with them, e.g. a quest's progress, DN 16.2)."""
+    """Whether dice added after the roll (Bottled Magic) or rerolled (a Charm) cannot better
+    what it does (DN 15.0): the fight is already won and nothing counts its successes (a
+    tactic's after-effect or a win that scales with them, e.g. a quest's progress, DN 16.2);
+    a reroll could only lose it."""
     if st.get("successes", 0) <= 0 or (st.get("then") or {}).get("op") != "combat_result":
         return False
     if any(str(a.get("when", "")).startswith("successes") for a in st.get("tactic_after", ())):
@@ -320,23 +380,38 @@ def more_dice_pointless(st: dict[str, Any]) -> bool:
     return "$successes" not in repr(combat_.get("win", []))
 
 
+def roll_items_may_come(s: State, hero_id: str, st: dict[str, Any]) -> bool:
+    """Whether something done "any time" after the roll, before its effects (DN 14.3.2), may
+    still put an item that acts on it in the roller's hands: a hero here gives a Charm, the
+    roller takes one stored at the Monastery (DN 15.1). Then the roll waits, "Keep the roll"
+    its one listed answer beside those trades."""
+    return a_use_may(s, partial(_items_would_act, hero_id=hero_id, st=st), to_hero=hero_id, hidden=no_draw)
+
+
+def _items_would_act(s: State, hero_id: str, st: dict[str, Any]) -> bool:
+    return bool(after_roll_items(Ctx.reader(s), s.heroes[hero_id], st))
+
+
 @step("after_roll", *ROLLED)
 def after_roll(ctx: Ctx, st: Step) -> None:
-    """After a roll: offer the items that act on it (Charm, Bottled Magic, Vanishing Dust)."""
+    """After a roll: offer the items that act on it (Charm, Bottled Magic, Vanishing Dust),
+    held or that a trade may still bring (DN 14.3.2, 15.1)."""
     hero = ctx.s.heroes[st["hero"]]
-    if after_roll_items(ctx, hero, st) and not st.get("no_items"):
+    items = not st.get("no_items")
+    if items and (after_roll_items(ctx, hero, st) or roll_items_may_come(ctx.s, hero.id, st)):
         ctx.ask(AfterRoll(seat=hero.seat, step={k: v for k, v in st.items() if k != "op"}))
         return
-    if (
-        not st.get("no_items")
-        and any(i.kind == "bottled_magic" and not i.locked for i in hero.items)
-        and more_dice_pointless(st)
-        and not blight_effect_active(ctx, "items_disabled", hero.location)
-    ):
+    held = {i.kind for i in hero.items if not i.locked} & {"bottled_magic", "charm"} if items else set()
+    if held and more_dice_pointless(st) and not blight_effect_active(ctx, "items_disabled", hero.location):
         who = hero_name(ctx, hero.id)
-        automatic(
-            ctx, hero.id, f"{who} keeps the roll", why="the fight is won: more dice could change nothing"
-        )
+        why = "the fight is won: more dice could change nothing"
+        if "charm" in held:
+            why = (
+                "the fight is won: "
+                + ("more dice or " if len(held) > 1 else "")
+                + "a reroll could only lose it"
+            )
+        automatic(ctx, hero.id, f"{who} keeps the roll", why=why)
     conclude_roll(ctx, hero, st)
 
 
@@ -405,12 +480,13 @@ def conclude_roll(ctx: Ctx, hero: Hero, st: dict[str, Any]) -> None:
 
 def settle_roll(ctx: Ctx, d: Roll | AfterRoll) -> None:
     """A roll asked about again after something done "any time" (DN 14.3.2) that left one
-    answer: the last spark spent or the Charm given away meanwhile. It goes on at once."""
+    answer, with nothing more to come from what may still be done at any time: the last
+    spark spent or the Charm given away meanwhile. It goes on at once."""
     hero = ctx.s.heroes[d.step["hero"]]
     if isinstance(d, Roll):
-        if nothing_to_add(ctx, hero, d.step):
+        if not roll_asks(ctx, hero, d.step) and not extras_may_come(ctx.s, hero.id, d.step):
             ctx.s.decision = None
             ctx.then([{"op": "roll_now", **d.step}])
-    elif not after_roll_items(ctx, hero, d.step):
+    elif not after_roll_items(ctx, hero, d.step) and not roll_items_may_come(ctx.s, hero.id, d.step):
         ctx.s.decision = None
         conclude_roll(ctx, hero, dict(d.step))

@@ -250,6 +250,54 @@ def tactics_by_approach(
     return found
 
 
+Way = tuple[str, str | None, dict[str, Any]]
+"""(approach, tactic power or None, tactic option): one way to resolve a combat (DN 12.0)."""
+
+
+def free_way(hero: Hero, way: Way) -> bool:
+    """Whether choosing this way costs and risks nothing but its roll: no tactic, or a
+    tactic of the hero's own with no cost, no exhaustion and no after-effect (DN 12.0). Not
+    for a dual-class hero, who may not use a tactic twice running (DN 20.2.3), nor an
+    artifact's tactic, which using locks until the carrier's next turn (DN 15.1)."""
+    _, power_id, option = way
+    if power_id is None:
+        return True
+    return (
+        hero.turns_per_round == 1
+        and hero.power(power_id) is not None
+        and not option.get("cost")
+        and not option.get("exhaust")
+        and not option.get("after")
+    )
+
+
+def outdone(hero: Hero, way: Way, ways: list[Way]) -> bool:
+    """Whether a free way of the same approach rolls more dice than this free way (a free
+    tactic beside fighting with no tactic): taking fewer dice for nothing is no answer a
+    player would give (DN 12.0: the other dice sources add to both alike)."""
+    if not free_way(hero, way):
+        return False
+    dice = int(way[2].get("dice", 1))
+    return any(
+        other[0] == way[0] and int(other[2].get("dice", 1)) > dice and free_way(hero, other) for other in ways
+    )
+
+
+def sensible_ways(hero: Hero, ways: list[Way]) -> list[Way]:
+    """The ways to resolve a combat that no other way outdoes (``outdone``)."""
+    return [way for way in ways if not outdone(hero, way, ways)]
+
+
+def attack_way(ctx: Ctx, hero: Hero, vs: str) -> Way:
+    """The way the hero's own attack will be fought when only one is worth taking (the fight
+    is then not asked, DN 12.1), else fighting with no tactic, the baseline the attack's
+    button states before the way is asked."""
+    ways: list[Way] = [("fight", None, {"dice": 1})]
+    ways += [("fight", power.id, option) for power, option in tactics(ctx, hero, "fight", vs)]
+    sensible = sensible_ways(hero, ways)
+    return sensible[0] if len(sensible) == 1 else ways[0]
+
+
 # -- changing powers -------------------------------------------------------------------
 
 

@@ -4,15 +4,12 @@ heroes there, or to the next to arrive (DN 13.1, 15.1); a lost turn (DN 13.3).""
 
 from __future__ import annotations
 
-import contextlib
-import random
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from app.games.darkest_night.content import load
 from app.games.darkest_night.decisions import AfterRoll, FallenItem, Roll, Wound
 from app.games.darkest_night.engine import Ctx, Step, decision, step
-from app.games.darkest_night.rules.any_time import anytime_uses, resolve_anytime
+from app.games.darkest_night.rules.any_time import a_use_may
 from app.games.darkest_night.rules.common import automatic, can_spend, hero_name, raise_darkness, spend
 from app.games.darkest_night.rules.dice import settle_roll
 from app.games.darkest_night.rules.items import can_receive, item_name
@@ -78,23 +75,6 @@ def settle_pending(ctx: Ctx) -> None:
         ctx.then([{"op": "die", "hero": hero.id, "why": d.why or "a wound with no grace left"}])
 
 
-POWER_DRAWING_ITEMS = frozenset({"treasure_chest", "tome_of_retraining"})
-"""Items whose use draws powers (DN 15.0): the power drawn is hidden (the deck's order), and
-might save the hero, so their use counts without being tried."""
-
-RESCUE_DEPTH = 3
-"""How many "any time" uses and their questions one rescue may take (the Soothing Lyre
-refreshes Martyr, then Martyr gains the grace; Intercession asks which hero)."""
-
-
-class _AgendaDone(Exception):
-    """A tried rescue has run all its steps."""
-
-
-def _stop(_: Ctx) -> None:
-    raise _AgendaDone
-
-
 def spared(s: State, hero_id: str) -> bool:
     """Whether a wound would now spare the hero: a grace to spend, or safe this turn (DN 13.1)."""
     hero = s.heroes[hero_id]
@@ -110,57 +90,17 @@ def shielded(s: State, hero_id: str) -> bool:
 def may_be_spared(s: State, hero_id: str) -> bool:
     """Whether some seat may still keep the wound off the hero, so that no grace need be
     spent (Shield Maiden, Prophecy of Safety: DN 14.3.2), tried as ``may_be_saved``."""
-    return _rescue_found(s, hero_id, RESCUE_DEPTH, shielded)
+    return a_use_may(s, partial(shielded, hero_id=hero_id))
 
 
 def may_be_saved(s: State, hero_id: str) -> bool:
     """Whether some seat may still keep a wound from killing this hero at 0 grace, by a power
     or an item used at any time (DN 13.1 "unless another effect prevents it", DN 14.3.2):
-    each use offered is tried on a copy of the state (with the questions it asks, up to
-    ``RESCUE_DEPTH``); the wound asks only if one may work, so a use that cannot help (a
-    Shield Maiden at another location, 2 secrecy) asks nothing."""
-    return _rescue_found(s, hero_id, RESCUE_DEPTH, spared)
-
-
-Saved = Callable[[State, str], bool]
-"""What a tried rescue must reach: ``spared`` or ``shielded``."""
-
-
-def _rescue_found(s: State, hero_id: str, depth: int, saved: Saved) -> bool:
-    if depth <= 0:
-        return False
-    for use in anytime_uses(s):
-        if use.type == "use_item" and _item_kind(s, use.args) in POWER_DRAWING_ITEMS:
-            return True
-        ctx = Ctx(s.clone(), random.Random(0), load())
-        ctx.s.decision, ctx.s.agenda = None, []
-        resolve_anytime(ctx, s.heroes[use.args["hero"]].seat, use.type, dict(use.args))
-        if _spared_after(ctx, hero_id, depth, saved):
-            return True
-    return False
-
-
-def _spared_after(ctx: Ctx, hero_id: str, depth: int, saved: Saved) -> bool:
-    """Run what a tried use scheduled; answer each question it asks every way it may be
-    answered; then whether the hero is spared, or may be by a further use."""
-    with contextlib.suppress(_AgendaDone):
-        ctx.run(_stop)
-    d = ctx.s.decision
-    if d is not None:
-        rule = ctx.rules.decisions[d.kind]
-        for choice in rule.choices(ctx.s, d):
-            answered = Ctx(ctx.s.clone(), random.Random(0), load())
-            answered.s.decision = None
-            rule.resolve(answered, d, choice.type, dict(choice.args))
-            if _spared_after(answered, hero_id, depth - 1, saved):
-                return True
-        return False
-    return saved(ctx.s, hero_id) or _rescue_found(ctx.s, hero_id, depth - 1, saved)
-
-
-def _item_kind(s: State, args: dict[str, Any]) -> str:
-    item = s.heroes[args["hero"]].item(args["item"])
-    return item.kind if item is not None else ""
+    each use offered is tried on a copy of the state (``any_time.a_use_may``: with the
+    questions it asks, up to three deep; a power drawn counts untried, the draw is hidden);
+    the wound asks only if one may work, so a use that cannot help (a Shield Maiden at
+    another location, 2 secrecy) asks nothing."""
+    return a_use_may(s, partial(spared, hero_id=hero_id))
 
 
 NO_GRACE_LEFT = "no grace left (DN 13.1, 4.1): a power or an item used at any time may still save (DN 14.3.2)"
