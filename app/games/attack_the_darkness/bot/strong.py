@@ -163,13 +163,13 @@ def _arena_value(s: State, seat: int) -> float:
     return ratio**ARENA_STEEPNESS / (1 + ratio**ARENA_STEEPNESS)
 
 
-SEARCHED = {"act": 10, "defend": 10, "target": 10}
+SEARCHED = {"act": 14, "defend": 12, "target": 14}
 """The questions the search answers, each with its rollouts' depth (commands): which card
 to play or whether to end the turn, whom to strike, whether to defend."""
 MAX_CHOICES = 10
 """A question with more answers (the speed move's squares) is left to the heuristic: each
 answer must be tried at least once, and a decision must stay under a second."""
-TRIES = 2
+TRIES = 4
 """Rollouts per answer."""
 
 
