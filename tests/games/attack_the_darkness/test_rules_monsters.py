@@ -98,10 +98,10 @@ def test_a_ranged_monster_cannot_shoot_an_adjacent_target() -> None:
 
 def test_the_attacks_listing_is_per_monster_per_turn() -> None:
     """AtD L214: "how many attacks each individual monster can make per turn": the Grimalkin
-    strikes twice for 4."""
+    strikes twice for 3 (our stats, tuned in issue 27)."""
     t, _ = fight(1, ("grimalkin", (1, 1)))
     events = t.run({"op": "monster_phase"})
-    assert damage_to(events, "c0") == [4, 4]
+    assert damage_to(events, "c0") == [3, 3]
 
 
 def test_a_monster_attacks_the_weakest_character_in_reach() -> None:
