@@ -17,6 +17,7 @@ from typing import Any
 from app.games.attack_the_darkness import ATTACK_THE_DARKNESS
 from app.games.attack_the_darkness.bot import bot_pick
 from app.kernel import playout
+from app.kernel.search import BotScenario
 from app.kernel.types import Choice, Prompt
 
 GAME = ATTACK_THE_DARKNESS
@@ -26,6 +27,18 @@ MODES = (
     ("tabletop", {"mode": "tabletop", "dungeon": "random", "encounters": 1}),
     ("arena", {"mode": "arena", "teams": 2}),
 )
+
+SAMPLE_DUNGEONS = tuple(d for d in DUNGEONS if d != "random")
+BOT_SCENARIOS = [
+    *(
+        BotScenario(f"{dungeon}-{seats}p", {"dungeon": dungeon}, seats)
+        for dungeon in SAMPLE_DUNGEONS
+        for seats in (1, 2, 4)
+    ),
+    BotScenario("arena", {"mode": "arena", "teams": 2}, 2),
+]
+"""What ``umbra bench bots attack_the_darkness`` plays (issue 27): each sample dungeon at 1, 2
+and 4 players, and an Arena of two players."""
 
 
 def play(

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import app.games.attack_the_darkness.rules  # noqa: F401  (registers every rule)
-from app.games.attack_the_darkness.bot import bot_pick
+from app.games.attack_the_darkness.bot import bot_pick, strong
+from app.games.attack_the_darkness.bot.worlds import determinize
 from app.games.attack_the_darkness.content import CLASS_IDS, load
 from app.games.attack_the_darkness.decisions import Act, Defend, GmMonster, MoveTo, PlaceTile
 from app.games.attack_the_darkness.decks import builder, deck_problems, deckcode, sample_deck, seat_classes
@@ -33,7 +34,7 @@ from app.kernel import (
     Viewer,
 )
 from app.kernel.flow import Decision, FlowGame
-from app.kernel.types import GM_SEAT, Chapter
+from app.kernel.types import GM_SEAT, Budget, Chapter
 
 MODES = ("adventure", "tabletop", "arena")
 DUNGEONS = ("random", "tavern_cellar", "sewer", "prison", "tower", "cave")
@@ -304,6 +305,20 @@ class AttackTheDarkness(FlowGame):
         if not prompt.required or not prompt.choices:
             return None
         return bot_pick(state, prompt, rng)
+
+    def determinize(self, state: State, seat: Any, rng: random.Random) -> State:
+        """What ``seat`` may not see redrawn: other hands, deck orders, face-down tiles
+        (``bot/worlds.py``; facts file §20)."""
+        return determinize(state, seat, rng)
+
+    def value(self, state: State, seat: Any) -> float:
+        """How the seat's side stands: the party (or the Arena team) against its foes, by
+        HP and damage, and the encounters still to win (``bot/strong.py``)."""
+        return strong.value(state, seat)
+
+    def search_budget(self, state: State, prompt: Prompt) -> Budget | None:
+        """The strong bot searches the questions that shape a fight (``bot/strong.py``)."""
+        return strong.search_budget(state, prompt)
 
     # -- views ----------------------------------------------------------------------------------
 

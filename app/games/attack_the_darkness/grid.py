@@ -141,7 +141,27 @@ def path_distances(
     starts: Iterable[Square],
     blocked: set[Square] = frozenset(),  # type: ignore[assignment]
 ) -> dict[Square, int]:
-    """Walking distance from the nearest of ``starts`` to every open square."""
+    """Walking distance from the nearest of ``starts`` to every open square (remembered for
+    a map and its starts when nothing is blocked: the monsters and the bot ask it often).
+    The answer is shared: read it, never change it."""
+    if blocked or not isinstance(open_squares, frozenset):
+        return _path_distances(open_squares, starts, blocked)
+    key = (open_squares, tuple(sorted(set(starts))))
+    found = _DISTANCES.get(key)
+    if found is None:
+        found = _path_distances(open_squares, key[1], blocked)
+        if len(_DISTANCES) > 2000:
+            _DISTANCES.clear()
+        _DISTANCES[key] = found
+    return found
+
+
+_DISTANCES: dict[tuple[frozenset[Square], tuple[Square, ...]], dict[Square, int]] = {}
+
+
+def _path_distances(
+    open_squares: frozenset[Square] | set[Square], starts: Iterable[Square], blocked: set[Square]
+) -> dict[Square, int]:
     dist: dict[Square, int] = {}
     queue: deque[Square] = deque()
     for s in starts:

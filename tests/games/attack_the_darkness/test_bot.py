@@ -1,5 +1,5 @@
-"""The heuristic bot's choices on crafted tables: kills first, boosts a paid attack, holds
-with the party while monsters close in, never digs greedily, rests when hurt, answers
+"""The heuristic bot's choices on crafted tables: kills first, boosts a paid attack, waits
+just outside the reach of closing monsters, never digs greedily, rests when hurt, answers
 trades and orders A Lifetime of Preparation's cards."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ import random
 from app.games.attack_the_darkness import ATTACK_THE_DARKNESS as GAME
 from app.games.attack_the_darkness.bench import clicks_per_turn
 from app.games.attack_the_darkness.bot import bot_pick
+from app.games.attack_the_darkness.bot.threat import incoming
 from app.games.attack_the_darkness.decisions import ClearRoom, Explore, Trade
+from app.games.attack_the_darkness.grid import chebyshev
 from tests.games.attack_the_darkness.harness import C, Table
 
 ROW = [(0, 0, "h"), (4, 0, "h"), (8, 0, "h")]
@@ -79,12 +81,34 @@ def test_the_seeds_whose_bot_looped_while_paying_now_end() -> None:
         assert unfinished == 0, one_click
 
 
-def test_the_bot_waits_with_the_party_for_closing_monsters() -> None:
-    """Nothing to strike this turn and monsters that close in (AtD L211): no lone run ahead."""
+def test_the_bot_adds_no_boost_that_leaves_the_card_unpayable() -> None:
+    """Hearty's spare Stamina (AtD L192) and one Shattering pay for Charge; a second
+    Shattering's discard would eat the card its own condition needs (AtD L140): the bot
+    declares instead of adding it and going back for ever."""
+    t = Table(1, classes=["champion"])
+    t.craft(ROW, {0: (1, 1)})
+    t.monster("troll", (2, 1))
+    charge, _cleave, first, _second = t.hand(0, "charge", "cleave", "shattering", "shattering")
+    t.state.leftover = {"0": 1}
+    t.send(0, "play", card=charge)
+    t.send(0, "add", rc=first)
+    assert pick(t) == ("done", {})
+
+
+def test_the_bot_waits_just_outside_the_reach_of_closing_monsters() -> None:
+    """Nothing to strike this turn and a monster that closes in (AtD L211): the leader walks
+    up to it, but not into its reach, so the troll walks up next phase without a blow and
+    is struck first; then it holds there."""
     t = Table(2, classes=["champion", "templar"])
     t.craft(ROW, {0: (0, 1), 1: (0, 2)})
-    t.monster("troll", (11, 1))
+    troll = t.monster("troll", (11, 1))
     t.hand(0, "crush", "hearty", "hearty")
+    kind, args = pick(t)
+    assert kind == "speed"
+    square = (args["to"][0], args["to"][1])
+    assert chebyshev(square, t.state.monsters[troll].pos) < 11
+    assert incoming(t.state, 0, square) == 0
+    t.send(0, "speed", **args)
     assert pick(t) == ("end_turn", {"discard": False})
 
 

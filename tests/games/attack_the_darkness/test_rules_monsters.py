@@ -5,7 +5,7 @@ test gives one, so no defence window opens (facts file §20)."""
 
 from __future__ import annotations
 
-from tests.games.attack_the_darkness.harness import Table, types
+from tests.games.attack_the_darkness.harness import C, Table, types
 from tests.games.attack_the_darkness.positions import (
     FAR,
     ROW,
@@ -98,10 +98,10 @@ def test_a_ranged_monster_cannot_shoot_an_adjacent_target() -> None:
 
 def test_the_attacks_listing_is_per_monster_per_turn() -> None:
     """AtD L214: "how many attacks each individual monster can make per turn": the Grimalkin
-    strikes twice for 4."""
+    strikes twice for 3 (our stats, tuned in issue 27)."""
     t, _ = fight(1, ("grimalkin", (1, 1)))
     events = t.run({"op": "monster_phase"})
-    assert damage_to(events, "c0") == [4, 4]
+    assert damage_to(events, "c0") == [3, 3]
 
 
 def test_a_monster_attacks_the_weakest_character_in_reach() -> None:
@@ -179,7 +179,8 @@ def test_hack_deals_more_to_a_minion_and_disembowel_more_to_a_boss() -> None:
     events = declare(t, 0, hack, pious, discard=(spare,)) + t.send(0, "target", who=goblin)
     assert damage_to(events, goblin) == [6]
     events = declare(t, 0, disembowel, p1, p2) + t.send(0, "target", who=dragon)
-    assert [(d["amount"], d["saved"]) for d in of_type(events, "Damaged")] == [(8 - 2, 2)]
+    save = C.monsters["salt_dragon_1"].defenses["save"]  # INF defences, so every attack
+    assert [(d["amount"], d["saved"]) for d in of_type(events, "Damaged")] == [(8 - save, save)]
 
 
 # -- defences (AtD L216-217) -------------------------------------------------------------------------

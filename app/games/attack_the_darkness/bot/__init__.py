@@ -8,7 +8,7 @@ import random
 
 from app.games.attack_the_darkness.bot.common import by_type
 from app.games.attack_the_darkness.bot.rooms import clear_room, trade
-from app.games.attack_the_darkness.bot.turn import act, approach
+from app.games.attack_the_darkness.bot.turn import SquareJudge, act, approach
 from app.games.attack_the_darkness.bot.values import (
     arrange,
     booster,
@@ -26,6 +26,26 @@ from app.games.attack_the_darkness.state import State
 from app.kernel.types import Choice, Prompt
 
 C = load()
+
+
+ADVANCEMENT_WORTH = {
+    "save": 6.0,
+    "damage": 4.0,
+    "hand_ac": 3.0,
+    "hand_rc": 2.5,
+    "speed": 1.5,
+    "heal_on_clear": 1.0,
+}
+"""What each advancement effect is worth a point (AtD L163-167, L283-286): a save blunts
+every blow the monsters deal, a point of damage every card; max HP counts its points."""
+
+
+def advancement_worth(card: str) -> float:
+    """An advancement's effects, less half its danger (it raises every later encounter's
+    danger level, AtD L253, L286)."""
+    adv = C.advancements[card]
+    worth = sum(float(e["n"]) * ADVANCEMENT_WORTH.get(e["op"], 1.0) for e in adv.effects)
+    return worth - 0.5 * adv.danger
 
 
 def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
@@ -88,6 +108,9 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
         if d.why == "push":  # type: ignore[union-attr]
             here = pos(s, me)
             return max(moves, key=lambda c: chebyshev(tuple(c.args["to"]), here)) if here else moves[0]  # type: ignore[arg-type]
+        here = pos(s, me)
+        if d.who == me and isinstance(seat, int) and not s.arena and here is not None:  # type: ignore[union-attr]
+            return SquareJudge(s, seat).best(moves, here) or ch[-1]
         return min(moves, key=lambda c: approach(s, me, tuple(c.args["to"])))  # type: ignore[arg-type]
     if kind == "defend":
         plays = by_type(ch, "defend") + by_type(ch, "equip")
@@ -111,7 +134,7 @@ def bot_pick(s: State, prompt: Prompt, rng: random.Random) -> Choice:
     if kind == "keep_equipment":
         return ch[0]
     if kind == "advance":
-        return max(ch, key=lambda c: C.advancements[s.cards[c.args["card"]]].bonus("max_hp"))
+        return max(ch, key=lambda c: advancement_worth(s.cards[c.args["card"]]))
     if kind == "gm_pick":
         picks = by_type(ch, "pick")
         done = by_type(ch, "done")

@@ -174,7 +174,39 @@ def payment_plan(
 ) -> list[str] | None:
     """The fewest resource cards (adding the most useful first) that pay for ``card`` and
     leave its condition payable (and the discards of the ``equipment`` added to it); None
-    when none do: the card is not offered (AtD L140, L143)."""
+    when none do: the card is not offered (AtD L140, L143). Remembered by everything it
+    reads (the prompts and the bot ask it many times a turn)."""
+    ch = s.chars[seat]
+    cards = s.cards
+    immobilized = s.arena and ch.statuses.get("immobilized", 0) > s.round
+    key = (
+        seat,
+        card,
+        cards[card],
+        tuple(chosen or ()),
+        tuple((e, cards[e]) for e in equipment or ()),
+        tuple((c, cards[c]) for c in ch.hand_a),
+        tuple((r, cards[r]) for r in ch.hand_r),
+        s.leftover.get(str(seat), 0),
+        ch.hp,
+        immobilized,
+    )
+    found = _PLANS.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        found = _payment_plan(s, seat, card, chosen, equipment)
+        if len(_PLANS) > 50_000:
+            _PLANS.clear()
+        _PLANS[key] = found
+    return None if found is None else list(found)  # type: ignore[arg-type]
+
+
+_PLANS: dict[tuple[object, ...], object] = {}
+_UNKNOWN = object()
+
+
+def _payment_plan(
+    s: State, seat: int, card: str, chosen: list[str] | None = None, equipment: list[str] | None = None
+) -> list[str] | None:
     ac = action(s, card)
     chosen = list(chosen or [])
     usable = [r for r in s.chars[seat].hand_r if rc_usable(s, r, ac) and r not in chosen]

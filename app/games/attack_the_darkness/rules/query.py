@@ -47,7 +47,10 @@ def side(s: State, who: str) -> Any:
 
 
 def is_enemy(s: State, a: str, b: str) -> bool:
-    return side(s, a) != side(s, b)
+    if s.arena:
+        return side(s, a) != side(s, b)
+    # outside the Arena: the characters and the monsters they dominate against the rest
+    return (a[0] == "c" or dominated(s, a)) != (b[0] == "c" or dominated(s, b))
 
 
 def combatants(s: State) -> list[str]:
