@@ -94,6 +94,8 @@ class GameRules(Protocol):
 
     def search_budget(self, state: Any, prompt: Prompt) -> Budget | None: ...
 
+    def search_candidates(self, state: Any, prompt: Prompt, rng: random.Random) -> list[Choice]: ...
+
     def refusal(self, state: Any, seat: Any, command_type: str) -> RuleError | None: ...
 
     def chapters(self, state: Any) -> list[Chapter]: ...
@@ -266,6 +268,12 @@ class GameBase:
         default one by default), or None where the heuristic's answer is good enough (a
         game spends its search where choices matter)."""
         return DEFAULT_BUDGET
+
+    def search_candidates(self, state: Any, prompt: Prompt, rng: random.Random) -> list[Choice]:
+        """The answers to ``prompt`` the strong bot tries (the default: all of them). A game
+        whose questions have many answers, most of them plainly poor, keeps its heuristic's
+        few best, so the search's tries go where the choice is close."""
+        return list(prompt.choices)
 
     def refusal(self, state: Any, seat: Any, command_type: str) -> RuleError | None:
         """Why ``seat`` (held by the sender) may not send a command of ``command_type`` now,

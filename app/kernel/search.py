@@ -112,8 +112,13 @@ def search_choice(
         budget = game.search_budget(state, prompt)
         if budget is None:
             return heuristic
-    tallies = [Tally(c) for c in choices]
+    candidates = game.search_candidates(state, prompt, rng)
+    if heuristic not in candidates:
+        candidates.append(heuristic)
     deadline = None if budget.seconds is None else clock() + budget.seconds
+    if budget.paired:
+        return _paired(game, state, seat, candidates, heuristic, rng, budget, deadline, clock)
+    tallies = [Tally(c) for c in candidates]
     for i in range(budget.iterations):
         if deadline is not None and i >= len(tallies) and clock() > deadline:
             break
@@ -131,6 +136,48 @@ def search_choice(
         tally.tries += 1
         tally.total += rollout(game, world, seat, rng, budget.depth, seed)
     return _keep(tallies, heuristic, budget.margin)
+
+
+def _paired(
+    game: Game,
+    state: Any,
+    seat: Seat,
+    candidates: list[Choice],
+    heuristic: Choice,
+    rng: random.Random,
+    budget: Budget,
+    deadline: float | None,
+    clock: Callable[[], float],
+) -> Choice:
+    """``Budget.paired``: rounds of one world each, every candidate played in it with the
+    same future dice and the same rollout rng; the answer kept is the one that did best
+    against the heuristic's pick, round by round, if by more than ``Budget.margin``."""
+    rounds = max(2, budget.iterations // len(candidates))
+    gains = [0.0] * len(candidates)
+    own = candidates.index(heuristic)
+    played = 0
+    for _ in range(rounds):
+        if deadline is not None and played and clock() > deadline:
+            break
+        world = game.determinize(state, seat, rng)
+        seed = f"search:{rng.getrandbits(64)}"
+        values = [_try(game, world, seat, c, budget.depth, seed) for c in candidates]
+        for i, v in enumerate(values):
+            gains[i] += v - values[own]
+        played += 1
+    best = max(range(len(candidates)), key=lambda i: gains[i])
+    return candidates[best] if gains[best] > budget.margin * played else heuristic
+
+
+def _try(game: Game, world: Any, seat: Seat, choice: Choice, depth: int, seed: str) -> float:
+    """One answer played in ``world`` and rolled out; 0 when the world's rules refuse it
+    (the seat cannot count on an answer it might not have)."""
+    viewer = Viewer("seat", frozenset({seat}))
+    try:
+        events = game.decide(world, Command(seat, choice.type, choice.args), viewer, rng_for(seed, 0))
+    except RuleError:
+        return 0.0
+    return rollout(game, game.evolve_all(world, events), seat, random.Random(seed), depth, seed)
 
 
 def _pick(tallies: list[Tally], i: int, exploration: float) -> Tally:

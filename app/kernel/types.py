@@ -355,3 +355,8 @@ class Budget:
     answers that look best."""
     margin: float = 0.02
     """How much better than the heuristic's pick (mean value) an answer must do to be kept."""
+    paired: bool = False
+    """Compare the answers in rounds: each round redraws one world and one future's dice and
+    plays every answer in it, so an answer is judged by how much better it did than the
+    heuristic's in the same worlds (common random numbers: the luck of the draw cancels out,
+    which UCB1's separate tries cannot do in a game as swingy as Darkest Night)."""

@@ -87,3 +87,34 @@ def test_a_rollout_moves_the_seat_whose_bot_acts_not_a_random_answer(seed: int) 
     # When every bot waits, a random legal answer moves the game on.
     prompt, choice = next_move(game, None, asked[:1], random.Random(seed))
     assert prompt is asked[0] and choice in answers
+
+
+PAIRED = Budget(iterations=48, depth=12, seconds=None, paired=True)
+
+
+def test_paired_rounds_find_the_winning_card_too() -> None:
+    """The same position as above, judged in rounds of shared worlds (``Budget.paired``)."""
+    hands = (("lantern00-1", "lantern05-6"), ("lantern01-2",))
+    state = replace(table(5), dice=False, scores=(6, 10), hands=hands)
+    prompt = next(p for p in LANTERNS.prompts(state) if p.seat == 0)
+    pick = search_choice(LANTERNS, state, prompt, random.Random(0), PAIRED)
+    assert pick.args == {"card": "lantern05-6"}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_paired_rounds_never_peek_and_repeat(seed: int) -> None:
+    conformance.check_no_peeking(LANTERNS, table(seed), 0, seed, PAIRED)
+    state = table(seed)
+    prompt = next(p for p in LANTERNS.prompts(state) if p.seat == state.turn)
+    picks = [search_choice(LANTERNS, state, prompt, random.Random(seed), PAIRED) for _ in range(3)]
+    assert picks[0] == picks[1] == picks[2]
+
+
+def test_paired_rounds_keep_the_heuristic_when_nothing_beats_it() -> None:
+    """Equal answers (dice off, no score can be reached this turn): the margin keeps the
+    heuristic's own pick rather than one that was luckier by nothing."""
+    state = replace(table(6), dice=False, scores=(0, 0))
+    prompt = next(p for p in LANTERNS.prompts(state) if p.seat == state.turn)
+    heuristic = LANTERNS.bot_choice(state, prompt, random.Random(0))
+    pick = search_choice(LANTERNS, state, prompt, random.Random(0), replace(PAIRED, depth=1))
+    assert pick == heuristic

@@ -8,6 +8,7 @@ from typing import Any
 
 import app.games.darkest_night.rules  # noqa: F401  (registers every rule)
 from app.games.darkest_night.bot import choose
+from app.games.darkest_night.bot.candidates import search_candidates
 from app.games.darkest_night.bot.standing import search_budget
 from app.games.darkest_night.bot.standing import value as standing_value
 from app.games.darkest_night.bot.worlds import determinize
@@ -270,6 +271,10 @@ class DarkestNight(FlowGame):
     def search_budget(self, state: State, prompt: Prompt) -> Budget | None:
         """Where the strong bot thinks (``bot/standing.py``)."""
         return search_budget(state, prompt)
+
+    def search_candidates(self, state: State, prompt: Prompt, rng: random.Random) -> list[Choice]:
+        """The planner's few best actions (``bot/candidates.py``)."""
+        return search_candidates(state, prompt, rng)
 
 
 RETIRED_EVENTS = {"FlowSet": 1}

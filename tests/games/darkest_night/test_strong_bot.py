@@ -223,3 +223,32 @@ def test_the_search_thinks_about_actions_and_lets_the_heuristic_pick_whose_turn(
     prompt = next(p for p in DARKEST_NIGHT.prompts(t.state) if p.required)
     budget = search_budget(t.state, prompt)
     assert budget is not None and budget.seconds is not None and budget.seconds <= 0.8
+
+
+def action_states(every: int = 7) -> list[State]:
+    from app.games.darkest_night.decisions import Action
+
+    states = states_of_a_bot_game({}, 1, "candidates", every=every)
+    return [s for s in states if isinstance(s.decision, Action) and len(seat_prompts(s, 0)[0].choices) > 4]
+
+
+def test_the_search_weighs_the_planners_few_best_actions() -> None:
+    from app.games.darkest_night.bot.candidates import CANDIDATES, search_candidates
+    from app.games.darkest_night.bot.planner import Planner
+
+    states = action_states()
+    assert states
+    for state in states[:5]:
+        prompt = seat_prompts(state, 0)[0]
+        picked = search_candidates(state, prompt, random.Random(2))
+        assert len(picked) == CANDIDATES
+        world = DARKEST_NIGHT.determinize(state, 0, random.Random(2))
+        planner = Planner(world, world.heroes[state.decision.hero])  # type: ignore[union-attr]
+        worst_picked = min(planner.score(c) for c in picked)
+        assert all(planner.score(c) <= worst_picked for c in prompt.choices if c not in picked)
+
+
+def test_paired_search_over_the_candidates_never_peeks() -> None:
+    paired = Budget(iterations=12, depth=8, seconds=None, paired=True)
+    for n, state in enumerate(action_states(every=11)[:3]):
+        conformance.check_no_peeking(DARKEST_NIGHT, state, 0, n, paired, twins=3)
