@@ -175,7 +175,7 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
-SEARCHED = {"action": Budget(iterations=40, depth=12, seconds=0.5, margin=0.01, paired=True)}
+SEARCHED = {"action": Budget(iterations=32, depth=40, seconds=0.7, margin=0.01, paired=True)}
 """The questions the strong bot searches, and how hard."""
 
 
