@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from app.games.darkest_night.bot.planner import clue_cost, have_clues, kill_chance
+from app.games.darkest_night.bot.planner import bearer, clue_cost, have_clues, kill_chance
 from app.games.darkest_night.content import LOCATIONS, MONASTERY
 from app.games.darkest_night.rules.necromancer import distances
 from app.games.darkest_night.rules.round import count_monastery_relics
@@ -40,6 +40,9 @@ FEATURES = (
     "kill",
     "guards",
     "reach",
+    "at_necro",
+    "clear_shot",
+    "kill_at",
     "grace",
     "no_grace",
     "fallen",
@@ -49,26 +52,29 @@ FEATURES = (
 """What the model reads, each scaled to about [0, 1] (see ``features``)."""
 
 WEIGHTS: dict[str, float] = {
-    "bias": -0.246,
-    "monastery": -0.290,
-    "monastery_sq": -1.242,
-    "full": -0.018,
-    "three": -0.049,
-    "blights": -3.879,
-    "darkness": -2.463,
-    "darkness_25": -0.724,
-    "clues": 2.398,
-    "relics": 0.751,
-    "relics_home": -1.744,
-    "bearer": 2.841,
-    "kill": 1.541,
-    "guards": -1.073,
-    "reach": 0.048,
-    "grace": -0.055,
-    "no_grace": -0.830,
-    "fallen": -2.617,
-    "sparks": 0.445,
-    "exposed": -0.777,
+    "bias": -0.931,
+    "monastery": -1.052,
+    "monastery_sq": -1.453,
+    "full": 0.628,
+    "three": -0.157,
+    "blights": -2.671,
+    "darkness": -3.271,
+    "darkness_25": -0.886,
+    "clues": 2.202,
+    "relics": -0.468,
+    "relics_home": -0.384,
+    "bearer": -0.353,
+    "kill": 3.005,
+    "guards": -0.880,
+    "reach": 0.825,
+    "at_necro": -1.146,
+    "clear_shot": 1.259,
+    "kill_at": 1.460,
+    "grace": 1.092,
+    "no_grace": -0.370,
+    "fallen": -0.213,
+    "sparks": 0.140,
+    "exposed": 0.369,
 }
 """The fitted weights (``fit``), the heroes' log-odds of winning per unit of each feature."""
 
@@ -84,6 +90,7 @@ def features(s: State) -> dict[str, float]:
     bearer = max(carriers, key=lambda h: (h.sparks, h.grace), default=None)
     kill = kill_chance(s, bearer) if bearer is not None else 0.0
     reach = 0.0
+    at_necro = bearer is not None and bearer.location == s.necromancer
     if bearer is not None and bearer.location != MONASTERY:
         reach = 1.0 / (1 + distances(bearer.location).get(s.necromancer, 4))
     return {
@@ -94,13 +101,17 @@ def features(s: State) -> dict[str, float]:
         "blights": sum(counts) / 24,
         "darkness": min(s.darkness, 30) / 30,
         "darkness_25": max(0, s.darkness - 25) / 5,
-        "clues": min(have_clues(s), need) / need,
+        # a relic in hand counts as the clues it cost (DN 8.0)
+        "clues": min(have_clues(s) + (need if carriers else 0), need) / need,
         "relics": min(s.relics_retrieved, 3) / 3,
         "relics_home": min(count_monastery_relics(s), 3) / 3,
         "bearer": 1.0 if carriers else 0.0,
         "kill": kill,
         "guards": min(guards, 4) / 4 if carriers else 0.0,
         "reach": reach,
+        "at_necro": 1.0 if at_necro else 0.0,
+        "clear_shot": 1.0 if at_necro and guards == 0 else 0.0,
+        "kill_at": kill if at_necro else 0.0,
         "grace": sum(min(h.grace, 6) for h in living) / (6 * max(1, len(living))),
         "no_grace": sum(h.grace == 0 for h in living) / 4,
         "fallen": min(len(s.fallen), 4) / 4,
@@ -176,9 +187,26 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 
 SEARCHED = {"action": Budget(iterations=40, depth=12, seconds=0.5, margin=0.01)}
-"""The questions the strong bot searches, and how hard."""
+"""The questions the strong bot searches, and how hard: an ordinary action step."""
+
+HUNT = Budget(iterations=64, depth=12, seconds=0.7, margin=0.01)
+"""The endgame's action steps (DN 18.1): the bearer's, and any hero's where the Necromancer
+stands once a relic is in hand, where one choice often decides the game."""
+
+RESTING = Budget(iterations=24, depth=12, seconds=0.35, margin=0.01)
+"""A hero in the Monastery before any relic is found: fewer ways to go wrong (DN 19.2)."""
 
 
 def search_budget(state: State, prompt: Prompt) -> Budget | None:
+    """How hard the strong bot thinks about ``prompt`` (None: the heuristic's answer)."""
     d = state.decision
-    return SEARCHED.get(d.kind) if d is not None else None
+    if d is None or d.kind not in SEARCHED:
+        return None
+    hero = state.heroes.get(getattr(d, "hero", ""))
+    if hero is None:
+        return SEARCHED[d.kind]
+    if hero.relics() or (bearer(state) is not None and hero.location == state.necromancer):
+        return HUNT
+    if hero.location == MONASTERY and not state.relics_retrieved:
+        return RESTING
+    return SEARCHED[d.kind]
