@@ -327,6 +327,17 @@ class Planner:
         risk += self.lure_risk(location)
         return risk
 
+    def mortal_risk(self, location: str) -> float:
+        """Where the Necromancer stands or can step, a hero out of secrecy is attacked at his
+        next event step (DN 7.2, 10.0, 12.2): with no grace to spend on the wound he dies
+        (DN 13.1), raising the darkness and maybe dropping the relic (DN 13.5, 15.1)."""
+        hero = self.hero
+        if location == MONASTERY or hero.secrecy >= 3 or hero.grace >= 2:
+            return 0.0
+        if location != self.s.necromancer or hero.secrecy >= 2:
+            return 0.0
+        return 40.0 if hero.grace == 0 else 10.0
+
     def lure_risk(self, location: str) -> float:
         """A hero he detects draws the Necromancer (DN 10.0); where 4 blights stand, his next
         blight falls on the Monastery instead (DN 11.1, 18.3)."""
@@ -348,7 +359,7 @@ class Planner:
         best = 0.0
         for location in self.ctx.c.locations:
             best = max(best, self.location_value(location) * (0.65 ** dist[location]))
-        return 0.8 * best - 0.5 * self.danger(at)
+        return 0.8 * best - 0.5 * self.danger(at) - self.mortal_risk(at)
 
     def travel_score(self, to: str) -> float:
         gain = 2.0 if self.hero.secrecy < 5 else 0.0
