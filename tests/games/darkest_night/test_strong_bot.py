@@ -57,7 +57,7 @@ def test_the_strong_bot_never_peeks_in_any_seat(options: dict[str, object], seat
     """Hero seats and the Necromancer player's seat, at points all through a game: a twin
     the seat cannot tell from the table gives the same world and the same decision."""
     checked: set[int] = set()
-    for n, state in enumerate(states_of_a_bot_game(options, seats, f"peek-{seats}", every=29)):
+    for n, state in enumerate(states_of_a_bot_game(options, seats, f"peek-{seats}", every=17)):
         for seat in range(seats):
             if seat_prompts(state, seat):
                 conformance.check_no_peeking(DARKEST_NIGHT, state, seat, n, EXACT, twins=3)

@@ -106,20 +106,21 @@ def kill_chance(state: State, hero: Hero, *, sparks: bool = True) -> float:
 
 
 def battlefield(state: State, carrier: Hero) -> str:
-    """Where the bearer waits for the Necromancer (he chases a hero he detects, DN 10.0): his
-    own location if few blights stand there, else the nearest place with the fewest, so the
-    others can clear them before the bearer fights (DN 18.1)."""
-    here = distances(carrier.location) if carrier.location != MONASTERY else {}
+    """Where the bearer meets the Necromancer (he chases a hero he detects, DN 10.0): his
+    location if few blights stand there, else a nearby place with few, the nearer to both
+    the better, so the others can clear its blights before the bearer fights (DN 18.1)."""
+    necro = state.necromancer
+    if carrier.location == necro and state.blight_count(necro) <= 2:
+        return necro
+    chase = distances(necro)
     near = hero_distances(carrier.location)
-    best = min(
+    return min(
         (loc for loc in load().locations if loc != MONASTERY),
         key=lambda loc: (
-            2 * state.blight_count(loc) + near.get(loc, 9) + (0 if loc == state.necromancer else 1),
-            here.get(loc, 9),
+            3 * state.blight_count(loc) + near.get(loc, 9) + chase.get(loc, 9) + (0 if loc == necro else 1),
             loc,
         ),
     )
-    return best
 
 
 def lost_relics(state: State) -> list[str]:
@@ -308,6 +309,8 @@ class Planner:
         missing = max(0, default_grace(self.ctx, self.hero) - self.hero.grace)
         if self.hero.grace <= 1:
             return 60.0 + 5 * missing
+        if self.hero is not self.carrier and self.hero.location != MONASTERY:
+            return 0.0  # grace is fine: no detour to the Monastery (DN 8.0)
         return 4.0 * missing
 
     def danger(self, location: str) -> float:
@@ -323,6 +326,17 @@ class Planner:
             risk += 12 if self.hero.secrecy <= 1 else 5 if self.hero.secrecy <= 2 else 2
         risk += self.lure_risk(location)
         return risk
+
+    def mortal_risk(self, location: str) -> float:
+        """Where the Necromancer stands or can step, a hero out of secrecy is attacked at his
+        next event step (DN 7.2, 10.0, 12.2): with no grace to spend on the wound he dies
+        (DN 13.1), raising the darkness and maybe dropping the relic (DN 13.5, 15.1)."""
+        hero = self.hero
+        if location == MONASTERY or hero.secrecy >= 3 or hero.grace >= 2:
+            return 0.0
+        if location != self.s.necromancer or hero.secrecy >= 2:
+            return 0.0
+        return 40.0 if hero.grace == 0 else 10.0
 
     def lure_risk(self, location: str) -> float:
         """A hero he detects draws the Necromancer (DN 10.0); where 4 blights stand, his next
@@ -345,7 +359,7 @@ class Planner:
         best = 0.0
         for location in self.ctx.c.locations:
             best = max(best, self.location_value(location) * (0.65 ** dist[location]))
-        return 0.8 * best - self.danger(at)
+        return 0.8 * best - 0.5 * self.danger(at) - self.mortal_risk(at)
 
     def travel_score(self, to: str) -> float:
         gain = 2.0 if self.hero.secrecy < 5 else 0.0
