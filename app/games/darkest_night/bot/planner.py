@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from app.games.darkest_night.bot.common import first, odds
+from app.games.darkest_night.bot.hunt import Hunt
 from app.games.darkest_night.bot.values import (
     CLUE,
     RESULT_VALUE,
@@ -202,6 +203,7 @@ class Planner:
         self.chances: dict[tuple[int, str], float] = {}
         self.stay: float | None = None
         self.field: str | None = None
+        self.hunt = Hunt(self, self.carrier) if self.carrier is not None and not self.lost else None
 
     def fight(self, might: int, vs: str) -> float:
         key = (might, vs)
@@ -271,7 +273,7 @@ class Planner:
         if not target:
             return 0.0
         if self.hero is self.carrier:
-            return 80.0 if self.hero.grace >= 2 else 10.0
+            return 80.0 if self.hero.grace >= 1 else 10.0
         return 40.0 if self.s.blights.get(location) else 25.0
 
     def relic_value(self, location: str) -> float:
@@ -303,10 +305,19 @@ class Planner:
             )
         return self.values[location]
 
+    def heal_missing(self) -> int:
+        if blight_effect_active(self.ctx, "no_grace_gain", MONASTERY, hero=self.hero):
+            return 0
+        return max(0, default_grace(self.ctx, self.hero) - self.hero.grace)
+
     def heal_value(self, location: str) -> float:
         if location != MONASTERY or blight_effect_active(self.ctx, "no_grace_gain", location, hero=self.hero):
             return 0.0
         missing = max(0, default_grace(self.ctx, self.hero) - self.hero.grace)
+        if self.hero is self.carrier:
+            if self.hero.grace == 0:
+                return 60.0 + 5 * missing
+            return 4.0 * missing if self.hero.location == MONASTERY else 0.0
         if self.hero.grace <= 1:
             return 60.0 + 5 * missing
         if self.hero is not self.carrier and self.hero.location != MONASTERY:
@@ -412,6 +423,9 @@ class Planner:
 
     def score(self, c: Choice) -> float:
         """An action's worth: what it does now, plus where it leaves the hero."""
+        if self.hunt is not None:
+            hunted = self.hunt.score(c)
+            return self.immediate(c) if hunted is None else hunted
         value = self.immediate(c)
         if c.type == "travel" or "to" in c.args:
             return value
