@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from app.games.darkest_night.bot.common import first, odds
-from app.games.darkest_night.bot.planner import choose_action, goal_location, hero_distances
+from app.games.darkest_night.bot.planner import choose_action, goal_location, hero_distances, kill_chance
 from app.games.darkest_night.bot.values import (
     CLUE,
     RESULT_VALUE,
@@ -57,6 +57,25 @@ def choose_hero(choices: list[Choice]) -> Choice:
 def choose_powers(choices: list[Choice]) -> Choice:
     """The 3 starting powers (DN 3.2) with the most value."""
     return max(choices, key=lambda c: sum(power_value(p) for p in c.args.get("powers", [])))
+
+
+def choose_fallen_item_taker(state: State, choices: list[Choice]) -> Choice:
+    """A fallen bearer's relic goes to the hero likeliest to slay the Necromancer with it
+    and live through the tries (DN 13.1, 15.1, 18.1); any other item to the one with the
+    most grace."""
+
+    def score(c: Choice) -> float:
+        hero = state.heroes[str(c.args["to"])]
+        if relic_item(state, c):
+            return kill_chance(state, hero) + 0.1 * min(hero.grace, 3)
+        return hero.grace
+
+    return max(choices, key=score)
+
+
+def relic_item(state: State, c: Choice) -> bool:
+    item = str(c.args.get("item", ""))
+    return any(i.id == item and i.kind == "holy_relic" for h in state.heroes.values() for i in h.items)
 
 
 def choose_hero_turn(state: State, choices: list[Choice]) -> Choice:
@@ -114,6 +133,8 @@ def choose_hero_decision(state: State, prompt: Prompt, rng: random.Random) -> Ch
         return choose_hero_to_help(state, choices)
     if kind == "choose_blight_type":
         return min(choices, key=lambda c: blight_type_harm(str(c.args.get("type", c.label))))
+    if kind == "fallen_item":
+        return choose_fallen_item_taker(state, choices)
     if kind in ("mystery_pay", "quest_pay"):
         return choose_payment(state, choices)
     return choices[0]
@@ -162,7 +183,7 @@ def choose_roll(state: State, choices: list[Choice]) -> Choice:
     crucial = (
         vs == "necromancer"
         and purpose == "fight"
-        and (not state.blights.get(hero.location) or hero.grace <= 1)
+        and not state.blights.get(hero.location)
         and bool(step.get("relic"))
     )
     wanted = purpose in ("fight", "elude", "search", "test") and target >= 4 and chance_now < 70

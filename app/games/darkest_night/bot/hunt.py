@@ -65,8 +65,9 @@ class Hunt:
 
     def healing(self) -> bool:
         """A hero out of grace makes for the Monastery (a wound would kill him, DN 13.1)."""
-        if self.is_bearer:
-            return self.hero.grace == 0
+        if self.is_bearer:  # beside another hero, who takes up his relic if he falls (DN 15.1)
+            alone = len(self.s.heroes_at(self.hero.location)) == 1
+            return self.hero.grace == 0 and (alone or self.hero.location == MONASTERY)
         return self.hero.grace <= HEAL_AT
 
     def goal(self) -> str:
@@ -92,7 +93,8 @@ class Hunt:
         hero, s = self.hero, self.s
         here = hero.location
         if t == "attack_necromancer":  # the kill (DN 12.2, 18.1): nothing else compares
-            return self.p.immediate(c) + (100.0 if not s.blights.get(here) else 0.0)
+            clean = self.is_bearer and not s.blights.get(here)
+            return self.p.immediate(c) + (100.0 if clean else 0.0)
         if t == "pray":
             return 70.0 if self.healing() else 8.0 * self.p.heal_missing()
         if t == "attack":
