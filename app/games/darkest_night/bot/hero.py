@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.darkest_night.bot.common import first, odds
-from app.games.darkest_night.bot.planner import choose_action, goal_location, hero_distances, kill_chance
+from app.games.darkest_night.bot.common import first, hero_distances, odds
+from app.games.darkest_night.bot.planner import choose_action, goal_location, kill_chance
 from app.games.darkest_night.bot.values import (
     CLUE,
     RESULT_VALUE,

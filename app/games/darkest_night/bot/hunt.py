@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.games.darkest_night.bot.common import hero_distances
 from app.games.darkest_night.content import MONASTERY, load
 from app.games.darkest_night.rules.necromancer import distances
 from app.games.darkest_night.state import Hero, State
@@ -31,8 +32,6 @@ HEAL_AT = 1
 
 
 def hero_steps(origin: str, target: str) -> int:
-    from app.games.darkest_night.bot.planner import hero_distances
-
     return hero_distances(origin).get(target, 9)
 
 

@@ -8,7 +8,7 @@ import re
 from functools import cache
 from typing import Any
 
-from app.games.darkest_night.bot.common import first, odds
+from app.games.darkest_night.bot.common import first, hero_distances, odds
 from app.games.darkest_night.bot.hunt import Hunt
 from app.games.darkest_night.bot.values import (
     CLUE,
@@ -30,23 +30,6 @@ from app.games.darkest_night.state import Hero, State
 from app.kernel.types import Choice
 
 # -- the action step (DN 8.0) -----------------------------------------------------------------
-
-
-@cache
-def hero_distances(origin: str) -> dict[str, int]:
-    """Steps between locations for a hero (who may pass through the Monastery, DN 8.0)."""
-    locations = load().locations
-    dist = {origin: 0}
-    frontier = [origin]
-    while frontier:
-        nxt = []
-        for here in frontier:
-            for there in locations[here].adjacent:
-                if there not in dist:
-                    dist[there] = dist[here] + 1
-                    nxt.append(there)
-        frontier = nxt
-    return dist
 
 
 SEARCH_WEIGHT = 1.75
@@ -109,24 +92,6 @@ def kill_chance(state: State, hero: Hero, *, sparks: bool = True) -> float:
         if found:
             dice = max(dice, int(found.group(1)))
     return chance(dice + (hero.sparks if sparks else 0), 7, relic=True)
-
-
-def battlefield(state: State, carrier: Hero) -> str:
-    """Where the bearer meets the Necromancer (he chases a hero he detects, DN 10.0): his
-    location if few blights stand there, else a nearby place with few, the nearer to both
-    the better, so the others can clear its blights before the bearer fights (DN 18.1)."""
-    necro = state.necromancer
-    if carrier.location == necro and state.blight_count(necro) <= 2:
-        return necro
-    chase = distances(necro)
-    near = hero_distances(carrier.location)
-    return min(
-        (loc for loc in load().locations if loc != MONASTERY),
-        key=lambda loc: (
-            3 * state.blight_count(loc) + near.get(loc, 9) + chase.get(loc, 9) + (0 if loc == necro else 1),
-            loc,
-        ),
-    )
 
 
 def lost_relics(state: State) -> list[str]:
@@ -207,7 +172,6 @@ class Planner:
         self.values: dict[str, float] = {}
         self.chances: dict[tuple[int, str], float] = {}
         self.stay: float | None = None
-        self.field: str | None = None
         self.hunt = Hunt(self, self.carrier) if self.carrier is not None and not self.lost else None
 
     def fight(self, might: int, vs: str) -> float:
@@ -265,22 +229,6 @@ class Planner:
                 total += 2 * power_value(power.id)
         return total
 
-    def necro_value(self, location: str) -> float:
-        """The hunt (DN 18.1): the bearer waits on his battlefield, the others join him."""
-        if self.carrier is None:
-            return 0.0
-        if self.field is None:
-            self.field = battlefield(self.s, self.carrier)
-        if location == self.s.necromancer and self.s.necromancer == self.carrier.location:
-            target = True
-        else:
-            target = location == self.field
-        if not target:
-            return 0.0
-        if self.hero is self.carrier:
-            return 80.0 if self.hero.grace >= 1 else 10.0
-        return 40.0 if self.s.blights.get(location) else 25.0
-
     def relic_value(self, location: str) -> float:
         if location in self.lost and not self.hero.relics():
             return 90.0
@@ -303,7 +251,6 @@ class Planner:
                 self.search_value(location),
                 self.mystery_here(location),
                 self.pilfer_value(location),
-                self.necro_value(location),
                 self.relic_value(location),
                 self.heal_value(location),
                 self.attack_value(location),
@@ -540,8 +487,10 @@ class Planner:
 
 
 def goal_location(state: State, hero: Hero) -> str:
-    """Where the planner would most like the hero to be."""
+    """Where the planner would most like the hero to be (in the hunt, its goal)."""
     planner = Planner(state, hero)
+    if planner.hunt is not None:
+        return planner.hunt.goal()
     return max(load().locations, key=planner.location_value)
 
 
