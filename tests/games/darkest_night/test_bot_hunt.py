@@ -3,14 +3,13 @@ battlefield, the bearer waits there to be found and the others clear its blights
 
 from __future__ import annotations
 
-import random
-
 from app.games.darkest_night.bot.hero import choose_fallen_item_taker
 from app.games.darkest_night.bot.hunt import HOLD, battlefield
 from app.games.darkest_night.bot.planner import goal_location
+from app.games.darkest_night.decisions import FallenItem
 from app.games.darkest_night.state import Blight, Item, State
 from app.kernel.types import Choice
-from tests.games.darkest_night.harness import DARKEST_NIGHT, Table
+from tests.games.darkest_night.harness import Table
 from tests.games.darkest_night.test_bot import clear_blights, hero_action_prompt, hero_choice
 
 
@@ -91,23 +90,25 @@ def test_a_fallen_bearers_relic_goes_to_the_best_necromancer_fighter() -> None:
     """DN 15.1, 18.1: the players choose who takes a fallen hero's items; the relic goes to
     the hero likeliest to slay the Necromancer (the Crusader's Wrath rolls 4 dice)."""
     t = with_bearer("Mountains", "Ruins")
+    heirs = ["valkyrie", "crusader", "prince"]
 
     def change(s: State) -> None:
         relic = s.heroes["crusader"].items.pop()
         s.heroes["seer"].items.append(relic)
+        s.decision = FallenItem(seat=0, hero="seer", item=relic.id, to=heirs)
 
     t.edit(change)
-    heirs = ("valkyrie", "crusader", "prince")
     choices = [Choice("take_fallen_item", {"item": "i99", "to": hero}, hero) for hero in heirs]
     assert choose_fallen_item_taker(t.state, choices).args["to"] == "crusader"
 
 
-def test_the_hunt_answers_every_action_prompt_from_its_choices() -> None:
-    """Whatever the hunt scores, the bot answers with one of the prompt's own choices."""
-    t = with_bearer("Village", "Village", Village=2, Forest=1)
-    for hero in ("crusader", "valkyrie", "seer", "prince"):
-        t.edit(lambda s, h=hero: setattr(s.heroes[h], "location", "Village"))
-    for hero in ("valkyrie", "crusader"):
-        prompt = hero_action_prompt(t, hero)
-        choice = DARKEST_NIGHT.bot_choice(t.state, prompt, random.Random(1))
-        assert choice in prompt.choices
+def test_the_bearer_clears_a_guard_before_he_fights_the_necromancer() -> None:
+    """DN 12.2, 18.1: beaten with a blight beside him, the Necromancer only sacrifices it;
+    the bearer, last in the round, attacks a blight still standing, and the Necromancer once
+    none is left."""
+    t = with_bearer("Village", "Village", Village=1)
+    prompt = hero_action_prompt(t, "crusader")
+    assert {"attack", "attack_necromancer"} <= {c.type for c in prompt.choices}
+    assert hero_choice(t, prompt).type == "attack"
+    t = with_bearer("Village", "Village")
+    assert hero_choice(t, hero_action_prompt(t, "crusader")).type == "attack_necromancer"

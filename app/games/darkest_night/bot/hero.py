@@ -19,6 +19,7 @@ from app.games.darkest_night.decisions import (
     AfterRoll,
     CardChoice,
     Combat,
+    FallenItem,
     HbMove,
     MysteryPay,
     QuestPay,
@@ -63,19 +64,16 @@ def choose_fallen_item_taker(state: State, choices: list[Choice]) -> Choice:
     """A fallen bearer's relic goes to the hero likeliest to slay the Necromancer with it
     and live through the tries (DN 13.1, 15.1, 18.1); any other item to the one with the
     most grace."""
+    decision = state.decision
+    assert isinstance(decision, FallenItem)
+    item = state.heroes[decision.hero].item(decision.item)
+    relic = item is not None and item.kind == "holy_relic"
 
     def score(c: Choice) -> float:
         hero = state.heroes[str(c.args["to"])]
-        if relic_item(state, c):
-            return kill_chance(state, hero) + 0.1 * min(hero.grace, 3)
-        return hero.grace
+        return kill_chance(state, hero) + 0.1 * min(hero.grace, 3) if relic else hero.grace
 
     return max(choices, key=score)
-
-
-def relic_item(state: State, c: Choice) -> bool:
-    item = str(c.args.get("item", ""))
-    return any(i.id == item and i.kind == "holy_relic" for h in state.heroes.values() for i in h.items)
 
 
 def choose_hero_turn(state: State, choices: list[Choice]) -> Choice:

@@ -58,7 +58,6 @@ class Hunt:
         self.p = planner
         self.s = planner.s
         self.hero = planner.hero
-        self.carrier = carrier
         self.field = battlefield(self.s, carrier)
         self.is_bearer = self.hero is carrier
 

@@ -257,22 +257,29 @@ class Planner:
             )
         return self.values[location]
 
-    def heal_missing(self) -> int:
-        if blight_effect_active(self.ctx, "no_grace_gain", MONASTERY, hero=self.hero):
-            return 0
+    def may_heal(self, at: str = MONASTERY) -> bool:
+        """Whether a prayer at ``at`` may restore grace: a blight may stop every gain (DN 4.1,
+        11.2)."""
+        return not blight_effect_active(self.ctx, "no_grace_gain", at, hero=self.hero)
+
+    def missing_grace(self) -> int:
         return max(0, default_grace(self.ctx, self.hero) - self.hero.grace)
 
+    def heal_missing(self) -> int:
+        """The grace a prayer could restore (DN 8.0)."""
+        return self.missing_grace() if self.may_heal() else 0
+
     def heal_value(self, location: str) -> float:
-        if location != MONASTERY or blight_effect_active(self.ctx, "no_grace_gain", location, hero=self.hero):
+        if location != MONASTERY or not self.may_heal():
             return 0.0
-        missing = max(0, default_grace(self.ctx, self.hero) - self.hero.grace)
-        if self.hero is self.carrier:
+        missing = self.missing_grace()
+        if self.hero is self.carrier:  # only while a fallen hero's relic lies elsewhere
             if self.hero.grace == 0:
                 return 60.0 + 5 * missing
             return 4.0 * missing if self.hero.location == MONASTERY else 0.0
         if self.hero.grace <= 1:
             return 60.0 + 5 * missing
-        if self.hero is not self.carrier and self.hero.location != MONASTERY:
+        if self.hero.location != MONASTERY:
             return 0.0  # grace is fine: no detour to the Monastery (DN 8.0)
         return 4.0 * missing
 
@@ -409,10 +416,10 @@ class Planner:
             return mystery_value(s, hero, placed) if placed else -5.0
         if t == "quest_action":
             return 6.0
-        if t == "pray":
-            if blight_effect_active(self.ctx, "no_grace_gain", here, hero=hero):
+        if t == "pray":  # in the Monastery, or where a power allows it (DN 8.0)
+            if not self.may_heal(here):
                 return self.refresh_value() - 2
-            missing = max(0, default_grace(self.ctx, hero) - hero.grace)
+            missing = self.missing_grace()
             base = (25.0 + 8 * missing) if hero.grace <= 1 else 6.0 * missing
             return base + self.refresh_value()
         if t == "hide":

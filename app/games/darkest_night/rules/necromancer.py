@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
@@ -29,7 +30,10 @@ def neighbours(ctx_or_state: Any, location: str) -> tuple[str, ...]:
     return tuple(x for x in load().locations[location].adjacent if x != MONASTERY)
 
 
+@cache
 def distances(origin: str) -> dict[str, int]:
+    """The Necromancer's steps from ``origin`` to every location he may enter (DN 10.0): the
+    board never changes, so once per origin; callers share the dict and must not change it."""
     dist = {origin: 0}
     queue = deque([origin])
     while queue:
